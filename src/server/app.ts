@@ -1,0 +1,77 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyInstance } from "fastify";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import type { Database, Db } from "./db/client.js";
+import { catalogRoutes } from "./features/catalog/routes.js";
+import { healthRoutes } from "./features/health/routes.js";
+import { reviewRoutes } from "./features/reviews/routes.js";
+import errors from "./plugins/errors.js";
+import security from "./plugins/security.js";
+import spa from "./plugins/spa.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    database: Database;
+  }
+}
+
+export interface BuildOptions {
+  /** Pino options, or false for a silent logger (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/**
+ * The whole HTTP application as a Fastify plugin tree: external plugins, then the app's own
+ * plugins, then the features. It owns no process concerns (listening, signals, the database server).
+ */
+export async function buildApp(config: Config, database: Database, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    requestTimeout: 30_000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate("config", config);
+  app.decorate("database", database);
+  app.decorate("db", database.db);
+
+  // External plugins.
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Gearhouse API",
+        description: "The shop's HTTP API. Errors are application/problem+json (RFC 9457).",
+        version: "1.0.0",
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  // The app's own plugins.
+  await app.register(errors);
+  await app.register(security, { config });
+
+  // Features.
+  await app.register(healthRoutes);
+  await app.register(catalogRoutes);
+  await app.register(reviewRoutes);
+
+  await app.register(spa, { staticDir: config.staticDir });
+  return app;
+}

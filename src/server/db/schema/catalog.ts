@@ -1,0 +1,48 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgEnum, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { CATEGORIES } from "../../../shared/catalog.js";
+import { users } from "./auth.js";
+
+export const categoryEnum = pgEnum("category", CATEGORIES);
+
+export const products = pgTable(
+  "product",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    image: text("image").notNull(),
+    /** Unit price in whole US dollars. */
+    price: integer("price").notNull(),
+    /** Available stock. */
+    quantity: integer("quantity").notNull(),
+    category: categoryEnum("category").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("product_price_positive", sql`${t.price} > 0`),
+    check("product_quantity_nonnegative", sql`${t.quantity} >= 0`),
+    index("product_name_idx").on(t.name, t.id),
+    index("product_price_idx").on(t.price, t.id),
+    index("product_created_idx").on(t.createdAt, t.id),
+    index("product_category_name_idx").on(t.category, t.name),
+  ],
+);
+
+export const reviews = pgTable(
+  "review",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    comment: text("comment").notNull(),
+    rating: smallint("rating").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("review_rating_range", sql`${t.rating} between 0 and 5`),
+    index("review_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("review_user_idx").on(t.userId),
+  ],
+);

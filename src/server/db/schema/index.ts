@@ -1,0 +1,4 @@
+export * from "./auth.js";
+export * from "./catalog.js";
+export * from "./orders.js";
+export * from "./profile.js";

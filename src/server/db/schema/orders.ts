@@ -1,0 +1,124 @@
+import { sql } from "drizzle-orm";
+import {
+  check,
+  customType,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./auth.js";
+import { products } from "./catalog.js";
+
+export const orderStatusEnum = pgEnum("order_status", ["pending", "paid", "shipped"]);
+
+export const orders = pgTable(
+  "order",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Null once the customer's account is removed; the order stays as a record. */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    productId: uuid("product_id").references(() => products.id, { onDelete: "set null" }),
+    productName: text("product_name").notNull(),
+    img: text("img").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    address: text("address").notNull(),
+    phone: text("phone").notNull(),
+    quantity: integer("quantity").notNull(),
+    /** Whole US dollars, fixed when the order is placed. */
+    unitPrice: integer("unit_price").notNull(),
+    totalPrice: integer("total_price").notNull(),
+    status: orderStatusEnum("status").notNull().default("pending"),
+    transactionId: text("transaction_id"),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    shippedAt: timestamp("shipped_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("order_quantity_positive", sql`${t.quantity} > 0`),
+    check("order_total", sql`${t.totalPrice} = ${t.unitPrice} * ${t.quantity}`),
+    index("order_user_created_idx").on(t.userId, t.createdAt.desc()),
+    index("order_created_idx").on(t.createdAt.desc()),
+    index("order_status_idx").on(t.status),
+    uniqueIndex("order_transaction_idx").on(t.transactionId),
+  ],
+);
+
+/** Remembers the order a retried POST /api/orders created (Idempotency-Key). */
+export const idempotencyKeys = pgTable(
+  "idempotency_key",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** The one payment recorded for a paid order. Card numbers are never stored: brand and last four only. */
+export const payments = pgTable(
+  "payment",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .unique()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    intentId: text("intent_id").notNull().unique(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+);
+
+/** The sandbox provider's payment intents (kept in PostgreSQL so every instance sees them). */
+export const sandboxIntents = pgTable(
+  "sandbox_intent",
+  {
+    id: text("id").primaryKey(),
+    clientSecret: text("client_secret").notNull().unique(),
+    orderId: uuid("order_id").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").notNull(),
+    lastError: text("last_error"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sandbox_intent_order_idx").on(t.orderId)],
+);
+
+/** Webhook events already applied, so duplicates are ignored. */
+export const paymentEvents = pgTable("payment_event", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
+
+/** Uploaded images, re-encoded, addressed by the SHA-256 of their bytes. */
+export const images = pgTable("image", {
+  key: text("key").primaryKey(),
+  contentType: text("content_type").notNull(),
+  data: bytea("data").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  byteSize: integer("byte_size").notNull(),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

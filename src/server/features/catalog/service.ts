@@ -1,0 +1,58 @@
+import { and, asc, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
+import type { Product, ProductList, ProductListQuery } from "../../../shared/catalog.js";
+import type { Db } from "../../db/client.js";
+import { products } from "../../db/schema/index.js";
+
+const columns = {
+  id: products.id,
+  name: products.name,
+  description: products.description,
+  image: products.image,
+  price: products.price,
+  quantity: products.quantity,
+  category: products.category,
+};
+
+const ORDERINGS = {
+  "name-asc": [asc(products.name), asc(products.id)],
+  "name-desc": [desc(products.name), desc(products.id)],
+  "price-asc": [asc(products.price), asc(products.id)],
+  "price-desc": [desc(products.price), desc(products.id)],
+  newest: [desc(products.createdAt), desc(products.id)],
+} as const;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export async function listProducts(db: Db, query: ProductListQuery): Promise<ProductList> {
+  const filters: SQL[] = [];
+  if (query.category) filters.push(eq(products.category, query.category));
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    const match = sql`(${ilike(products.name, pattern)} or ${ilike(products.description, pattern)})`;
+    filters.push(match);
+  }
+  const where = filters.length ? and(...filters) : undefined;
+  // One statement: the page and the total count together.
+  const rows = await db
+    .select({ ...columns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(products)
+    .where(where)
+    .orderBy(...ORDERINGS[query.sort])
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  if (rows.length === 0 && query.page > 1) {
+    const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(products).where(where);
+    return { items: [], total: count?.n ?? 0 };
+  }
+  return {
+    items: rows.map(({ total: _total, ...product }) => product),
+    total: rows[0]?.total ?? 0,
+  };
+}
+
+export async function getProduct(db: Db, id: string): Promise<Product | undefined> {
+  const [row] = await db.select(columns).from(products).where(eq(products.id, id));
+  return row;
+}

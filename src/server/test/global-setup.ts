@@ -1,0 +1,52 @@
+import { rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { createDatabase } from "../db/client.js";
+import { startEmbeddedPostgres } from "../db/embedded.js";
+import { runMigrations } from "../db/migrate.js";
+import { seedDemoCatalog } from "../db/seed/index.js";
+import { TEMPLATE_DB } from "./template.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A connection string to the server's maintenance database, for creating test databases. */
+    testDatabaseAdminUrl: string;
+  }
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/**
+ * Starts one PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL) and builds a migrated,
+ * seeded template database; each test file clones it into a fresh database of its own.
+ */
+export default async function setup(project: TestProject) {
+  let stop = async () => {};
+  let adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const dir = path.resolve(".test-data/postgres");
+    rmSync(dir, { recursive: true, force: true });
+    const port = Number(process.env.TEST_PG_PORT ?? 54330);
+    const embedded = await startEmbeddedPostgres(dir, port);
+    adminUrl = withDatabase(embedded.url, "postgres");
+    stop = embedded.stop;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${TEMPLATE_DB} with (force)`);
+  await admin.query(`create database ${TEMPLATE_DB}`);
+  const template = createDatabase(withDatabase(adminUrl, TEMPLATE_DB), { max: 2 });
+  await runMigrations(template);
+  await seedDemoCatalog(template.db);
+  await template.close();
+  await admin.end();
+  project.provide("testDatabaseAdminUrl", adminUrl);
+  return async () => {
+    await stop();
+  };
+}

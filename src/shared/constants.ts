@@ -1,0 +1,13 @@
+/** Business constants of the shop (SPEC.md §9). */
+export const MIN_ORDER_QUANTITY = 10;
+export const HOME_REVIEW_COUNT = 3;
+export const RATING_MIN = 0;
+export const RATING_MAX = 5;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 20;
+export const TOAST_AUTO_CLOSE_MS = 5000;
+export const SLIDER_INTERVAL_MS = 4000;
+export const LOW_STOCK_THRESHOLD = 50;
+export const DEFAULT_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 48;
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;

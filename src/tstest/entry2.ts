@@ -1,0 +1,2 @@
+import { CATEGORY_LABELS as X } from "./cat.ts";
+console.log(X);
