@@ -9,9 +9,13 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
+import { accountRoutes } from "./features/accounts/routes.js";
 import { catalogRoutes } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
+import { profileRoutes } from "./features/profile/routes.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
+import { createMailer, type Mailer } from "./lib/mailer.js";
+import auth, { type AuthPluginOptions } from "./plugins/auth.js";
 import errors from "./plugins/errors.js";
 import security from "./plugins/security.js";
 import spa from "./plugins/spa.js";
@@ -27,6 +31,9 @@ declare module "fastify" {
 export interface BuildOptions {
   /** Pino options, or false for a silent logger (tests). */
   logger?: boolean | Record<string, unknown>;
+  /** Where mail goes; by default SMTP_URL or the dev outbox. */
+  mailer?: Mailer;
+  rateLimit?: AuthPluginOptions["rateLimit"];
 }
 
 /**
@@ -66,9 +73,15 @@ export async function buildApp(config: Config, database: Database, options: Buil
   // The app's own plugins.
   await app.register(errors);
   await app.register(security, { config });
+  await app.register(auth, {
+    mailer: options.mailer ?? createMailer(config, (msg) => app.log.info(msg)),
+    rateLimit: options.rateLimit,
+  });
 
   // Features.
   await app.register(healthRoutes);
+  await app.register(accountRoutes);
+  await app.register(profileRoutes);
   await app.register(catalogRoutes);
   await app.register(reviewRoutes);
 

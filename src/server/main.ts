@@ -5,6 +5,7 @@ import { createDatabase } from "./db/client.js";
 import { startEmbeddedPostgres } from "./db/embedded.js";
 import { runMigrations, withSetupLock } from "./db/migrate.js";
 import { seedDemoCatalog } from "./db/seed/index.js";
+import { DEMO_ACCOUNTS, promoteAdminEmails, seedDemoAccounts } from "./features/accounts/service.js";
 
 /** Starts the shop: database, migrations, demo data, HTTP server; stops it all gracefully. */
 async function main() {
@@ -28,6 +29,13 @@ async function main() {
       if (config.seedDemo && (await seedDemoCatalog(database.db))) say("Demo catalog created.");
     });
     app = await buildApp(config, database);
+    const promoted = await promoteAdminEmails(database.db, config.adminEmails);
+    if (promoted) say(`ADMIN_EMAILS: ${promoted} account(s) have role admin.`);
+    if (config.seedDemo && config.env !== "production") {
+      await seedDemoAccounts(database.db, app.auth);
+      say("Demo accounts (development only):");
+      for (const a of DEMO_ACCOUNTS) say(`  ${a.role.padEnd(5)}  ${a.email}  /  ${a.password}`);
+    }
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close().catch(() => {});

@@ -11,3 +11,5 @@ export const LOW_STOCK_THRESHOLD = 50;
 export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 48;
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/** Products shown in the home page's Explore Products section. */
+export const HOME_PRODUCT_COUNT = 6;

@@ -8,6 +8,8 @@ export interface Problem {
   status: number;
   detail?: string;
   errors?: { path: string; message: string }[];
+  /** A stable machine-readable reason, where one helps the client. */
+  code?: string;
 }
 
 export function sendProblem(reply: FastifyReply, problem: Omit<Problem, "type"> & { type?: string }) {

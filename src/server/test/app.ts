@@ -5,7 +5,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { inject } from "vitest";
-import { buildApp } from "../app.js";
+import { type BuildOptions, buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { createDatabase, type Database } from "../db/client.js";
 import { TEMPLATE_DB } from "./template.js";
@@ -54,11 +54,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** Builds the app on a fresh database; call `close` in afterAll. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const config = testConfig({ ...env });
   const database = createDatabase(testDb.url, { max: 10 });
-  const app = await buildApp(config, database, { logger: false });
+  const app = await buildApp(config, database, { logger: false, ...options });
   await app.ready();
   return {
     app,

@@ -1,0 +1,120 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError } from "better-auth/api";
+import { genericOAuth } from "better-auth/plugins";
+import type { Config } from "../../config.js";
+import type { Db } from "../../db/client.js";
+import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
+import type { Mailer } from "../../lib/mailer.js";
+
+export const AUTH_BASE_PATH = "/api/auth";
+export const GOOGLE_PROVIDER_ID = "google";
+export const SESSION_COOKIE_PREFIX = "gearhouse";
+
+export function roleForEmail(config: Config, email: string): "admin" | "user" {
+  return config.adminEmails.includes(email.toLowerCase()) ? "admin" : "user";
+}
+
+function resetMail(url: string) {
+  return {
+    subject: "Reset your Gearhouse password",
+    text: `Someone asked to reset the password of your Gearhouse account.\n\nSet a new password within one hour here:\n${url}\n\nIf it was not you, ignore this message: your password stays as it is.`,
+    html: `<p>Someone asked to reset the password of your Gearhouse account.</p><p><a href="${url}">Set a new password</a> within one hour.</p><p>If it was not you, ignore this message: your password stays as it is.</p>`,
+  };
+}
+
+/** better-auth, on the shop's own tables: email + password, Google through OpenID Connect, password reset. */
+type Log = Record<"error" | "warn" | "info" | "debug", (obj: unknown, msg?: string) => void>;
+
+export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
+  const origin = new URL(config.publicUrl).origin;
+  return betterAuth({
+    appName: "Gearhouse",
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: config.authSecret,
+    logger: {
+      log: (level, message, ...args) => {
+        log[level]({ source: "better-auth", ...(args.length ? { args } : {}) }, message);
+      },
+    },
+    trustedOrigins: [origin],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    user: {
+      additionalFields: {
+        phone: { type: "string", required: false, defaultValue: "", input: true },
+        // Never accepted from a request: set from ADMIN_EMAILS below, or by an admin.
+        role: { type: "string", required: false, defaultValue: "user", input: false },
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 20,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}`;
+        // Not awaited: the answer must not take longer for an existing account than for a missing one.
+        mailer.send({ to: user.email, ...resetMail(url) }).catch((error: unknown) => log.error({ err: error }, "reset mail failed"));
+      },
+    },
+    account: {
+      accountLinking: {
+        enabled: true,
+        // A Google account joins an existing account only when Google says the email is verified.
+        trustedProviders: [],
+        requireLocalEmailVerified: false,
+      },
+    },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+      // No cookie cache: a signed-out or revoked session is refused at once.
+      cookieCache: { enabled: false },
+    },
+    // Rate limiting is the shop's own (shared by every instance, keyed by the socket address).
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      useSecureCookies: config.secureCookies,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.secureCookies },
+      database: { generateId: () => crypto.randomUUID() },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => ({
+            data: { ...user, email: user.email.toLowerCase(), role: roleForEmail(config, user.email) },
+          }),
+        },
+      },
+    },
+    plugins: config.google
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: GOOGLE_PROVIDER_ID,
+                clientId: config.google.clientId,
+                clientSecret: config.google.clientSecret,
+                discoveryUrl: `${config.google.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
+                scopes: ["openid", "email", "profile"],
+                pkce: true,
+                mapProfileToUser: (profile) => ({
+                  name: typeof profile.name === "string" && profile.name ? profile.name : (profile.email ?? "").split("@")[0],
+                }),
+              },
+            ],
+          }),
+        ]
+      : [],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+export { APIError };

@@ -1,0 +1,193 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../../shared/messages.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../../test/users.js";
+
+const mailer = memoryMailer();
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({ ADMIN_EMAILS: "boss@example.com" }, { mailer, rateLimit: { max: 1000, windowSeconds: 60 } });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const me = (cookie: string) => ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
+
+describe("sign-up", () => {
+  it("creates a customer with name and phone, signs them in, and ignores a role in the body", async () => {
+    const email = uniqueEmail("new");
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { origin: ORIGIN },
+      payload: { name: "Ada Gamer", email, password: "Str0ngPass", phone: "+44 20 7946 0958", role: "admin" },
+    });
+    expect(res.statusCode).toBe(200);
+    const cookie = cookieHeader(res.headers["set-cookie"]);
+    const profile = await me(cookie);
+    expect(profile.json()).toMatchObject({ name: "Ada Gamer", email, phone: "+44 20 7946 0958", role: "user" });
+  });
+
+  it("sets httpOnly, SameSite=Lax session cookies", async () => {
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { origin: ORIGIN },
+      payload: { name: "Cookie", email: uniqueEmail(), password: "Str0ngPass", phone: "5550100" },
+    });
+    const cookies = ([] as string[]).concat(res.headers["set-cookie"] ?? []);
+    const session = cookies.find((c) => c.startsWith("gearhouse.session_token="));
+    expect(session).toBeDefined();
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).not.toMatch(/Secure/i);
+  });
+
+  it("gives role admin to ADMIN_EMAILS", async () => {
+    const user = await signUp(ctx.app, { email: "boss@example.com" });
+    expect((await me(user.cookie)).json().role).toBe("admin");
+  });
+
+  it.each([
+    [{ name: "" }, messages.auth.nameRequired],
+    [{ email: "" }, messages.auth.emailRequired],
+    [{ email: "not-an-email" }, messages.auth.emailInvalid],
+    [{ password: "" }, messages.auth.passwordRequired],
+    [{ password: "Ab1" }, messages.auth.passwordLength],
+    [{ password: "alllowercase1" }, messages.auth.passwordPattern],
+    [{ password: "NoDigitsHere" }, messages.auth.passwordPattern],
+    [{ password: "Has space 1A" }, messages.auth.passwordPattern],
+    [{ password: "Aa1aaaaaaaaaaaaaaaaaa" }, messages.auth.passwordPattern],
+    [{ phone: "" }, messages.auth.phoneRequired],
+  ])("refuses %o with the spec's message", async (override, message) => {
+    const payload = { name: "N", email: uniqueEmail(), password: "Passw0rd", phone: "5550100", ...override };
+    const res = await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up/email", headers: { origin: ORIGIN }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["content-type"]).toContain("application/problem+json");
+    expect(res.json().errors.map((e: { message: string }) => e.message)).toContain(message);
+  });
+
+  it("answers 409 with a clear message for an email already in use", async () => {
+    const user = await signUp(ctx.app);
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { origin: ORIGIN },
+      payload: { name: "Again", email: user.email.toUpperCase(), password: "Passw0rd!", phone: "5550100" },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toBe(messages.auth.emailInUse);
+  });
+});
+
+describe("sign-in and sign-out", () => {
+  it("signs in with the right password only", async () => {
+    const user = await signUp(ctx.app);
+    const ok = await signIn(ctx.app, user.email, user.password);
+    expect(ok.statusCode).toBe(200);
+    expect((await me(cookieHeader(ok.headers["set-cookie"]))).statusCode).toBe(200);
+    const bad = await signIn(ctx.app, user.email, "Wrong0ne!");
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json().detail).toBe(messages.auth.invalidCredentials);
+  });
+
+  it("refuses a signed-out session at once", async () => {
+    const user = await signUp(ctx.app);
+    expect((await me(user.cookie)).statusCode).toBe(200);
+    const out = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-out",
+      headers: { origin: ORIGIN, cookie: user.cookie },
+      payload: {},
+    });
+    expect(out.statusCode).toBe(200);
+    const after = await me(user.cookie);
+    expect(after.statusCode).toBe(401);
+    expect(after.headers["content-type"]).toContain("application/problem+json");
+  });
+
+  it("answers 401 to /api/me without a session", async () => {
+    expect((await me("")).statusCode).toBe(401);
+    expect((await me("gearhouse.session_token=forged.value")).statusCode).toBe(401);
+  });
+});
+
+describe("rate limit", () => {
+  it("holds per socket address even with a changing X-Forwarded-For", async () => {
+    const limited = await createTestApp({}, { mailer, rateLimit: { max: 5, windowSeconds: 60 } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const res = await signIn(limited.app, "nobody@example.com", "Wrong0ne!", { "x-forwarded-for": `10.0.0.${i}` });
+        statuses.push(res.statusCode);
+        if (res.statusCode === 429) {
+          expect(res.json().detail).toBe(messages.auth.rateLimited);
+          expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+        }
+      }
+      expect(statuses.slice(0, 5).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(5)).toEqual([429, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("password reset", () => {
+  const requestReset = (email: string) =>
+    ctx.app.inject({ method: "POST", url: "/api/auth/request-password-reset", headers: { origin: ORIGIN }, payload: { email } });
+  const resetPassword = (token: string, newPassword: string) =>
+    ctx.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: { origin: ORIGIN }, payload: { token, newPassword } });
+
+  async function tokenFor(email: string): Promise<string> {
+    for (let i = 0; i < 50; i++) {
+      const mail = mailer.sent.find((m) => m.to === email);
+      if (mail) return new URL(mail.text.match(/https?:\/\/\S+/)?.[0] ?? "").searchParams.get("token") ?? "";
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error("no reset mail");
+  }
+
+  it("answers the same for a known and an unknown email", async () => {
+    const user = await signUp(ctx.app);
+    const known = await requestReset(user.email);
+    const unknown = await requestReset(uniqueEmail("ghost"));
+    expect(known.statusCode).toBe(unknown.statusCode);
+    expect(known.body).toBe(unknown.body);
+  });
+
+  it("mails a single-use link that sets a new password and ends old sessions", async () => {
+    const user = await signUp(ctx.app);
+    await requestReset(user.email);
+    const token = await tokenFor(user.email);
+    const mail = mailer.sent.find((m) => m.to === user.email);
+    expect(mail?.text).toContain(`${ORIGIN}/passwordReset?token=`);
+
+    const weak = await resetPassword(token, "weakpass");
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().detail).toBe(messages.auth.passwordPattern);
+
+    expect((await resetPassword(token, "N3wPassword")).statusCode).toBe(200);
+    expect((await me(user.cookie)).statusCode).toBe(401);
+    expect((await signIn(ctx.app, user.email, user.password)).statusCode).toBe(401);
+    expect((await signIn(ctx.app, user.email, "N3wPassword")).statusCode).toBe(200);
+
+    const reused = await resetPassword(token, "An0therPass");
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().detail).toBe(messages.auth.resetLinkInvalid);
+  });
+
+  it("refuses an expired token", async () => {
+    const user = await signUp(ctx.app);
+    await requestReset(user.email);
+    const token = await tokenFor(user.email);
+    await ctx.database.db.execute(
+      sql`update verification set expires_at = now() - interval '1 minute' where identifier like ${`%${token}%`}`,
+    );
+    const res = await resetPassword(token, "N3wPassword");
+    expect(res.statusCode).toBe(400);
+    expect((await signIn(ctx.app, user.email, user.password)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,41 @@
+import { eq, inArray } from "drizzle-orm";
+import type { Role } from "../../../shared/accounts.js";
+import type { Db } from "../../db/client.js";
+import { users } from "../../db/schema/index.js";
+import type { Auth } from "./auth.js";
+
+/** Gives role admin to the accounts listed in ADMIN_EMAILS (run at start). */
+export async function promoteAdminEmails(db: Db, emails: string[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const rows = await db.update(users).set({ role: "admin" }).where(inArray(users.email, emails)).returning({ id: users.id });
+  return rows.length;
+}
+
+export async function setRoleByEmail(db: Db, email: string, role: Role): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ role, updatedAt: new Date() })
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+export const DEMO_ACCOUNTS = [
+  { name: "Gearhouse Admin", email: "admin@gearhouse.local", password: "Admin123!", phone: "+1 555 0100", role: "admin" },
+  { name: "Casey Customer", email: "customer@gearhouse.local", password: "Customer123!", phone: "+1 555 0101", role: "user" },
+] as const;
+
+/** Creates the demo admin and customer (development only); returns those it created. */
+export async function seedDemoAccounts(db: Db, auth: Auth): Promise<typeof DEMO_ACCOUNTS[number][]> {
+  const created: (typeof DEMO_ACCOUNTS)[number][] = [];
+  for (const account of DEMO_ACCOUNTS) {
+    const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, account.email));
+    if (existing.length > 0) continue;
+    await auth.api.signUpEmail({
+      body: { name: account.name, email: account.email, password: account.password, phone: account.phone },
+    });
+    await setRoleByEmail(db, account.email, account.role);
+    created.push(account);
+  }
+  return created;
+}

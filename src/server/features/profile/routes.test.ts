@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../../shared/messages.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { ORIGIN, signUp } from "../../test/users.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({}, { rateLimit: { max: 1000, windowSeconds: 60 } });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const call = (method: "GET" | "POST" | "PUT", cookie: string, payload?: object) =>
+  ctx.app.inject({ method, url: "/api/profile", headers: { cookie, origin: ORIGIN }, ...(payload ? { payload } : {}) });
+
+describe("profile", () => {
+  it("shows name and email before a profile exists", async () => {
+    const user = await signUp(ctx.app, { name: "Pat Player", phone: "5550111" });
+    const res = await call("GET", user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ name: "Pat Player", email: user.email, address: "", city: "", phone: "5550111", exists: false });
+  });
+
+  it("creates once, then updates, and only the owner's", async () => {
+    const a = await signUp(ctx.app);
+    const b = await signUp(ctx.app);
+    const created = await call("POST", a.cookie, { address: "1 Loop Road", city: "Austin", phone: "5550123" });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ address: "1 Loop Road", city: "Austin", phone: "5550123", exists: true });
+
+    const again = await call("POST", a.cookie, { address: "2 Loop Road", city: "Austin", phone: "5550123" });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe(messages.profile.exists);
+
+    const updated = await call("PUT", a.cookie, { address: "9 Fan Street", city: "Denver", phone: "5550999" });
+    expect(updated.json()).toMatchObject({ address: "9 Fan Street", city: "Denver", phone: "5550999" });
+    expect((await call("GET", b.cookie)).json().exists).toBe(false);
+    expect((await call("GET", a.cookie)).json().city).toBe("Denver");
+  });
+
+  it("refuses an update before a profile exists", async () => {
+    const user = await signUp(ctx.app);
+    const res = await call("PUT", user.cookie, { address: "1 Loop Road", city: "Austin", phone: "5550123" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().detail).toBe(messages.profile.missing);
+  });
+
+  it("validates the fields and changes nothing on bad input", async () => {
+    const user = await signUp(ctx.app);
+    const res = await call("POST", user.cookie, { address: "", city: "Austin", phone: "abc" });
+    expect(res.statusCode).toBe(400);
+    const paths = res.json().errors.map((e: { path: string }) => e.path);
+    expect(paths).toEqual(expect.arrayContaining(["address", "phone"]));
+    expect((await call("GET", user.cookie)).json().exists).toBe(false);
+  });
+
+  it("answers 401 without a session", async () => {
+    expect((await call("GET", "")).statusCode).toBe(401);
+    expect((await call("POST", "", { address: "a", city: "b", phone: "5550123" })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,39 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { Config } from "../config.js";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise the dev outbox: each message is saved under
+ * DATA_DIR/outbox and announced in the log, so links can be followed without a mail server.
+ */
+export function createMailer(config: Config, log: (msg: string) => void): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: config.mailFrom, ...mail });
+      },
+    };
+  }
+  const outbox = path.join(config.dataDir, "outbox");
+  return {
+    async send(mail) {
+      mkdirSync(outbox, { recursive: true });
+      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.to.replace(/[^a-z0-9@.]/gi, "_")}.json`);
+      writeFileSync(file, JSON.stringify({ from: config.mailFrom, ...mail }, null, 2), { mode: 0o600 });
+      log(`Mail to ${mail.to} saved in ${file}:\n${mail.text}`);
+    },
+  };
+}

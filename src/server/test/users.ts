@@ -1,0 +1,56 @@
+import type { FastifyInstance } from "fastify";
+import type { Mail, Mailer } from "../lib/mailer.js";
+
+export const ORIGIN = "http://localhost:3000";
+
+/** Collects `name=value` pairs from Set-Cookie headers into a Cookie header. */
+export function cookieHeader(setCookie: string | string[] | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return list
+    .map((c) => c.split(";")[0] ?? "")
+    .filter((c) => c && !c.endsWith("="))
+    .join("; ");
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = "user"): string {
+  counter += 1;
+  return `${prefix}.${process.pid}.${counter}.${Date.now()}@example.com`;
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  cookie: string;
+  id: string;
+}
+
+export async function signUp(
+  app: FastifyInstance,
+  overrides: Partial<{ name: string; email: string; password: string; phone: string }> = {},
+): Promise<TestUser> {
+  const body = { name: "Test User", email: uniqueEmail(), password: "Passw0rd!", phone: "+1 555 0199", ...overrides };
+  const res = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", headers: { origin: ORIGIN }, payload: body });
+  if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+  return { email: body.email.toLowerCase(), password: body.password, cookie: cookieHeader(res.headers["set-cookie"]), id: res.json().user.id };
+}
+
+export async function signIn(app: FastifyInstance, email: string, password: string, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: "POST",
+    url: "/api/auth/sign-in/email",
+    headers: { origin: ORIGIN, ...headers },
+    payload: { email, password },
+  });
+}
+
+/** A mailer that keeps what it is asked to send, for tests that read the mail. */
+export function memoryMailer(): Mailer & { sent: Mail[] } {
+  const sent: Mail[] = [];
+  return {
+    sent,
+    async send(mail) {
+      sent.push(mail);
+    },
+  };
+}

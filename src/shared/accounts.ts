@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
+import { messages } from "./messages.js";
+
+/** The spec's simple email pattern. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** 8 to 20 characters from letters, digits and !#$@^%&?, with an uppercase, a lowercase and a digit. */
+const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z\d!#$@^%&?]{8,20}$/;
+
+const m = messages.auth;
+
+export const emailSchema = z
+  .string({ error: m.emailRequired })
+  .trim()
+  .min(1, m.emailRequired)
+  .max(254, m.emailInvalid)
+  .regex(EMAIL_PATTERN, m.emailInvalid)
+  .transform((e) => e.toLowerCase());
+
+export const passwordSchema = z
+  .string({ error: m.passwordRequired })
+  .min(1, m.passwordRequired)
+  .min(PASSWORD_MIN_LENGTH, m.passwordLength)
+  .max(PASSWORD_MAX_LENGTH, m.passwordPattern)
+  .regex(PASSWORD_PATTERN, m.passwordPattern);
+
+export const phoneSchema = z
+  .string({ error: m.phoneRequired })
+  .trim()
+  .min(1, m.phoneRequired)
+  .max(20, m.phoneInvalid)
+  .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, m.phoneInvalid);
+
+export const signUpSchema = z.object({
+  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(80, m.nameTooLong),
+  email: emailSchema,
+  password: passwordSchema,
+  phone: phoneSchema,
+});
+export type SignUpInput = z.input<typeof signUpSchema>;
+
+export const signInSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: m.passwordRequired }).min(1, m.passwordRequired).max(128),
+});
+export type SignInInput = z.input<typeof signInSchema>;
+
+export const resetRequestSchema = z.object({ email: emailSchema });
+export type ResetRequestInput = z.input<typeof resetRequestSchema>;
+
+export const newPasswordSchema = z.object({ password: passwordSchema });
+export type NewPasswordInput = z.input<typeof newPasswordSchema>;
+
+export const ROLES = ["user", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const meSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  role: z.enum(ROLES),
+});
+export type Me = z.infer<typeof meSchema>;
+
+export const profileInputSchema = z.object({
+  address: z.string().trim().min(1, messages.profile.addressRequired).max(200),
+  city: z.string().trim().min(1, messages.profile.cityRequired).max(100),
+  phone: phoneSchema,
+});
+export type ProfileInput = z.input<typeof profileInputSchema>;
+
+export const profileSchema = z.object({
+  name: z.string(),
+  email: z.string(),
+  address: z.string(),
+  city: z.string(),
+  phone: z.string(),
+  exists: z.boolean(),
+});
+export type Profile = z.infer<typeof profileSchema>;
