@@ -70,7 +70,9 @@ async function main() {
     await waitFor(`http://127.0.0.1:${APP_PORT}/readyz`);
     const sample = await fetch(appUrl);
     const body = Buffer.from(await sample.arrayBuffer());
-    bare = await startBare(body, { "content-type": sample.headers.get("content-type") ?? "application/json" });
+    bare = await startBare(body, {
+      "content-type": sample.headers.get("content-type") ?? "application/json",
+    });
     const bareUrl = `http://127.0.0.1:${BARE_PORT}/api/products`;
 
     await load(appUrl, 3);
@@ -86,18 +88,50 @@ async function main() {
     }
     const ratio = median(runs.app) / median(runs.bare);
     const rows = [
-      { figure: "bare node:http req/s (median)", value: Math.round(median(runs.bare)), budget: "-", pass: "-" },
-      { figure: "GET /api/products req/s (median)", value: Math.round(median(runs.app)), budget: "-", pass: "-" },
-      { figure: "P1 throughput ratio app/bare", value: Number(ratio.toFixed(3)), budget: ">= 0.6", pass: ratio >= 0.6 ? "pass" : "FAIL" },
+      {
+        figure: "bare node:http req/s (median)",
+        value: Math.round(median(runs.bare)),
+        budget: "-",
+        pass: "-",
+      },
+      {
+        figure: "GET /api/products req/s (median)",
+        value: Math.round(median(runs.app)),
+        budget: "-",
+        pass: "-",
+      },
+      {
+        figure: "P1 throughput ratio app/bare",
+        value: Number(ratio.toFixed(3)),
+        budget: ">= 0.6",
+        pass: ratio >= 0.6 ? "pass" : "FAIL",
+      },
       { figure: "GET /api/products p99 ms (median)", value: median(runs.appP99), budget: "-", pass: "-" },
-      { figure: "errors and non-2xx", value: runs.errors, budget: "0", pass: runs.errors === 0 ? "pass" : "FAIL" },
+      {
+        figure: "errors and non-2xx",
+        value: runs.errors,
+        budget: "0",
+        pass: runs.errors === 0 ? "pass" : "FAIL",
+      },
     ];
     console.table(rows);
     const outDir = path.join(ROOT, "bench/results");
     mkdirSync(outDir, { recursive: true });
     writeFileSync(
       path.join(outDir, `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`),
-      JSON.stringify({ date: new Date().toISOString(), bodyBytes: body.length, connections: CONNECTIONS, durationSeconds: DURATION_S, rounds: ROUNDS, runs, rows }, null, 2),
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          bodyBytes: body.length,
+          connections: CONNECTIONS,
+          durationSeconds: DURATION_S,
+          rounds: ROUNDS,
+          runs,
+          rows,
+        },
+        null,
+        2,
+      ),
     );
   } finally {
     bare?.close();

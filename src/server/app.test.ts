@@ -59,6 +59,8 @@ describe("platform", () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/products", "/api/products/{id}", "/api/reviews"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/api/products", "/api/products/{id}", "/api/reviews"]),
+    );
   });
 });

@@ -40,7 +40,11 @@ export interface BuildOptions {
  * The whole HTTP application as a Fastify plugin tree: external plugins, then the app's own
  * plugins, then the features. It owns no process concerns (listening, signals, the database server).
  */
-export async function buildApp(config: Config, database: Database, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  database: Database,
+  options: BuildOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,

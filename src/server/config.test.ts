@@ -29,7 +29,9 @@ describe("loadConfig", () => {
   });
 
   it("refuses production without AUTH_SECRET and PUBLIC_URL, and never seeds there", () => {
-    expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(/AUTH_SECRET[\s\S]*PUBLIC_URL/);
+    expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
+      /AUTH_SECRET[\s\S]*PUBLIC_URL/,
+    );
     const prod = loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" });
     expect(prod.seedDemo).toBe(false);
     expect(prod.secureCookies).toBe(true);

@@ -9,8 +9,7 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
-const optionalUrl = (protocols: RegExp) =>
-  optionalString.pipe(z.url({ protocol: protocols }).optional());
+const optionalUrl = (protocols: RegExp) => optionalString.pipe(z.url({ protocol: protocols }).optional());
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
@@ -75,7 +74,14 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
-  stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined; apiUrl: string | undefined } | undefined;
+  stripe:
+    | {
+        secretKey: string;
+        publishableKey: string;
+        webhookSecret: string | undefined;
+        apiUrl: string | undefined;
+      }
+    | undefined;
   adminEmails: string[];
   trustProxy: boolean;
   seedDemo: boolean;

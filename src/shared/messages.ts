@@ -24,7 +24,8 @@ export const messages = {
     emailInUse: "An account with this email already exists. Sign in instead, or reset your password.",
     invalidCredentials: "Invalid email or password.",
     rateLimited: "Too many attempts from your address. Please wait a minute and try again.",
-    googleNotConfigured: "Google sign-in is not available on this shop yet. Please sign in with your email and password.",
+    googleNotConfigured:
+      "Google sign-in is not available on this shop yet. Please sign in with your email and password.",
     resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",
     passwordChanged: "Your password has been changed. Please sign in.",
     signedOut: "You are signed out.",
@@ -74,7 +75,8 @@ export const messages = {
     createAccount: "Create an account",
     forgotPassword: "Forget Password?",
     registration: "Sign Up",
-    registrationLead: "Create your Gearhouse account to order parts in bulk, pay by card and review your gear.",
+    registrationLead:
+      "Create your Gearhouse account to order parts in bulk, pay by card and review your gear.",
     haveAccount: "Already have an account?",
     loginLink: "Log in",
     passwordReset: "Password reset",
@@ -153,7 +155,8 @@ export const messages = {
       },
     },
     exploreProducts: "Explore Products",
-    exploreProductsLead: "A first look at the catalog. Every part ships from 10 units, ideal for teams, cafés and builders.",
+    exploreProductsLead:
+      "A first look at the catalog. Every part ships from 10 units, ideal for teams, cafés and builders.",
     allProducts: "Browse all products",
     businessSummary: "Business Summary",
     businessSummaryLead: "How Gearhouse is doing, month by month.",
@@ -161,7 +164,11 @@ export const messages = {
       traffic: { title: "Traffic", value: "128K", change: "↗︎ 21% more than last month" },
       newUsers: { title: "New Users", value: "4,200", change: "↗︎ 400 (11%) more than last month" },
       sales: { title: "Sales", value: "$86K", change: "↗︎ 14% more than last month" },
-      performance: { title: "Performance", value: "98.7%", change: "↗︎ 1.2% more on-time deliveries than last month" },
+      performance: {
+        title: "Performance",
+        value: "98.7%",
+        change: "↗︎ 1.2% more on-time deliveries than last month",
+      },
     },
     customerReviews: "Customer Reviews",
     customerReviewsLead: "What builders say about the gear they ordered.",

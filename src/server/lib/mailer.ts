@@ -31,7 +31,10 @@ export function createMailer(config: Config, log: (msg: string) => void): Mailer
   return {
     async send(mail) {
       mkdirSync(outbox, { recursive: true });
-      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.to.replace(/[^a-z0-9@.]/gi, "_")}.json`);
+      const file = path.join(
+        outbox,
+        `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.to.replace(/[^a-z0-9@.]/gi, "_")}.json`,
+      );
       writeFileSync(file, JSON.stringify({ from: config.mailFrom, ...mail }, null, 2), { mode: 0o600 });
       log(`Mail to ${mail.to} saved in ${file}:\n${mail.text}`);
     },

@@ -13,8 +13,10 @@ export class HttpProblem extends Error {
 
 export const badRequest = (detail: string, errors?: { path: string; message: string }[]) =>
   new HttpProblem(400, "Bad Request", detail, errors);
-export const unauthorized = (detail = "Please sign in to continue.") => new HttpProblem(401, "Unauthorized", detail);
-export const forbidden = (detail = "You are not allowed to do this.") => new HttpProblem(403, "Forbidden", detail);
+export const unauthorized = (detail = "Please sign in to continue.") =>
+  new HttpProblem(401, "Unauthorized", detail);
+export const forbidden = (detail = "You are not allowed to do this.") =>
+  new HttpProblem(403, "Forbidden", detail);
 export const notFound = (detail = "Not found.") => new HttpProblem(404, "Not Found", detail);
 export const conflict = (detail: string) => new HttpProblem(409, "Conflict", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);

@@ -10,7 +10,12 @@ export interface RateLimitResult {
  * Fixed-window counter in PostgreSQL, bumped in one atomic statement, so concurrent requests and
  * several instances share one limit.
  */
-export async function hitRateLimit(db: Db, key: string, max: number, windowSeconds: number): Promise<RateLimitResult> {
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  max: number,
+  windowSeconds: number,
+): Promise<RateLimitResult> {
   const result = await db.execute<{ count: number; retry: number }>(sql`
     insert into rate_limit (key, count, window_start) values (${key}, 1, now())
     on conflict (key) do update set

@@ -1,9 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { z } from "zod";
-import { resetRequestSchema, type Role, signInSchema, signUpSchema, passwordSchema } from "../../shared/accounts.js";
+import {
+  passwordSchema,
+  type Role,
+  resetRequestSchema,
+  signInSchema,
+  signUpSchema,
+} from "../../shared/accounts.js";
 import { messages } from "../../shared/messages.js";
-import { type Auth, AUTH_BASE_PATH, createAuth } from "../features/accounts/auth.js";
+import { AUTH_BASE_PATH, type Auth, createAuth } from "../features/accounts/auth.js";
 import type { Mailer } from "../lib/mailer.js";
 import { forbidden, HttpProblem, titleFor, unauthorized } from "../lib/problem.js";
 import { hitRateLimit } from "../lib/rate-limit.js";
@@ -53,6 +59,7 @@ const ERROR_MAP: Record<string, { status: number; detail: string }> = {
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: { status: 409, detail: messages.auth.emailInUse },
   INVALID_EMAIL_OR_PASSWORD: { status: 401, detail: messages.auth.invalidCredentials },
   INVALID_TOKEN: { status: 400, detail: messages.auth.resetLinkInvalid },
+  PROVIDER_NOT_FOUND: { status: 404, detail: messages.auth.googleNotConfigured },
 };
 
 async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
@@ -101,11 +108,21 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
           const hit = await hitRateLimit(app.db, `auth:${request.ip}`, limit.max, limit.windowSeconds);
           if (!hit.allowed) {
             reply.header("retry-after", String(hit.retryAfterSeconds));
-            return sendProblem(reply, { status: 429, title: "Too Many Requests", detail: messages.auth.rateLimited });
+            return sendProblem(reply, {
+              status: 429,
+              title: "Too Many Requests",
+              detail: messages.auth.rateLimited,
+            });
           }
         }
         const schema = BODY_SCHEMAS[subPath];
-        if (schema) checkBody(schema, subPath === "/reset-password" ? (request.body as { newPassword?: unknown })?.newPassword : request.body);
+        if (schema)
+          checkBody(
+            schema,
+            subPath === "/reset-password"
+              ? (request.body as { newPassword?: unknown })?.newPassword
+              : request.body,
+          );
       }
       const headers = new Headers();
       for (const [key, value] of Object.entries(request.headers)) {
@@ -130,7 +147,10 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
 function checkBody(schema: z.ZodType, body: unknown) {
   const parsed = schema.safeParse(body);
   if (parsed.success) return;
-  const errors = parsed.error.issues.map((i) => ({ path: i.path.map(String).join(".") || "password", message: i.message }));
+  const errors = parsed.error.issues.map((i) => ({
+    path: i.path.map(String).join(".") || "password",
+    message: i.message,
+  }));
   throw new HttpProblem(400, "Bad Request", errors[0]?.message ?? "The request is invalid.", errors);
 }
 
@@ -141,7 +161,13 @@ async function readSession(auth: Auth, request: FastifyRequest): Promise<Session
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   const u = session.user as typeof session.user & { phone?: string; role?: string };
-  return { id: u.id, name: u.name, email: u.email, phone: u.phone ?? "", role: u.role === "admin" ? "admin" : "user" };
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    phone: u.phone ?? "",
+    role: u.role === "admin" ? "admin" : "user",
+  };
 }
 
 /** Sends better-auth's answer on, turning its errors into problem+json. */
@@ -159,11 +185,15 @@ async function forward(response: Response, reply: FastifyReply) {
     // not JSON: keep the generic detail
   }
   const mapped = body.code ? ERROR_MAP[body.code] : undefined;
-  const status = mapped?.status ?? (response.status >= 500 ? 500 : response.status);
+  const status = mapped?.status ?? Math.min(response.status, 500);
   return sendProblem(reply, {
     status,
     title: titleFor(status),
-    detail: mapped?.detail ?? (status === 500 ? "Something went wrong on our side. Please try again." : (body.message ?? "The request failed.")),
+    detail:
+      mapped?.detail ??
+      (status === 500
+        ? "Something went wrong on our side. Please try again."
+        : (body.message ?? "The request failed.")),
     ...(body.code ? { code: body.code } : {}),
   });
 }

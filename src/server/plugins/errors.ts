@@ -19,12 +19,23 @@ export function sendProblem(reply: FastifyReply, problem: Omit<Problem, "type"> 
     .send({ type: "about:blank", ...problem });
 }
 
-const DATABASE_DOWN_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "57P01", "57P03", "08006", "08001", "08003"]);
+const DATABASE_DOWN_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "57P01",
+  "57P03",
+  "08006",
+  "08001",
+  "08003",
+]);
 
 function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; cause?: unknown };
   if (e?.code && DATABASE_DOWN_CODES.has(e.code)) return true;
-  if (typeof e?.message === "string" && /timeout exceeded when trying to connect|Connection terminated/i.test(e.message))
+  if (
+    typeof e?.message === "string" &&
+    /timeout exceeded when trying to connect|Connection terminated/i.test(e.message)
+  )
     return true;
   return e?.cause ? isDatabaseUnavailable(e.cause) : false;
 }
@@ -38,7 +49,9 @@ interface ValidationIssue {
 function validationErrors(error: FastifyError): { path: string; message: string }[] {
   return ((error.validation ?? []) as ValidationIssue[]).map((v) => {
     const issuePath = v.params?.issue?.path;
-    const pathText = issuePath?.length ? issuePath.map(String).join(".") : (v.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
+    const pathText = issuePath?.length
+      ? issuePath.map(String).join(".")
+      : (v.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
     return { path: pathText, message: v.params?.issue?.message ?? v.message ?? "Invalid value" };
   });
 }
@@ -59,7 +72,9 @@ async function errors(app: FastifyInstance) {
       return sendProblem(reply, {
         status: 400,
         title: "Bad Request",
-        detail: errs[0] ? `${errs[0].path ? `${errs[0].path}: ` : ""}${errs[0].message}` : "The request is invalid.",
+        detail: errs[0]
+          ? `${errs[0].path ? `${errs[0].path}: ` : ""}${errs[0].message}`
+          : "The request is invalid.",
         errors: errs,
       });
     }
@@ -72,7 +87,8 @@ async function errors(app: FastifyInstance) {
         detail: "The shop is briefly unavailable. Please try again in a moment.",
       });
     }
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, "unhandled error");
       return sendProblem(reply, {

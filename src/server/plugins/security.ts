@@ -44,12 +44,14 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
     const origin = request.headers.origin;
     if (origin) {
       const ownOrigin = `${request.protocol}://${request.host}`;
-      if (origin !== publicOrigin && origin !== ownOrigin) throw forbidden("Cross-origin requests are not allowed.");
+      if (origin !== publicOrigin && origin !== ownOrigin)
+        throw forbidden("Cross-origin requests are not allowed.");
       return;
     }
     // Browsers always send Origin on cross-site writes; Sec-Fetch-Site covers the rest.
     const site = request.headers["sec-fetch-site"];
-    if (site && site !== "same-origin" && site !== "none") throw forbidden("Cross-origin requests are not allowed.");
+    if (site && site !== "same-origin" && site !== "none")
+      throw forbidden("Cross-origin requests are not allowed.");
   });
 }
 

@@ -54,7 +54,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** Builds the app on a fresh database; call `close` in afterAll. */
-export async function createTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<TestContext> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<TestContext> {
   const testDb = await createTestDatabase();
   const config = testConfig({ ...env });
   const database = createDatabase(testDb.url, { max: 10 });

@@ -29,13 +29,34 @@ export async function signUp(
   app: FastifyInstance,
   overrides: Partial<{ name: string; email: string; password: string; phone: string }> = {},
 ): Promise<TestUser> {
-  const body = { name: "Test User", email: uniqueEmail(), password: "Passw0rd!", phone: "+1 555 0199", ...overrides };
-  const res = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", headers: { origin: ORIGIN }, payload: body });
+  const body = {
+    name: "Test User",
+    email: uniqueEmail(),
+    password: "Passw0rd!",
+    phone: "+1 555 0199",
+    ...overrides,
+  };
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/auth/sign-up/email",
+    headers: { origin: ORIGIN },
+    payload: body,
+  });
   if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-  return { email: body.email.toLowerCase(), password: body.password, cookie: cookieHeader(res.headers["set-cookie"]), id: res.json().user.id };
+  return {
+    email: body.email.toLowerCase(),
+    password: body.password,
+    cookie: cookieHeader(res.headers["set-cookie"]),
+    id: res.json().user.id,
+  };
 }
 
-export async function signIn(app: FastifyInstance, email: string, password: string, headers: Record<string, string> = {}) {
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
   return app.inject({
     method: "POST",
     url: "/api/auth/sign-in/email",

@@ -55,7 +55,10 @@ export const accounts = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("account_user_idx").on(t.userId), index("account_provider_idx").on(t.providerId, t.accountId)],
+  (t) => [
+    index("account_user_idx").on(t.userId),
+    index("account_provider_idx").on(t.providerId, t.accountId),
+  ],
 );
 
 export const verifications = pgTable(

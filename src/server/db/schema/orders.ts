@@ -66,23 +66,20 @@ export const idempotencyKeys = pgTable(
 );
 
 /** The one payment recorded for a paid order. Card numbers are never stored: brand and last four only. */
-export const payments = pgTable(
-  "payment",
-  {
-    id: uuid("id").primaryKey().defaultRandom(),
-    orderId: uuid("order_id")
-      .notNull()
-      .unique()
-      .references(() => orders.id, { onDelete: "cascade" }),
-    provider: text("provider").notNull(),
-    intentId: text("intent_id").notNull().unique(),
-    amount: integer("amount").notNull(),
-    currency: text("currency").notNull(),
-    cardBrand: text("card_brand"),
-    cardLast4: text("card_last4"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-);
+export const payments = pgTable("payment", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  orderId: uuid("order_id")
+    .notNull()
+    .unique()
+    .references(() => orders.id, { onDelete: "cascade" }),
+  provider: text("provider").notNull(),
+  intentId: text("intent_id").notNull().unique(),
+  amount: integer("amount").notNull(),
+  currency: text("currency").notNull(),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** The sandbox provider's payment intents (kept in PostgreSQL so every instance sees them). */
 export const sandboxIntents = pgTable(

@@ -60,7 +60,9 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
       sendResetPassword: async ({ user, token }) => {
         const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}`;
         // Not awaited: the answer must not take longer for an existing account than for a missing one.
-        mailer.send({ to: user.email, ...resetMail(url) }).catch((error: unknown) => log.error({ err: error }, "reset mail failed"));
+        mailer
+          .send({ to: user.email, ...resetMail(url) })
+          .catch((error: unknown) => log.error({ err: error }, "reset mail failed"));
       },
     },
     account: {
@@ -106,7 +108,10 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
                 scopes: ["openid", "email", "profile"],
                 pkce: true,
                 mapProfileToUser: (profile) => ({
-                  name: typeof profile.name === "string" && profile.name ? profile.name : (profile.email ?? "").split("@")[0],
+                  name:
+                    typeof profile.name === "string" && profile.name
+                      ? profile.name
+                      : (profile.email ?? "").split("@")[0],
                 }),
               },
             ],

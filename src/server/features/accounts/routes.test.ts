@@ -7,7 +7,10 @@ import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from 
 const mailer = memoryMailer();
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestApp({ ADMIN_EMAILS: "boss@example.com" }, { mailer, rateLimit: { max: 1000, windowSeconds: 60 } });
+  ctx = await createTestApp(
+    { ADMIN_EMAILS: "boss@example.com" },
+    { mailer, rateLimit: { max: 1000, windowSeconds: 60 } },
+  );
 });
 afterAll(async () => {
   await ctx.close();
@@ -27,7 +30,12 @@ describe("sign-up", () => {
     expect(res.statusCode).toBe(200);
     const cookie = cookieHeader(res.headers["set-cookie"]);
     const profile = await me(cookie);
-    expect(profile.json()).toMatchObject({ name: "Ada Gamer", email, phone: "+44 20 7946 0958", role: "user" });
+    expect(profile.json()).toMatchObject({
+      name: "Ada Gamer",
+      email,
+      phone: "+44 20 7946 0958",
+      role: "user",
+    });
   });
 
   it("sets httpOnly, SameSite=Lax session cookies", async () => {
@@ -63,7 +71,12 @@ describe("sign-up", () => {
     [{ phone: "" }, messages.auth.phoneRequired],
   ])("refuses %o with the spec's message", async (override, message) => {
     const payload = { name: "N", email: uniqueEmail(), password: "Passw0rd", phone: "5550100", ...override };
-    const res = await ctx.app.inject({ method: "POST", url: "/api/auth/sign-up/email", headers: { origin: ORIGIN }, payload });
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { origin: ORIGIN },
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.headers["content-type"]).toContain("application/problem+json");
     expect(res.json().errors.map((e: { message: string }) => e.message)).toContain(message);
@@ -120,7 +133,9 @@ describe("rate limit", () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {
-        const res = await signIn(limited.app, "nobody@example.com", "Wrong0ne!", { "x-forwarded-for": `10.0.0.${i}` });
+        const res = await signIn(limited.app, "nobody@example.com", "Wrong0ne!", {
+          "x-forwarded-for": `10.0.0.${i}`,
+        });
         statuses.push(res.statusCode);
         if (res.statusCode === 429) {
           expect(res.json().detail).toBe(messages.auth.rateLimited);
@@ -137,9 +152,19 @@ describe("rate limit", () => {
 
 describe("password reset", () => {
   const requestReset = (email: string) =>
-    ctx.app.inject({ method: "POST", url: "/api/auth/request-password-reset", headers: { origin: ORIGIN }, payload: { email } });
+    ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/request-password-reset",
+      headers: { origin: ORIGIN },
+      payload: { email },
+    });
   const resetPassword = (token: string, newPassword: string) =>
-    ctx.app.inject({ method: "POST", url: "/api/auth/reset-password", headers: { origin: ORIGIN }, payload: { token, newPassword } });
+    ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/reset-password",
+      headers: { origin: ORIGIN },
+      payload: { token, newPassword },
+    });
 
   async function tokenFor(email: string): Promise<string> {
     for (let i = 0; i < 50; i++) {

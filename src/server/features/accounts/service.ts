@@ -7,7 +7,11 @@ import type { Auth } from "./auth.js";
 /** Gives role admin to the accounts listed in ADMIN_EMAILS (run at start). */
 export async function promoteAdminEmails(db: Db, emails: string[]): Promise<number> {
   if (emails.length === 0) return 0;
-  const rows = await db.update(users).set({ role: "admin" }).where(inArray(users.email, emails)).returning({ id: users.id });
+  const rows = await db
+    .update(users)
+    .set({ role: "admin" })
+    .where(inArray(users.email, emails))
+    .returning({ id: users.id });
   return rows.length;
 }
 
@@ -21,12 +25,24 @@ export async function setRoleByEmail(db: Db, email: string, role: Role): Promise
 }
 
 export const DEMO_ACCOUNTS = [
-  { name: "Gearhouse Admin", email: "admin@gearhouse.local", password: "Admin123!", phone: "+1 555 0100", role: "admin" },
-  { name: "Casey Customer", email: "customer@gearhouse.local", password: "Customer123!", phone: "+1 555 0101", role: "user" },
+  {
+    name: "Gearhouse Admin",
+    email: "admin@gearhouse.local",
+    password: "Admin123!",
+    phone: "+1 555 0100",
+    role: "admin",
+  },
+  {
+    name: "Casey Customer",
+    email: "customer@gearhouse.local",
+    password: "Customer123!",
+    phone: "+1 555 0101",
+    role: "user",
+  },
 ] as const;
 
 /** Creates the demo admin and customer (development only); returns those it created. */
-export async function seedDemoAccounts(db: Db, auth: Auth): Promise<typeof DEMO_ACCOUNTS[number][]> {
+export async function seedDemoAccounts(db: Db, auth: Auth): Promise<(typeof DEMO_ACCOUNTS)[number][]> {
   const created: (typeof DEMO_ACCOUNTS)[number][] = [];
   for (const account of DEMO_ACCOUNTS) {
     const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, account.email));

@@ -37,7 +37,8 @@ describe("GET /api/products", () => {
     const ids = new Set([...first.items, ...second.items].map((p) => p.id));
     expect(ids.size).toBe(10);
     const all: Product[] = [];
-    for (let page = 1; page <= Math.ceil(first.total / 5); page++) all.push(...(await list(`?pageSize=5&page=${page}`)).items);
+    for (let page = 1; page <= Math.ceil(first.total / 5); page++)
+      all.push(...(await list(`?pageSize=5&page=${page}`)).items);
     expect(new Set(all.map((p) => p.id)).size).toBe(demoProducts.length);
   });
 
@@ -60,7 +61,8 @@ describe("GET /api/products", () => {
     const word = target.name.split(" ")[0] ?? "";
     const body = await list(`?search=${encodeURIComponent(word.toUpperCase())}`);
     expect(body.items.some((p) => p.name === target.name)).toBe(true);
-    const literal = (c: string) => demoProducts.filter((p) => `${p.name} ${p.description}`.includes(c)).length;
+    const literal = (c: string) =>
+      demoProducts.filter((p) => `${p.name} ${p.description}`.includes(c)).length;
     expect((await list("?search=%25")).total).toBe(literal("%"));
     expect((await list("?search=_")).total).toBe(literal("_"));
     expect((await list("?search=zz%25zz")).total).toBe(0);

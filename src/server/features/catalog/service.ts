@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
 import type { Product, ProductList, ProductListQuery } from "../../../shared/catalog.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";

@@ -12,28 +12,53 @@ afterAll(async () => {
 });
 
 const call = (method: "GET" | "POST" | "PUT", cookie: string, payload?: object) =>
-  ctx.app.inject({ method, url: "/api/profile", headers: { cookie, origin: ORIGIN }, ...(payload ? { payload } : {}) });
+  ctx.app.inject({
+    method,
+    url: "/api/profile",
+    headers: { cookie, origin: ORIGIN },
+    ...(payload ? { payload } : {}),
+  });
 
 describe("profile", () => {
   it("shows name and email before a profile exists", async () => {
     const user = await signUp(ctx.app, { name: "Pat Player", phone: "5550111" });
     const res = await call("GET", user.cookie);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ name: "Pat Player", email: user.email, address: "", city: "", phone: "5550111", exists: false });
+    expect(res.json()).toEqual({
+      name: "Pat Player",
+      email: user.email,
+      address: "",
+      city: "",
+      phone: "5550111",
+      exists: false,
+    });
   });
 
   it("creates once, then updates, and only the owner's", async () => {
     const a = await signUp(ctx.app);
     const b = await signUp(ctx.app);
-    const created = await call("POST", a.cookie, { address: "1 Loop Road", city: "Austin", phone: "5550123" });
+    const created = await call("POST", a.cookie, {
+      address: "1 Loop Road",
+      city: "Austin",
+      phone: "5550123",
+    });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ address: "1 Loop Road", city: "Austin", phone: "5550123", exists: true });
+    expect(created.json()).toMatchObject({
+      address: "1 Loop Road",
+      city: "Austin",
+      phone: "5550123",
+      exists: true,
+    });
 
     const again = await call("POST", a.cookie, { address: "2 Loop Road", city: "Austin", phone: "5550123" });
     expect(again.statusCode).toBe(409);
     expect(again.json().detail).toBe(messages.profile.exists);
 
-    const updated = await call("PUT", a.cookie, { address: "9 Fan Street", city: "Denver", phone: "5550999" });
+    const updated = await call("PUT", a.cookie, {
+      address: "9 Fan Street",
+      city: "Denver",
+      phone: "5550999",
+    });
     expect(updated.json()).toMatchObject({ address: "9 Fan Street", city: "Denver", phone: "5550999" });
     expect((await call("GET", b.cookie)).json().exists).toBe(false);
     expect((await call("GET", a.cookie)).json().city).toBe("Denver");

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Profile, ProfileInput } from "../../../shared/accounts.js";
+import { messages } from "../../../shared/messages.js";
 import type { Db } from "../../db/client.js";
 import { profiles } from "../../db/schema/index.js";
 import { conflict, notFound } from "../../lib/problem.js";
-import { messages } from "../../../shared/messages.js";
 import type { SessionUser } from "../../plugins/auth.js";
 
 type Fields = { address: string; city: string; phone: string };
@@ -24,7 +24,11 @@ export async function getProfile(db: Db, user: SessionUser): Promise<Profile> {
   return view(user, row);
 }
 
-export async function createProfile(db: Db, user: SessionUser, input: Required<ProfileInput>): Promise<Profile> {
+export async function createProfile(
+  db: Db,
+  user: SessionUser,
+  input: Required<ProfileInput>,
+): Promise<Profile> {
   const [row] = await db
     .insert(profiles)
     .values({ userId: user.id, ...input })
@@ -34,7 +38,11 @@ export async function createProfile(db: Db, user: SessionUser, input: Required<P
   return view(user, row);
 }
 
-export async function updateProfile(db: Db, user: SessionUser, input: Required<ProfileInput>): Promise<Profile> {
+export async function updateProfile(
+  db: Db,
+  user: SessionUser,
+  input: Required<ProfileInput>,
+): Promise<Profile> {
   const [row] = await db
     .update(profiles)
     .set({ ...input, updatedAt: new Date() })

@@ -1,0 +1,112 @@
+import { OAuth2Server } from "oauth2-mock-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../../shared/messages.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { cookieHeader, ORIGIN, signUp, uniqueEmail } from "../../test/users.js";
+
+let provider: OAuth2Server;
+let ctx: TestContext;
+
+beforeAll(async () => {
+  provider = new OAuth2Server();
+  await provider.issuer.keys.generate("RS256");
+  await provider.start(0, "127.0.0.1");
+  ctx = await createTestApp(
+    {
+      GOOGLE_CLIENT_ID: "gearhouse-test",
+      GOOGLE_CLIENT_SECRET: "secret",
+      GOOGLE_ISSUER: provider.issuer.url ?? "",
+    },
+    { rateLimit: { max: 1000, windowSeconds: 60 } },
+  );
+});
+afterAll(async () => {
+  await ctx.close();
+  await provider.stop();
+});
+
+/** Runs the whole authorization-code flow against the local OpenID provider as the given person. */
+async function googleSignIn(claims: { email: string; email_verified: boolean; name: string }) {
+  const profile = { sub: `google-${claims.email}`, ...claims };
+  const sign = (token: { payload: Record<string, unknown> }) =>
+    Object.assign(token.payload, profile, { aud: "gearhouse-test" });
+  const userinfo = (res: { body: unknown }) => {
+    res.body = profile;
+  };
+  provider.service.on("beforeTokenSigning", sign);
+  provider.service.on("beforeUserinfo", userinfo);
+  try {
+    return await runFlow();
+  } finally {
+    provider.service.off("beforeTokenSigning", sign);
+    provider.service.off("beforeUserinfo", userinfo);
+  }
+}
+
+async function runFlow() {
+  const start = await ctx.app.inject({
+    method: "POST",
+    url: "/api/auth/sign-in/social",
+    headers: { origin: ORIGIN },
+    payload: { provider: "google", callbackURL: "/" },
+  });
+  expect(start.statusCode).toBe(200);
+  const stateCookie = cookieHeader(start.headers["set-cookie"]);
+  const authorize = await fetch(start.json().url, { redirect: "manual" });
+  const callback = new URL(authorize.headers.get("location") ?? "");
+  const done = await ctx.app.inject({
+    method: "GET",
+    url: `${callback.pathname}${callback.search}`,
+    headers: { cookie: stateCookie },
+  });
+  const cookie = cookieHeader(done.headers["set-cookie"]);
+  const me = await ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
+  return { done, me };
+}
+
+describe("Google sign-in through OpenID Connect", () => {
+  it("creates a customer account on the first sign-in", async () => {
+    const email = uniqueEmail("google");
+    const { done, me } = await googleSignIn({ email, email_verified: true, name: "Gia Google" });
+    expect(done.statusCode).toBe(302);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ email, name: "Gia Google", role: "user" });
+  });
+
+  it("signs into an existing account when the provider says the email is verified", async () => {
+    const existing = await signUp(ctx.app, { name: "Local Lee" });
+    const { me } = await googleSignIn({ email: existing.email, email_verified: true, name: "Lee on Google" });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().id).toBe(existing.id);
+  });
+
+  it("refuses to join an existing account when the email is not verified", async () => {
+    const existing = await signUp(ctx.app);
+    const { done, me } = await googleSignIn({
+      email: existing.email,
+      email_verified: false,
+      name: "Impostor",
+    });
+    expect(me.statusCode).toBe(401);
+    expect(String(done.headers.location)).toMatch(/error=/);
+  });
+});
+
+describe("Google sign-in when not configured", () => {
+  it("answers a clear problem instead of failing silently", async () => {
+    const plain = await createTestApp();
+    try {
+      const res = await plain.app.inject({
+        method: "POST",
+        url: "/api/auth/sign-in/social",
+        headers: { origin: ORIGIN },
+        payload: { provider: "google", callbackURL: "/" },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers["content-type"]).toContain("application/problem+json");
+      expect(res.json().detail).toBe(messages.auth.googleNotConfigured);
+    } finally {
+      await plain.close();
+    }
+  });
+});
