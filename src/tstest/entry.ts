@@ -1,3 +1,0 @@
-import { z } from "zod";
-export const c = z.array(z.string());
-export const b = 1;

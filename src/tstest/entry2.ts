@@ -1,2 +1,0 @@
-import { CATEGORY_LABELS as X } from "./cat.ts";
-console.log(X);
