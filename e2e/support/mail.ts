@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { E2E } from "./env.js";
+
+/** Undoes quoted-printable soft line breaks and escapes so links can be read from a raw message. */
+function decodeQuotedPrintable(text: string): string {
+  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** Waits for a mail to `to` received by the local SMTP server and returns its decoded text. */
+export async function waitForMail(to: string, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const file of readdirSync(E2E.mailDir)) {
+      const raw = readFileSync(path.join(E2E.mailDir, file), "utf8");
+      if (raw.startsWith(`X-Envelope-To: ${to}`)) return decodeQuotedPrintable(raw);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No mail to ${to} within ${timeoutMs} ms`);
+}
+
+export function firstLink(text: string): string {
+  const match = text.match(/https?:\/\/[^\s"<>]+/);
+  if (!match) throw new Error("No link in the mail");
+  return match[0];
+}

@@ -1,0 +1,78 @@
+// The browser tests' world: a local SMTP server that keeps every mail in MAIL_DIR, a local OpenID
+// provider standing in for Google, and the built shop on a fresh embedded database.
+// Playwright starts this as its web server; it stops everything on SIGTERM/SIGINT.
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { OAuth2Server } from "oauth2-mock-server";
+import { SMTPServer } from "smtp-server";
+import { E2E } from "./env.js";
+
+const root = path.resolve(import.meta.dirname, "../..");
+rmSync(E2E.dataDir, { recursive: true, force: true });
+mkdirSync(E2E.mailDir, { recursive: true });
+
+let mailCount = 0;
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ["STARTTLS"],
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("end", () => {
+      mailCount += 1;
+      const to = session.envelope.rcptTo.map((r) => r.address).join(",");
+      writeFileSync(path.join(E2E.mailDir, `${Date.now()}-${mailCount}.eml`), `X-Envelope-To: ${to}\r\n${Buffer.concat(chunks).toString("utf8")}`);
+      callback();
+    });
+  },
+});
+await new Promise<void>((resolve) => smtp.listen(E2E.smtpPort, "127.0.0.1", resolve));
+
+// The provider signs in one Google user with a verified email.
+const oidc = new OAuth2Server();
+await oidc.issuer.keys.generate("RS256");
+const googleProfile = { sub: "google-e2e-user", email: E2E.googleUser.email, email_verified: true, name: E2E.googleUser.name };
+oidc.service.on("beforeTokenSigning", (token) => {
+  Object.assign(token.payload, googleProfile, { aud: E2E.googleClientId });
+});
+oidc.service.on("beforeUserinfo", (res) => {
+  res.body = googleProfile;
+});
+await oidc.start(E2E.oidcPort, "127.0.0.1");
+
+const app = spawn(process.execPath, ["--enable-source-maps", path.join(root, "dist/server/main.js")], {
+  cwd: root,
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    NODE_ENV: "test",
+    PORT: String(E2E.port),
+    PUBLIC_URL: E2E.baseURL,
+    DATA_DIR: E2E.dataDir,
+    EMBEDDED_PG_PORT: String(E2E.pgPort),
+    SEED_DEMO: "true",
+    SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,
+    GOOGLE_CLIENT_ID: E2E.googleClientId,
+    GOOGLE_CLIENT_SECRET: "e2e-secret",
+    GOOGLE_ISSUER: oidc.issuer.url ?? "",
+    ADMIN_EMAILS: E2E.adminEmail,
+    LOG_LEVEL: "warn",
+  },
+});
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (app.exitCode === null) {
+    app.kill("SIGTERM");
+    await new Promise((r) => app.once("exit", r));
+  }
+  await oidc.stop();
+  smtp.close();
+  process.exit(code);
+}
+app.on("exit", (code) => void stop(code ?? 1));
+process.on("SIGTERM", () => void stop(0));
+process.on("SIGINT", () => void stop(0));
