@@ -4,7 +4,9 @@ import { E2E } from "./env.js";
 
 /** Undoes quoted-printable soft line breaks and escapes so links can be read from a raw message. */
 function decodeQuotedPrintable(text: string): string {
-  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return text
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
 /** Waits for a mail to `to` received by the local SMTP server and returns its decoded text. */

@@ -22,7 +22,10 @@ const smtp = new SMTPServer({
     stream.on("end", () => {
       mailCount += 1;
       const to = session.envelope.rcptTo.map((r) => r.address).join(",");
-      writeFileSync(path.join(E2E.mailDir, `${Date.now()}-${mailCount}.eml`), `X-Envelope-To: ${to}\r\n${Buffer.concat(chunks).toString("utf8")}`);
+      writeFileSync(
+        path.join(E2E.mailDir, `${Date.now()}-${mailCount}.eml`),
+        `X-Envelope-To: ${to}\r\n${Buffer.concat(chunks).toString("utf8")}`,
+      );
       callback();
     });
   },
@@ -32,7 +35,12 @@ await new Promise<void>((resolve) => smtp.listen(E2E.smtpPort, "127.0.0.1", reso
 // The provider signs in one Google user with a verified email.
 const oidc = new OAuth2Server();
 await oidc.issuer.keys.generate("RS256");
-const googleProfile = { sub: "google-e2e-user", email: E2E.googleUser.email, email_verified: true, name: E2E.googleUser.name };
+const googleProfile = {
+  sub: "google-e2e-user",
+  email: E2E.googleUser.email,
+  email_verified: true,
+  name: E2E.googleUser.name,
+};
 oidc.service.on("beforeTokenSigning", (token) => {
   Object.assign(token.payload, googleProfile, { aud: E2E.googleClientId });
 });

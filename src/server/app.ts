@@ -12,6 +12,7 @@ import type { Database, Db } from "./db/client.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { catalogRoutes } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
+import { orderRoutes } from "./features/orders/routes.js";
 import { profileRoutes } from "./features/profile/routes.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
@@ -88,6 +89,7 @@ export async function buildApp(
   await app.register(profileRoutes);
   await app.register(catalogRoutes);
   await app.register(reviewRoutes);
+  await app.register(orderRoutes);
 
   await app.register(spa, { staticDir: config.staticDir });
   return app;

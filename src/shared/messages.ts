@@ -9,6 +9,12 @@ export const messages = {
     outOfStock: "Out of stock",
     removed: "Order is is removed",
     confirmDelete: "Are you sure to delete this order?",
+    addressRequired: "Address is required",
+    imageInvalid: "The image must be one uploaded to the shop.",
+    notFound: "This order does not exist.",
+    productMissing: "This product does not exist.",
+    alreadyPaid: "This order is paid and cannot be removed.",
+    idempotencyMismatch: "This Idempotency-Key was already used for a different order.",
   },
   auth: {
     nameRequired: "Name is required",
@@ -56,7 +62,6 @@ export const messages = {
   },
   nav: {
     brand: "Gearhouse",
-    homeLink: "Gearhouse home",
     label: "Main",
     menu: "Menu",
     skipToContent: "Skip to content",
@@ -86,6 +91,14 @@ export const messages = {
     notFoundLead: "The page you are looking for does not exist or has moved.",
     backHome: "Back to the home page",
     browseProducts: "Browse products",
+    notFoundAlt: "An unplugged cable looking for its socket",
+    about: "About Gearhouse",
+    blogs: "Blogs",
+    blogsLead: "Answers to five questions every React developer meets, from performance to testing.",
+    blogsContents: "In this blog",
+    ique: "Gearhouse iQue",
+    iqueLead:
+      "One app that syncs the lighting of your keyboard, mouse, memory, headset and fans, so your whole setup moves in one rhythm.",
   },
   dashboard: {
     title: "Dashboard",
@@ -113,6 +126,7 @@ export const messages = {
   },
   home: {
     heading: "Gearhouse: gaming computer parts",
+    tagline: "Gaming computer parts",
     slider: {
       label: "Featured gear",
       previous: "Previous slide",
@@ -123,31 +137,31 @@ export const messages = {
       play: "Play slideshow",
       slides: {
         keyboard: {
-          alt: "RGB mechanical gaming keyboard glowing in red, violet and cyan",
+          alt: "RGB mechanical gaming keyboard",
           title: "RGB gaming keyboards",
           text: "Hot-swappable switches, per-key lighting and solid frames built for marathon sessions.",
           cta: "Shop keyboards",
         },
         mouse: {
-          alt: "Lightweight gaming mouse with an RGB light strip",
+          alt: "Gaming mouse on an RGB mouse pad",
           title: "Precision gaming mice",
           text: "Light shells, high-accuracy sensors and low-latency wireless for every flick shot.",
           cta: "Shop mice",
         },
         ram: {
-          alt: "RGB DDR5 memory modules",
+          alt: "DDR5 RGB memory modules",
           title: "Fast RGB memory",
           text: "DDR5 and DDR4 kits with tuned timings and lit heat spreaders that match your build.",
           cta: "Shop memory",
         },
         headphone: {
-          alt: "Over-ear gaming headset with RGB ear cups",
+          alt: "Wireless gaming headset on a stand",
           title: "Gaming headphones",
           text: "Positional audio, clear microphones and soft cushions for long nights in voice chat.",
           cta: "Shop headphones",
         },
         coolingFan: {
-          alt: "RGB case cooling fan with a glowing ring",
+          alt: "Three ARGB cooling fans in a row",
           title: "RGB cooling fans",
           text: "High airflow and low noise keep your CPU and GPU at full boost while the lights sync.",
           cta: "Shop cooling fans",
@@ -185,26 +199,28 @@ export const messages = {
       lead: "Short guides from our workshop.",
       watch: "Watch video",
       cards: {
-        switches: {
-          title: "Linear, tactile or clicky?",
-          text: "How mechanical switches feel and sound, and which one suits your games.",
-          alt: "Close-up of mechanical keyboard switches",
-        },
-        memory: {
-          title: "Choosing memory for gaming",
-          text: "Capacity, speed and timings explained, and when dual-channel matters.",
-          alt: "Two RGB memory modules on a motherboard",
-        },
         airflow: {
-          title: "Airflow 101",
-          text: "Where to put intake and exhaust fans for a cool, quiet case.",
-          alt: "Case fans moving air through a gaming PC",
+          title: "Build a silent airflow setup",
+          text: "Where to put intake and exhaust fans, and how to set fan curves for a cool, quiet case.",
+          alt: "Cooling fans pushing air through a gaming PC case",
+        },
+        mouseDpi: {
+          title: "Tune your mouse DPI",
+          text: "Find the sensitivity that fits your games and keep your aim the same across them.",
+          alt: "Gaming mouse with its DPI stages",
+        },
+        rgbSync: {
+          title: "Sync RGB across parts",
+          text: "Make keyboard, mouse, memory and fans move as one light show with Gearhouse iQue.",
+          alt: "Keyboard, mouse and fans lit in the same colours",
         },
       },
     },
   },
   footer: {
     tagline: "Gaming keyboards, mice, memory, headphones and cooling fans, in bulk from 10 units.",
+    title: "Shop links and newsletter",
+    navLabel: "Site links",
     shop: "Shop",
     explore: "Explore",
     company: "company",
@@ -263,5 +279,8 @@ export const messages = {
     loading: "Loading…",
     networkError: "The shop could not be reached. Check your connection and try again.",
     signOutFailed: "Signing out failed. Please try again.",
+    pageFailed: "This page could not be shown",
+    pageFailedLead: "Something went wrong or the connection dropped. Reload the page to try again.",
+    reload: "Reload page",
   },
 } as const;

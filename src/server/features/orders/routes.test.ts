@@ -1,0 +1,213 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../../shared/messages.js";
+import type { Order } from "../../../shared/orders.js";
+import { orders, products } from "../../db/schema/index.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+
+let ctx: TestContext;
+let alice: TestUser;
+let bob: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  ctx = await createTestApp(
+    { ADMIN_EMAILS: "orders.admin@example.com" },
+    { rateLimit: { max: 10_000, windowSeconds: 60 } },
+  );
+  alice = await signUp(ctx.app, { name: "Alice Buyer" });
+  bob = await signUp(ctx.app, { name: "Bob Buyer" });
+  admin = await signUp(ctx.app, { email: "orders.admin@example.com" });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+async function newProduct(quantity: number, price = 25): Promise<string> {
+  const [row] = await ctx.database.db
+    .insert(products)
+    .values({
+      name: `Test fan ${Math.random()}`,
+      description: "d",
+      image: "/media/products/x.svg",
+      price,
+      quantity,
+      category: "cooling-fans",
+    })
+    .returning({ id: products.id });
+  return row?.id ?? "";
+}
+
+async function stockOf(id: string): Promise<number> {
+  const [row] = await ctx.database.db
+    .select({ q: products.quantity })
+    .from(products)
+    .where(eq(products.id, id));
+  return row?.q ?? -1;
+}
+
+function book(user: TestUser, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return ctx.app.inject({
+    method: "POST",
+    url: "/api/orders",
+    headers: { cookie: user.cookie, origin: ORIGIN, ...headers },
+    payload: { address: "1 Loop Road, Austin", phone: "5550123", ...body },
+  });
+}
+
+describe("POST /api/orders", () => {
+  it("takes name, email, product name, price and total from the server, and takes the stock", async () => {
+    const productId = await newProduct(100, 30);
+    const res = await book(alice, {
+      productId,
+      quantity: 12,
+      totalPrice: 1,
+      price: 1,
+      name: "Mallory",
+      email: "m@x.io",
+      paid: true,
+      status: "paid",
+    });
+    expect(res.statusCode).toBe(201);
+    const order: Order = res.json();
+    expect(order).toMatchObject({
+      productId,
+      name: "Alice Buyer",
+      email: alice.email,
+      quantity: 12,
+      unitPrice: 30,
+      totalPrice: 360,
+      paid: false,
+      status: "pending",
+      transactionId: null,
+      img: "/media/products/x.svg",
+    });
+    expect(await stockOf(productId)).toBe(88);
+  });
+
+  it("refuses fewer than 10 units, more than the stock, and fractions, changing nothing", async () => {
+    const productId = await newProduct(50);
+    const nine = await book(alice, { productId, quantity: 9 });
+    expect(nine.statusCode).toBe(400);
+    expect(nine.json().errors[0].message).toBe(messages.order.minimum);
+    const tooMany = await book(alice, { productId, quantity: 51 });
+    expect(tooMany.statusCode).toBe(409);
+    expect(tooMany.json().detail).toBe(messages.order.outOfStock);
+    expect((await book(alice, { productId, quantity: 10.5 })).statusCode).toBe(400);
+    expect((await book(alice, { productId, quantity: "10" })).statusCode).toBe(400);
+    expect(await stockOf(productId)).toBe(50);
+    expect((await book(alice, { productId, quantity: 50 })).statusCode).toBe(201);
+    expect(await stockOf(productId)).toBe(0);
+  });
+
+  it("requires an address and a numeric contact number, and a real product", async () => {
+    const productId = await newProduct(50);
+    expect((await book(alice, { productId, quantity: 10, address: "" })).statusCode).toBe(400);
+    expect((await book(alice, { productId, quantity: 10, phone: "call me" })).statusCode).toBe(400);
+    const ghost = await book(alice, { productId: "00000000-0000-4000-8000-000000000000", quantity: 10 });
+    expect(ghost.statusCode).toBe(404);
+  });
+
+  it("answers 401 to a visitor", async () => {
+    const productId = await newProduct(50);
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/orders",
+      payload: { productId, quantity: 10, address: "a", phone: "5550123" },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(await stockOf(productId)).toBe(50);
+  });
+
+  it("returns the first order for a repeated Idempotency-Key, also when sent concurrently", async () => {
+    const productId = await newProduct(500);
+    const key = `key-${Math.random()}`;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => book(alice, { productId, quantity: 10 }, { "idempotency-key": key })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    expect(new Set(results.map((r) => r.body)).size).toBe(1);
+    expect(await stockOf(productId)).toBe(490);
+    const other = await book(alice, { productId, quantity: 20 }, { "idempotency-key": key });
+    expect(other.statusCode).toBe(422);
+    // The same key belongs to its user only.
+    expect((await book(bob, { productId, quantity: 10 }, { "idempotency-key": key })).statusCode).toBe(201);
+  });
+
+  it("never oversells: 100 simultaneous orders of 10 on a stock of 500 make exactly 50", async () => {
+    const productId = await newProduct(500);
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => book(i % 2 ? alice : bob, { productId, quantity: 10 })),
+    );
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(50);
+    expect(await stockOf(productId)).toBe(0);
+    const made = await ctx.database.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(eq(orders.productId, productId));
+    expect(made).toHaveLength(50);
+  });
+});
+
+describe("reading and removing orders", () => {
+  it("shows a customer only their own orders", async () => {
+    const productId = await newProduct(100);
+    const mine: Order = (await book(bob, { productId, quantity: 10 })).json();
+    const list: Order[] = (
+      await ctx.app.inject({ url: "/api/orders/mine", headers: { cookie: bob.cookie } })
+    ).json();
+    expect(list.some((o) => o.id === mine.id)).toBe(true);
+    expect(list.every((o) => o.email === bob.email)).toBe(true);
+    const theirs = await ctx.app.inject({ url: `/api/orders/${mine.id}`, headers: { cookie: alice.cookie } });
+    expect(theirs.statusCode).toBe(404);
+    expect(
+      (await ctx.app.inject({ url: `/api/orders/${mine.id}`, headers: { cookie: admin.cookie } })).statusCode,
+    ).toBe(200);
+  });
+
+  it("removes an unpaid order, returns its stock, and refuses another customer's", async () => {
+    const productId = await newProduct(100);
+    const order: Order = (await book(alice, { productId, quantity: 40 })).json();
+    expect(await stockOf(productId)).toBe(60);
+    const remove = (user: TestUser) =>
+      ctx.app.inject({
+        method: "DELETE",
+        url: `/api/orders/${order.id}`,
+        headers: { cookie: user.cookie, origin: ORIGIN },
+      });
+    expect((await remove(bob)).statusCode).toBe(404);
+    expect(await stockOf(productId)).toBe(60);
+    expect((await remove(alice)).statusCode).toBe(204);
+    expect(await stockOf(productId)).toBe(100);
+    expect((await remove(alice)).statusCode).toBe(404);
+  });
+
+  it("refuses to remove a paid order", async () => {
+    const productId = await newProduct(100);
+    const order: Order = (await book(alice, { productId, quantity: 10 })).json();
+    await ctx.database.db
+      .update(orders)
+      .set({ status: "paid", transactionId: `pi_${Math.random()}` })
+      .where(eq(orders.id, order.id));
+    const res = await ctx.app.inject({
+      method: "DELETE",
+      url: `/api/orders/${order.id}`,
+      headers: { cookie: alice.cookie, origin: ORIGIN },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(await stockOf(productId)).toBe(90);
+  });
+
+  it("lists all orders for an admin only", async () => {
+    expect((await ctx.app.inject({ url: "/api/orders", headers: { cookie: alice.cookie } })).statusCode).toBe(
+      403,
+    );
+    expect((await ctx.app.inject({ url: "/api/orders" })).statusCode).toBe(401);
+    const all = await ctx.app.inject({ url: "/api/orders", headers: { cookie: admin.cookie } });
+    expect(all.statusCode).toBe(200);
+    expect(new Set(all.json().map((o: Order) => o.email))).toEqual(new Set([alice.email, bob.email]));
+  });
+});

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { phoneSchema } from "./accounts.js";
+import { MIN_ORDER_QUANTITY } from "./constants.js";
+import { messages } from "./messages.js";
+
+export const ORDER_STATUSES = ["pending", "paid", "shipped"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** What a customer sends to book; name, email, product name, prices and total come from the server. */
+export const orderInputSchema = z.object({
+  productId: z.uuid(),
+  quantity: z
+    .number({ error: messages.order.minimum })
+    .int(messages.order.minimum)
+    .min(MIN_ORDER_QUANTITY, messages.order.minimum)
+    .max(1_000_000, messages.order.outOfStock),
+  address: z.string().trim().min(1, messages.order.addressRequired).max(300),
+  phone: phoneSchema,
+  img: z
+    .string()
+    .regex(/^\/api\/images\/[a-f0-9]{64}\.(webp|png|jpeg|gif)$/, messages.order.imageInvalid)
+    .optional(),
+});
+export type OrderInput = z.input<typeof orderInputSchema>;
+
+export const orderSchema = z.object({
+  id: z.string(),
+  productId: z.string().nullable(),
+  productName: z.string(),
+  img: z.string(),
+  name: z.string(),
+  email: z.string(),
+  address: z.string(),
+  quantity: z.number().int(),
+  phone: z.string(),
+  unitPrice: z.number().int(),
+  totalPrice: z.number().int(),
+  paid: z.boolean(),
+  status: z.enum(ORDER_STATUSES),
+  transactionId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderIdParamsSchema = z.object({ id: z.uuid() });
