@@ -1,9 +1,8 @@
 // `npm run bench`: throughput of GET /api/products against a bare node:http server sending the
 // same bytes, measured side by side in one run (warm-up first, interleaved runs, medians).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 
@@ -62,7 +61,10 @@ const median = (xs: number[]) => {
 };
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-bench-"));
+  // Inside the project: PostgreSQL runs as its own system user when started by root, and a private
+  // temporary directory would be closed to it.
+  const dataDir = path.join(ROOT, ".bench-data");
+  rmSync(dataDir, { recursive: true, force: true });
   const app = startApp(dataDir);
   let bare: http.Server | undefined;
   try {
