@@ -66,6 +66,8 @@ const app = spawn(process.execPath, ["--enable-source-maps", path.join(root, "di
     GOOGLE_ISSUER: oidc.issuer.url ?? "",
     ADMIN_EMAILS: E2E.adminEmail,
     LOG_LEVEL: "warn",
+    // Every journey signs in from 127.0.0.1; the limit itself is covered by the API tests.
+    AUTH_RATE_LIMIT_PER_MINUTE: "100000",
   },
 });
 

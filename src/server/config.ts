@@ -47,6 +47,7 @@ export const envSchema = z
       )
       .pipe(z.array(z.email())),
     TRUST_PROXY: booleanFlag,
+    AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -84,6 +85,8 @@ export interface Config {
     | undefined;
   adminEmails: string[];
   trustProxy: boolean;
+  /** Sign-in, sign-up and reset attempts allowed per client address and minute. */
+  authRateLimitPerMinute: number;
   seedDemo: boolean;
   logLevel: string;
   staticDir: string;
@@ -150,6 +153,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     stripe,
     adminEmails: env.ADMIN_EMAILS,
     trustProxy: env.TRUST_PROXY,
+    authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === "true" : env.NODE_ENV !== "production",
     logLevel: env.LOG_LEVEL,
     staticDir: path.resolve(env.STATIC_DIR ?? "dist/client"),

@@ -64,7 +64,7 @@ const ERROR_MAP: Record<string, { status: number; detail: string }> = {
 
 async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
   const auth = createAuth(app.config, app.db, opts.mailer, app.log);
-  const limit = opts.rateLimit ?? { max: 10, windowSeconds: 60 };
+  const limit = opts.rateLimit ?? { max: app.config.authRateLimitPerMinute, windowSeconds: 60 };
   app.decorate("auth", auth);
 
   const cache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
