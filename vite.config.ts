@@ -51,7 +51,7 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      "/api": { target: `http://localhost:${apiPort}`, changeOrigin: false },
+      "/api": `http://localhost:${apiPort}`,
     },
   },
 });

@@ -1,0 +1,184 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { messages } from "../src/shared/messages.js";
+import { E2E } from "./support/env.js";
+import { firstLink, waitForMail } from "./support/mail.js";
+
+const form = messages.auth.form;
+let counter = 0;
+function newEmail(tag: string) {
+  counter += 1;
+  return `${tag}.${process.pid}.${counter}.${Date.now()}@example.com`;
+}
+
+async function firstProductId(page: Page): Promise<string> {
+  const res = await page.request.get("/api/products?pageSize=1");
+  return (await res.json()).items[0].id;
+}
+
+async function signUpInPage(page: Page, email: string, password = "Passw0rd!") {
+  await page.goto("/registration");
+  await page.getByLabel(form.name, { exact: true }).fill("Journey Tester");
+  await page.getByLabel(form.email, { exact: true }).fill(email);
+  await page.getByLabel(form.password, { exact: true }).fill(password);
+  await page.getByLabel(form.phone, { exact: true }).fill("+1 555 0177");
+  await page.getByRole("button", { name: form.signUp }).click();
+  await expect(page).toHaveURL(`${E2E.baseURL}/`);
+  await expect(page.getByRole("link", { name: messages.nav.dashboard }).first()).toBeVisible();
+}
+
+async function signInInPage(page: Page, email: string, password: string) {
+  await page.getByLabel(form.email, { exact: true }).fill(email);
+  await page.getByLabel(form.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: form.signIn, exact: true }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: messages.nav.signOut }).first().click();
+  await expect(page).toHaveURL(`${E2E.baseURL}/`);
+  await expect(page.getByRole("link", { name: messages.nav.login }).first()).toBeVisible();
+}
+
+test("sign up, sign out, then sign in returns to the page the visitor came from", async ({ page }) => {
+  const email = newEmail("journey");
+  await signUpInPage(page, email);
+  await signOut(page);
+
+  const productPath = `/tool/${await firstProductId(page)}`;
+  await page.goto(productPath);
+  await expect(page).toHaveURL(/\/login\?redirect=/);
+  await signInInPage(page, email, "Passw0rd!");
+  await expect(page).toHaveURL(`${E2E.baseURL}${productPath}`);
+});
+
+test("a wrong password shows the error in the page", async ({ page }) => {
+  await page.goto("/login");
+  await signInInPage(page, "customer@gearhouse.local", "Wrong0ne!");
+  await expect(page.getByRole("alert").filter({ hasText: messages.auth.invalidCredentials })).toBeVisible();
+});
+
+test("sign-up shows each validation message on submit, then re-validates on change", async ({ page }) => {
+  await page.goto("/registration");
+  await page.getByRole("button", { name: form.signUp }).click();
+  for (const text of [
+    messages.auth.nameRequired,
+    messages.auth.emailRequired,
+    messages.auth.passwordRequired,
+    messages.auth.phoneRequired,
+  ]) {
+    await expect(page.getByText(text, { exact: true })).toBeVisible();
+  }
+  await page.getByLabel(form.email, { exact: true }).fill("not-an-email");
+  await expect(page.getByText(messages.auth.emailInvalid, { exact: true })).toBeVisible();
+  const password = page.getByLabel(form.password, { exact: true });
+  await password.fill("Ab1");
+  await expect(page.getByText(messages.auth.passwordLength, { exact: true })).toBeVisible();
+  await password.fill("lowercase1");
+  await expect(page.getByText(messages.auth.passwordPattern, { exact: true })).toBeVisible();
+  await password.fill("Upper1lower");
+  await expect(page.getByText(messages.auth.passwordPattern, { exact: true })).toHaveCount(0);
+  await page.getByLabel(form.name, { exact: true }).fill("Someone");
+  await expect(page.getByText(messages.auth.nameRequired, { exact: true })).toHaveCount(0);
+});
+
+test("password reset through the mail server, then sign in with the new password", async ({ page }) => {
+  const email = newEmail("reset");
+  await signUpInPage(page, email, "OldPassw0rd");
+  await signOut(page);
+
+  await page.goto("/passwordReset");
+  await page.getByLabel(form.email, { exact: true }).fill(email);
+  await page.getByRole("button", { name: form.sendResetLink }).click();
+  await expect(page.getByText(messages.auth.resetSent)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  const link = firstLink(await waitForMail(email));
+  expect(link.startsWith(`${E2E.baseURL}/passwordReset?token=`)).toBe(true);
+  await page.goto(link);
+  await page.getByLabel(form.newPassword, { exact: true }).fill("N3wPassword");
+  await page.getByLabel(form.confirmPassword, { exact: true }).fill("N3wPassword");
+  await page.getByRole("button", { name: form.savePassword }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await signInInPage(page, email, "OldPassw0rd");
+  await expect(page.getByRole("alert").filter({ hasText: messages.auth.invalidCredentials })).toBeVisible();
+  await signInInPage(page, email, "N3wPassword");
+  await expect(page).toHaveURL(`${E2E.baseURL}/`);
+
+  // The link works once only.
+  await page.goto(link);
+  await page.getByLabel(form.newPassword, { exact: true }).fill("An0therPass");
+  await page.getByLabel(form.confirmPassword, { exact: true }).fill("An0therPass");
+  await page.getByRole("button", { name: form.savePassword }).click();
+  await expect(page.getByText(messages.auth.resetLinkInvalid)).toBeVisible();
+});
+
+test("Google sign-in through the local OpenID provider", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: form.google }).click();
+  await expect(page).toHaveURL(`${E2E.baseURL}/`);
+  await expect(page.getByRole("button", { name: messages.nav.signOut }).first()).toBeVisible();
+  const me = await page.request.get("/api/me");
+  expect(await me.json()).toMatchObject({ email: E2E.googleUser.email, role: "user" });
+});
+
+test("profile: create, then update", async ({ page }) => {
+  await signUpInPage(page, newEmail("profile"));
+  await page.goto("/dashboard/myProfile");
+  const text = messages.profile.form;
+  await page.getByLabel(text.createMode).check();
+  await page.getByLabel(text.address, { exact: true }).fill("12 Loop Road");
+  await page.getByLabel(text.city, { exact: true }).fill("Austin");
+  await page.getByLabel(text.phone, { exact: true }).fill("5550123");
+  await expect(page.getByRole("button", { name: text.update, exact: true })).toBeDisabled();
+  await page.getByRole("button", { name: text.submit, exact: true }).click();
+  await expect(page.getByText(messages.profile.created)).toBeVisible();
+  await expect(page.getByText("Austin").first()).toBeVisible();
+
+  await page.getByLabel(text.updateMode).check();
+  await expect(page.getByLabel(text.createMode)).not.toBeChecked();
+  await expect(page.getByRole("button", { name: text.submit, exact: true })).toBeDisabled();
+  await page.getByLabel(text.city, { exact: true }).fill("Denver");
+  await page.getByRole("button", { name: text.update, exact: true }).click();
+  await expect(page.getByText(messages.profile.updated)).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("Denver").first()).toBeVisible();
+});
+
+test("the dashboard sidebar depends on the role", async ({ page }) => {
+  const d = messages.dashboard;
+  await page.goto("/login");
+  await signInInPage(page, "customer@gearhouse.local", "Customer123!");
+  await page.goto("/dashboard");
+  const sidebar = page.getByRole("navigation", { name: d.menu });
+  await expect(sidebar.getByRole("link", { name: d.myOrders })).toBeVisible();
+  await expect(sidebar.getByRole("link", { name: d.addReview })).toBeVisible();
+  await expect(sidebar.getByRole("link", { name: d.myProfile })).toBeVisible();
+  await expect(sidebar.getByRole("link", { name: d.users })).toHaveCount(0);
+  await signOut(page);
+
+  await page.goto("/login");
+  await signInInPage(page, "admin@gearhouse.local", "Admin123!");
+  await page.goto("/dashboard");
+  for (const name of [d.users, d.manageOrders, d.addProduct, d.makeAdmin, d.myProfile]) {
+    await expect(sidebar.getByRole("link", { name })).toBeVisible();
+  }
+  await expect(sidebar.getByRole("link", { name: d.myOrders })).toHaveCount(0);
+});
+
+test("no serious accessibility violations on the account pages", async ({ page }) => {
+  for (const path of ["/login", "/registration", "/passwordReset"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const result = await new AxeBuilder({ page }).analyze();
+    const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${path}: ${v.id}`)).toEqual([]);
+  }
+  await signUpInPage(page, newEmail("axe"));
+  await page.goto("/dashboard/myProfile");
+  await expect(page.getByLabel(messages.profile.form.address, { exact: true })).toBeVisible();
+  const result = await new AxeBuilder({ page }).analyze();
+  expect(
+    result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+  ).toEqual([]);
+});

@@ -1,0 +1,331 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import type { ProductList } from "../src/shared/catalog.js";
+import { DEFAULT_PAGE_SIZE, SLIDER_INTERVAL_MS } from "../src/shared/constants.js";
+import { messages } from "../src/shared/messages.js";
+
+/** The catalog as the API sees it, to compare the pages with. */
+async function apiProducts(page: Page, query: string): Promise<ProductList> {
+  const response = await page.request.get(`/api/products?${query}`);
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as ProductList;
+}
+
+/** The product names shown on the current list, in order. */
+function cardTitles(page: Page) {
+  return page.getByRole("main").getByRole("article").getByRole("heading");
+}
+
+let customers = 0;
+
+/** Signs up a new customer in the page's browser context (the session cookie is shared). */
+async function signUpCustomer(page: Page, baseURL: string | undefined) {
+  customers += 1;
+  const email = `storefront.${process.pid}.${customers}.${Date.now()}@example.com`;
+  const response = await page.request.post("/api/auth/sign-up/email", {
+    headers: { origin: baseURL ?? "" },
+    data: { name: "Storefront Tester", email, password: "Passw0rd!", phone: "+1 555 0142" },
+  });
+  expect(response.status()).toBe(200);
+}
+
+test.describe("home page", () => {
+  test("shows the seven sections in order", async ({ page }) => {
+    await page.goto("/");
+    const sections = [
+      page.getByRole("region", { name: messages.home.slider.label }),
+      page.getByRole("heading", { name: messages.home.exploreProducts }),
+      page.getByRole("heading", { name: messages.home.businessSummary }),
+      page.getByRole("heading", { name: messages.home.customerReviews }),
+      page.getByRole("heading", { name: messages.home.video.title }),
+      page.getByRole("heading", { name: messages.home.videoCards.title }),
+      page.getByRole("contentinfo"),
+    ];
+    const tops: number[] = [];
+    for (const section of sections) {
+      await expect(section).toBeVisible();
+      const box = await section.boundingBox();
+      tops.push(box?.y ?? Number.NaN);
+    }
+    expect(tops).toEqual([...tops].sort((a, b) => a - b));
+
+    await expect(page.getByRole("link", { name: messages.catalog.purchase })).toHaveCount(6);
+    for (const title of ["Traffic", "New Users", "Sales", "Performance"]) {
+      await expect(page.getByText(title, { exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole("img", { name: /^Rated [1-5] out of 5$/ })).toHaveCount(3);
+    await expect(
+      page.getByRole("contentinfo").getByRole("button", { name: messages.footer.subscribe }),
+    ).toBeVisible();
+  });
+
+  test("the slider advances by itself", async ({ page }) => {
+    await page.goto("/");
+    const slider = page.getByRole("region", { name: messages.home.slider.label });
+    await expect(slider.getByRole("button", { name: messages.home.slider.goTo(1) })).toHaveAttribute(
+      "aria-current",
+      "true",
+    );
+    await expect(slider.getByRole("button", { name: messages.home.slider.goTo(2) })).toHaveAttribute(
+      "aria-current",
+      "true",
+      { timeout: SLIDER_INTERVAL_MS * 2 },
+    );
+  });
+
+  test("the slider stays put for visitors who prefer reduced motion", async ({ page }) => {
+    await page.clock.install();
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/");
+    const slider = page.getByRole("region", { name: messages.home.slider.label });
+    const first = slider.getByRole("button", { name: messages.home.slider.goTo(1) });
+    await expect(first).toHaveAttribute("aria-current", "true");
+    await page.clock.runFor(SLIDER_INTERVAL_MS * 3);
+    await expect(first).toHaveAttribute("aria-current", "true");
+    await expect(slider.getByRole("button", { name: messages.home.slider.play })).toBeVisible();
+  });
+
+  test("Purchase sends a visitor to log in, remembering the product page", async ({ page }) => {
+    await page.goto("/");
+    const purchase = page.getByRole("link", { name: messages.catalog.purchase }).first();
+    const href = await purchase.getAttribute("href");
+    expect(href).toMatch(/^\/tool\/[0-9a-f-]{36}$/);
+    await purchase.click();
+    await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(href ?? "")}`);
+    await expect(page.getByRole("heading", { level: 1, name: messages.pages.login })).toBeVisible();
+  });
+
+  test("a section that cannot load says so and retries", async ({ page }) => {
+    const reviewsApi = /\/api\/reviews(\?|$)/;
+    await page.route(reviewsApi, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/problem+json",
+        body: JSON.stringify({ type: "about:blank", title: "Service Unavailable", status: 503 }),
+      }),
+    );
+    await page.goto("/reviews");
+    await expect(page.getByRole("alert")).toContainText(messages.common.loadFailed);
+    await page.unroute(reviewsApi);
+    await page.getByRole("button", { name: messages.common.retry }).click();
+    await expect(page.getByRole("img", { name: /^Rated [1-5] out of 5$/ })).toHaveCount(3);
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  });
+
+  test("the promotional video does not play by itself under reduced motion", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/video");
+    const video = page.locator("video");
+    await expect(page.getByRole("button", { name: messages.home.video.play })).toBeVisible();
+    await expect(video).toHaveJSProperty("autoplay", false);
+    await expect(video).toHaveJSProperty("paused", true);
+  });
+
+  test("Subscribe answers without leaving the page", async ({ page }) => {
+    await page.goto("/footer");
+    await page.getByLabel(messages.footer.emailLabel).fill("player@example.com");
+    await page.getByRole("button", { name: messages.footer.subscribe }).click();
+    await expect(page.getByText(messages.footer.subscribeNote)).toBeVisible();
+    await expect(page).toHaveURL("/footer");
+  });
+});
+
+test.describe("product list", () => {
+  test("searches by name", async ({ page }) => {
+    const expected = await apiProducts(page, "search=fan");
+    expect(expected.total).toBeGreaterThan(0);
+    await page.goto("/tools");
+    await page.getByLabel(messages.catalog.searchLabel).fill("fan");
+    await expect(page).toHaveURL(/[?&]search=fan(&|$)/);
+    await expect(cardTitles(page)).toHaveText(expected.items.map((p) => p.name));
+
+    await page.getByLabel(messages.catalog.searchLabel).fill("no-such-part-xyz");
+    await expect(page.getByText(messages.common.noProducts)).toBeVisible();
+    await page.getByRole("link", { name: messages.catalog.clearFilters }).click();
+    await expect(page).toHaveURL("/tools");
+    await expect(page.getByLabel(messages.catalog.searchLabel)).toHaveValue("");
+  });
+
+  test("filters by category and sorts by price", async ({ page }) => {
+    const mice = await apiProducts(page, "category=mice&sort=price-asc");
+    expect(mice.total).toBeGreaterThan(1);
+    await page.goto("/tools");
+    const categories = page.getByRole("navigation", { name: messages.catalog.categoryLabel });
+    await categories.getByRole("link", { name: "Mice" }).click();
+    await expect(page).toHaveURL("/tools?category=mice");
+    await expect(categories.getByRole("link", { name: "Mice" })).toHaveAttribute("aria-current", "page");
+
+    await page.getByLabel(messages.catalog.sortLabel).selectOption("price-asc");
+    await expect(page).toHaveURL("/tools?category=mice&sort=price-asc");
+    await expect(cardTitles(page)).toHaveText(mice.items.map((p) => p.name));
+
+    await page.goBack();
+    await expect(page).toHaveURL("/tools?category=mice");
+    await expect(page.getByLabel(messages.catalog.sortLabel)).toHaveValue("name-asc");
+  });
+
+  test("pages through the catalog", async ({ page }) => {
+    const all = await apiProducts(page, "pageSize=1");
+    expect(all.total).toBeGreaterThan(DEFAULT_PAGE_SIZE);
+    const secondPage = await apiProducts(page, "page=2");
+
+    await page.goto("/tools");
+    await expect(page.getByText(messages.catalog.results(1, DEFAULT_PAGE_SIZE, all.total))).toBeVisible();
+    await expect(cardTitles(page)).toHaveCount(DEFAULT_PAGE_SIZE);
+
+    const pages = page.getByRole("navigation", { name: messages.catalog.pagination });
+    await pages.getByRole("link", { name: messages.catalog.page(2) }).click();
+    await expect(page).toHaveURL("/tools?page=2");
+    await expect(
+      page.getByText(messages.catalog.results(DEFAULT_PAGE_SIZE + 1, all.total, all.total)),
+    ).toBeVisible();
+    await expect(cardTitles(page)).toHaveText(secondPage.items.map((p) => p.name));
+    await expect(pages.getByRole("link", { name: messages.catalog.page(2) })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+
+    await pages.getByRole("link", { name: messages.catalog.previousPage }).click();
+    await expect(page).toHaveURL("/tools");
+    await expect(cardTitles(page)).toHaveCount(DEFAULT_PAGE_SIZE);
+  });
+});
+
+test.describe("routes", () => {
+  const publicRoutes: ReadonlyArray<[path: string, heading: string]> = [
+    ["/", messages.home.heading],
+    ["/about", messages.pages.about],
+    ["/blogs", messages.pages.blogs],
+    ["/login", messages.pages.login],
+    ["/registration", messages.pages.registration],
+    ["/passwordReset", messages.pages.passwordReset],
+    ["/tools", messages.pages.products],
+    ["/business", messages.home.businessSummary],
+    ["/reviews", messages.home.customerReviews],
+    ["/video", messages.home.video.title],
+    ["/footer", messages.footer.title],
+    ["/ique", messages.pages.ique],
+  ];
+
+  for (const [path, heading] of publicRoutes) {
+    test(`${path} is public and shows "${heading}"`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect(page).toHaveURL(path);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    });
+  }
+
+  const protectedRoutes = [
+    "/tool/3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f",
+    "/dashboard",
+    "/dashboard/addReview",
+    "/dashboard/users",
+    "/dashboard/myProfile",
+    "/dashboard/manageOrders",
+    "/dashboard/addProduct",
+    "/dashboard/admin",
+    "/dashboard/payment/3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f",
+    "/dashboard/adminmakingPage",
+  ];
+
+  for (const path of protectedRoutes) {
+    test(`${path} sends a visitor to log in, remembering the page`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(path)}`);
+      await expect(page.getByRole("heading", { level: 1, name: messages.pages.login })).toBeVisible();
+    });
+  }
+
+  test("an unknown path shows the not-found page", async ({ page }) => {
+    await page.goto("/no/such/page");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.notFound);
+    await expect(page.getByRole("img", { name: messages.pages.notFoundAlt })).toBeVisible();
+    await page.getByRole("link", { name: messages.pages.backHome }).click();
+    await expect(page).toHaveURL("/");
+  });
+
+  test("the navigation bar offers the signed-out links", async ({ page }) => {
+    await page.goto("/about");
+    const nav = page.getByRole("navigation", { name: messages.nav.label });
+    for (const name of [messages.nav.home, messages.nav.about, messages.nav.blogs, messages.nav.login]) {
+      await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
+    }
+    await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toHaveCount(0);
+    await nav.getByRole("link", { name: messages.nav.blogs, exact: true }).click();
+    await expect(page).toHaveURL("/blogs");
+  });
+});
+
+test.describe("signed in", () => {
+  test("the navigation bar offers Dashboard and Sign Out, and Sign Out returns home", async ({
+    page,
+    baseURL,
+  }) => {
+    await signUpCustomer(page, baseURL);
+    await page.goto("/about");
+    const nav = page.getByRole("navigation", { name: messages.nav.label });
+    await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toBeVisible();
+    await expect(nav.getByRole("link", { name: messages.nav.login })).toHaveCount(0);
+    await nav.getByRole("button", { name: messages.nav.signOut }).click();
+    await expect(page).toHaveURL("/");
+    await expect(nav.getByRole("link", { name: messages.nav.login })).toBeVisible();
+    await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toHaveCount(0);
+  });
+
+  test("a customer sees the product page with price and stock", async ({ page, baseURL }) => {
+    const [product] = (await apiProducts(page, "pageSize=1")).items;
+    if (!product) throw new Error("The demo catalog is empty");
+    await signUpCustomer(page, baseURL);
+    await page.goto(`/tool/${product.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.name);
+    await expect(page.getByRole("img", { name: product.name })).toBeVisible();
+    await expect(page.getByText(`$${product.price}`, { exact: true })).toBeVisible();
+    await expect(
+      page.getByText(messages.catalog.available(product.quantity.toLocaleString("en-US"))),
+    ).toBeVisible();
+  });
+
+  test("the dashboard shows the customer's menu", async ({ page, baseURL }) => {
+    await signUpCustomer(page, baseURL);
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.myOrders);
+    const menu = page.getByRole("navigation", { name: messages.dashboard.menu });
+    await expect(menu.getByRole("link")).toHaveText([
+      messages.dashboard.myOrders,
+      messages.dashboard.addReview,
+      messages.dashboard.myProfile,
+    ]);
+    await menu.getByRole("link", { name: messages.dashboard.myProfile }).click();
+    await expect(page).toHaveURL("/dashboard/myProfile");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.myProfile);
+  });
+});
+
+test.describe("accessibility", () => {
+  const pages: ReadonlyArray<[path: string, ready: (page: Page) => Promise<void>]> = [
+    ["/", (page) => expect(page.getByRole("link", { name: messages.catalog.purchase })).toHaveCount(6)],
+    ["/tools", (page) => expect(cardTitles(page)).toHaveCount(DEFAULT_PAGE_SIZE)],
+    ["/about", (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible()],
+    ["/blogs", (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible()],
+    ["/ique", (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible()],
+    ["/login", (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible()],
+    ["/no-such-page", (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible()],
+  ];
+
+  for (const [path, ready] of pages) {
+    test(`${path} has no serious or critical axe violations`, async ({ page }) => {
+      // A still page: no slide or video moves while axe measures contrast.
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await page.goto(path);
+      await ready(page);
+      const results = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+        .analyze();
+      const serious = results.violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+      expect(serious).toEqual([]);
+    });
+  }
+});

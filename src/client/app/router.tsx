@@ -1,0 +1,118 @@
+import { createBrowserRouter, Outlet } from "react-router";
+import { RequireAuth } from "../components/require-auth.js";
+import { paths } from "../lib/paths.js";
+import { RootFallback, RootLayout, type RouteHandle } from "./root-layout.js";
+import { HomePage } from "./routes/home.js";
+import { BusinessPage, FooterPage, ReviewsPage, VideoPage } from "./routes/home-sections.js";
+import { NotFoundPage } from "./routes/not-found.js";
+import { RouteError } from "./routes/route-error.js";
+
+/* The home page and its sections ship with the first bundle; every other page is its own chunk. */
+
+const accountPages = {
+  login: () => import("../features/accounts/pages/login-page.js"),
+  registration: () => import("../features/accounts/pages/registration-page.js"),
+  passwordReset: () => import("../features/accounts/pages/password-reset-page.js"),
+};
+const contentPages = {
+  about: () => import("../features/content/pages/about-page.js"),
+  blogs: () => import("../features/content/pages/blogs-page.js"),
+  ique: () => import("../features/content/pages/ique-page.js"),
+};
+const dashboardPages = () => import("../features/dashboard/pages/dashboard-pages.js");
+
+const footerHandle: RouteHandle = { ownFooter: true };
+
+export const router = createBrowserRouter([
+  {
+    path: paths.home,
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    HydrateFallback: RootFallback,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: paths.about, lazy: async () => ({ Component: (await contentPages.about()).AboutPage }) },
+      { path: paths.blogs, lazy: async () => ({ Component: (await contentPages.blogs()).BlogsPage }) },
+      { path: paths.ique, lazy: async () => ({ Component: (await contentPages.ique()).IquePage }) },
+      { path: paths.login, lazy: async () => ({ Component: (await accountPages.login()).LoginPage }) },
+      {
+        path: paths.registration,
+        lazy: async () => ({ Component: (await accountPages.registration()).RegistrationPage }),
+      },
+      {
+        path: paths.passwordReset,
+        lazy: async () => ({ Component: (await accountPages.passwordReset()).PasswordResetPage }),
+      },
+      {
+        path: paths.tools,
+        lazy: async () => ({
+          Component: (await import("../features/catalog/pages/products-page.js")).ProductsPage,
+        }),
+      },
+      {
+        path: "/tool/:id",
+        element: (
+          <RequireAuth>
+            <Outlet />
+          </RequireAuth>
+        ),
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import("../features/catalog/pages/product-page.js")).ProductPage,
+            }),
+          },
+        ],
+      },
+      { path: paths.business, element: <BusinessPage /> },
+      { path: paths.reviews, element: <ReviewsPage /> },
+      { path: paths.video, element: <VideoPage /> },
+      { path: paths.footer, element: <FooterPage />, handle: footerHandle },
+      {
+        path: paths.dashboard.root,
+        lazy: async () => ({
+          Component: (await import("../features/dashboard/components/dashboard-layout.js")).DashboardLayout,
+        }),
+        children: [
+          { index: true, lazy: async () => ({ Component: (await dashboardPages()).MyOrdersPage }) },
+          {
+            path: paths.dashboard.addReview,
+            lazy: async () => ({ Component: (await dashboardPages()).AddReviewPage }),
+          },
+          {
+            path: paths.dashboard.users,
+            lazy: async () => ({ Component: (await dashboardPages()).UsersPage }),
+          },
+          {
+            path: paths.dashboard.myProfile,
+            lazy: async () => ({
+              Component: (await import("../features/profile/pages/profile-page.js")).ProfilePage,
+            }),
+          },
+          {
+            path: paths.dashboard.manageOrders,
+            lazy: async () => ({ Component: (await dashboardPages()).ManageOrdersPage }),
+          },
+          {
+            path: paths.dashboard.addProduct,
+            lazy: async () => ({ Component: (await dashboardPages()).AddProductPage }),
+          },
+          {
+            path: paths.dashboard.admin,
+            lazy: async () => ({ Component: (await dashboardPages()).MakeAdminPage }),
+          },
+          {
+            path: "/dashboard/payment/:id",
+            lazy: async () => ({ Component: (await dashboardPages()).PaymentPage }),
+          },
+          {
+            path: paths.dashboard.adminOverview,
+            lazy: async () => ({ Component: (await dashboardPages()).AdminOverviewPage }),
+          },
+        ],
+      },
+      { path: "*", element: <NotFoundPage /> },
+    ],
+  },
+]);

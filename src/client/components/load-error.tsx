@@ -1,0 +1,13 @@
+import { messages } from "../../shared/messages.js";
+
+/** What a section shows when its data could not be loaded: the reason and a retry. */
+export function LoadError({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div role="alert" className="alert alert-error alert-soft flex flex-wrap justify-between gap-3">
+      <span>{messages.common.loadFailed}</span>
+      <button type="button" className="btn btn-sm btn-error" onClick={onRetry}>
+        {messages.common.retry}
+      </button>
+    </div>
+  );
+}

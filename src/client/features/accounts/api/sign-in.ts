@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { signInSchema } from "../../../../shared/accounts.js";
+import { api } from "../../../lib/api.js";
+import { startSession } from "./start-session.js";
+
+export type SignInValues = z.output<typeof signInSchema>;
+
+export function signIn(values: SignInValues): Promise<unknown> {
+  return api<unknown>("/api/auth/sign-in/email", { method: "POST", json: values });
+}
+
+/** Signs in with email and password; settles once the session query holds the new user. */
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signIn,
+    onSuccess: () => startSession(queryClient),
+  });
+}

@@ -1,0 +1,86 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { type SignUpInput, signUpSchema } from "../../../../shared/accounts.js";
+import { messages } from "../../../../shared/messages.js";
+import { paths } from "../../../lib/paths.js";
+import { type SignUpValues, useSignUp } from "../api/sign-up.js";
+import { AuthCard } from "../components/auth-card.js";
+import { FormAlert } from "../components/form-alert.js";
+import { GoogleButton } from "../components/google-button.js";
+import { OrDivider } from "../components/or-divider.js";
+import { SubmitButton } from "../components/submit-button.js";
+import { TextField } from "../components/text-field.js";
+import { safeRedirect, withRedirect } from "../utils/redirect.js";
+import { showServerError } from "../utils/server-errors.js";
+
+const text = messages.pages;
+const form = messages.auth.form;
+
+/** /registration: create an account (signed in at once), then the home page. */
+export function RegistrationPage() {
+  const [params] = useSearchParams();
+  const redirect = params.get("redirect");
+  const navigate = useNavigate();
+  const signUp = useSignUp();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<SignUpInput, unknown, SignUpValues>({
+    resolver: zodResolver(signUpSchema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: { name: "", email: "", password: "", phone: "" },
+  });
+
+  const onSubmit = handleSubmit((values) =>
+    signUp.mutate(values, {
+      onSuccess: () => void navigate(paths.home, { replace: true }),
+      onError: (error) => showServerError(error, ["name", "email", "password", "phone"], setError),
+    }),
+  );
+
+  return (
+    <AuthCard title={text.registration} lead={text.registrationLead}>
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
+        <TextField label={form.name} autoComplete="name" error={errors.name?.message} {...register("name")} />
+        <TextField
+          label={form.email}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register("email")}
+        />
+        <TextField
+          label={form.password}
+          type="password"
+          autoComplete="new-password"
+          hint={form.passwordHint}
+          error={errors.password?.message}
+          {...register("password")}
+        />
+        <TextField
+          label={form.phone}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          error={errors.phone?.message}
+          {...register("phone")}
+        />
+        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
+        <SubmitButton pending={signUp.isPending}>{form.signUp}</SubmitButton>
+      </form>
+      <OrDivider />
+      <GoogleButton redirectTo={safeRedirect(redirect)} />
+      <p className="text-center text-sm text-base-content/80">
+        {text.haveAccount}{" "}
+        <Link to={withRedirect(paths.login, redirect)} className="link link-primary">
+          {text.loginLink}
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

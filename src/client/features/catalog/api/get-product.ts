@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Product } from "../../../../shared/catalog.js";
+import { api } from "../../../lib/api.js";
+
+export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
+  return api<Product>(`/api/products/${encodeURIComponent(id)}`, { signal });
+}
+
+export function productQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: ["products", "detail", id],
+    queryFn: ({ signal }) => getProduct(id, signal),
+  });
+}
+
+export function useProduct(id: string) {
+  return useQuery(productQueryOptions(id));
+}

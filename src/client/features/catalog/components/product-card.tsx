@@ -1,0 +1,46 @@
+import { Link } from "react-router";
+import { CATEGORY_LABELS, type Product } from "../../../../shared/catalog.js";
+import { messages } from "../../../../shared/messages.js";
+import { formatCount, formatPrice } from "../../../lib/format.js";
+import { paths } from "../../../lib/paths.js";
+
+type Props = {
+  product: Product;
+  /** The heading level that fits the page the card sits in. */
+  titleAs?: "h2" | "h3";
+};
+
+export function ProductCard({ product, titleAs: Title = "h3" }: Props) {
+  return (
+    <article className="card h-full border border-base-content/10 bg-base-200 transition-colors hover:border-primary/60">
+      <figure className="aspect-[4/3] bg-base-300">
+        <img
+          src={product.image}
+          alt={product.name}
+          width={800}
+          height={600}
+          loading="lazy"
+          decoding="async"
+          className="h-full w-full object-cover"
+        />
+      </figure>
+      <div className="card-body gap-3">
+        <p className="flex-none text-xs font-semibold uppercase tracking-wider text-primary">
+          {CATEGORY_LABELS[product.category]}
+        </p>
+        <Title className="card-title text-lg leading-snug">{product.name}</Title>
+        <p className="line-clamp-3 flex-none text-sm text-base-content/75">{product.description}</p>
+        <div className="mt-auto flex items-baseline justify-between gap-2 pt-2">
+          <p className="flex-none text-2xl font-bold">{formatPrice(product.price)}</p>
+          <p className="flex-none text-sm text-base-content/75">
+            {messages.catalog.inStock(formatCount(product.quantity))}
+          </p>
+        </div>
+        <Link to={paths.tool(product.id)} className="btn btn-primary btn-block">
+          {messages.catalog.purchase}
+          <span className="sr-only">: {product.name}</span>
+        </Link>
+      </div>
+    </article>
+  );
+}

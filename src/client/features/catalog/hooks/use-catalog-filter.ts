@@ -1,0 +1,67 @@
+import { useCallback, useMemo } from "react";
+import { useSearchParams } from "react-router";
+import { CATEGORIES, type Category, PRODUCT_SORTS, type ProductSort } from "../../../../shared/catalog.js";
+
+export type CatalogFilter = {
+  search: string;
+  category: Category | undefined;
+  sort: ProductSort;
+  page: number;
+};
+
+const DEFAULT_SORT: ProductSort = "name-asc";
+
+function isCategory(value: string | null): value is Category {
+  return (CATEGORIES as readonly (string | null)[]).includes(value);
+}
+
+function isSort(value: string | null): value is ProductSort {
+  return (PRODUCT_SORTS as readonly (string | null)[]).includes(value);
+}
+
+/** Reads the list's filter from the URL, ignoring values the shop does not know. */
+function readFilter(params: URLSearchParams): CatalogFilter {
+  const category = params.get("category");
+  const sort = params.get("sort");
+  const page = Number(params.get("page"));
+  return {
+    search: (params.get("search") ?? "").trim().slice(0, 100),
+    category: isCategory(category) ? category : undefined,
+    sort: isSort(sort) ? sort : DEFAULT_SORT,
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+/** The URL query for a filter, leaving defaults out so links stay short. */
+export function filterQuery(filter: CatalogFilter): string {
+  const params = new URLSearchParams();
+  if (filter.search) params.set("search", filter.search);
+  if (filter.category) params.set("category", filter.category);
+  if (filter.sort !== DEFAULT_SORT) params.set("sort", filter.sort);
+  if (filter.page > 1) params.set("page", String(filter.page));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/**
+ * The product list's search, category, sort and page, kept in the URL so a list can be
+ * shared and the back button steps through earlier lists.
+ */
+export function useCatalogFilter() {
+  const [params, setParams] = useSearchParams();
+  const filter = useMemo(() => readFilter(params), [params]);
+
+  /** Applies a change; every change but a page step starts again at page 1. */
+  const update = useCallback(
+    (change: Partial<CatalogFilter>, options: { replace?: boolean } = {}) => {
+      const next = { ...filter, page: 1, ...change };
+      setParams(new URLSearchParams(filterQuery(next)), {
+        replace: options.replace,
+        preventScrollReset: true,
+      });
+    },
+    [filter, setParams],
+  );
+
+  return { filter, update };
+}

@@ -1,0 +1,98 @@
+import { Link, useParams } from "react-router";
+import { CATEGORY_LABELS } from "../../../../shared/catalog.js";
+import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
+import { messages } from "../../../../shared/messages.js";
+import { LoadError } from "../../../components/load-error.js";
+import { PageTitle } from "../../../components/page-title.js";
+import { Spinner } from "../../../components/spinner.js";
+import { ApiError } from "../../../lib/api.js";
+import { formatCount, formatPrice } from "../../../lib/format.js";
+import { paths } from "../../../lib/paths.js";
+import { useProduct } from "../api/get-product.js";
+
+const text = messages.catalog;
+
+/** /tool/:id: everything about one product (signed-in customers only). */
+export function ProductPage() {
+  const { id = "" } = useParams();
+  const product = useProduct(id);
+
+  if (product.isPending) return <Spinner />;
+  if (product.isError) {
+    const missing =
+      product.error instanceof ApiError && (product.error.status === 404 || product.error.status === 400);
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
+        {missing ? (
+          <div className="text-center">
+            <PageTitle title={messages.notFound} />
+            <h1 className="text-3xl font-bold">{messages.notFound}</h1>
+            <p className="mt-4 text-base-content/80">{text.productMissing}</p>
+            <Link to={paths.tools} className="btn btn-primary mt-8">
+              {text.backToProducts}
+            </Link>
+          </div>
+        ) : (
+          <LoadError onRetry={() => void product.refetch()} />
+        )}
+      </div>
+    );
+  }
+
+  const item = product.data;
+  return (
+    <article className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
+      <PageTitle title={item.name} />
+      <Link to={paths.tools} className="link link-hover text-sm text-base-content/80">
+        ← {text.backToProducts}
+      </Link>
+      <div className="mt-6 grid gap-10 lg:grid-cols-2">
+        <div className="flex flex-col gap-6">
+          <figure className="overflow-hidden rounded-box border border-base-content/10 bg-base-200">
+            <img
+              src={item.image}
+              alt={item.name}
+              width={800}
+              height={600}
+              className="aspect-[4/3] h-auto w-full object-contain p-6"
+            />
+          </figure>
+          <video
+            controls
+            muted
+            loop
+            playsInline
+            preload="none"
+            poster="/media/video/product-poster.webp"
+            width={1280}
+            height={720}
+            aria-label={text.videoLabel}
+            className="aspect-video h-auto w-full rounded-box border border-base-content/10 bg-base-300"
+          >
+            <source src="/media/video/product.webm" type="video/webm" />
+            <source src="/media/video/product.mp4" type="video/mp4" />
+          </video>
+        </div>
+        <div>
+          <p className="text-sm font-semibold uppercase tracking-wider text-primary">
+            {CATEGORY_LABELS[item.category]}
+          </p>
+          <h1 className="mt-2 text-3xl font-extrabold tracking-tight sm:text-4xl">{item.name}</h1>
+          <p className="mt-6 flex items-baseline gap-2">
+            <span className="text-4xl font-bold">{formatPrice(item.price)}</span>
+            <span className="text-base-content/75">{text.unitPrice}</span>
+          </p>
+          <ul className="mt-4 flex flex-wrap gap-2">
+            <li className="badge badge-lg badge-soft badge-success">
+              {text.available(formatCount(item.quantity))}
+            </li>
+            <li className="badge badge-lg badge-soft badge-info">{text.minimumOrder(MIN_ORDER_QUANTITY)}</li>
+          </ul>
+          <p className="mt-8 whitespace-pre-line text-lg leading-relaxed text-base-content/85">
+            {item.description}
+          </p>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,100 @@
+import { useCallback } from "react";
+import { Link } from "react-router";
+import { PRODUCT_SORTS, type ProductSort } from "../../../../shared/catalog.js";
+import { DEFAULT_PAGE_SIZE } from "../../../../shared/constants.js";
+import { messages } from "../../../../shared/messages.js";
+import { LoadError } from "../../../components/load-error.js";
+import { PageHeader } from "../../../components/page-header.js";
+import { Spinner } from "../../../components/spinner.js";
+import { paths } from "../../../lib/paths.js";
+import { useProducts } from "../api/get-products.js";
+import { CategoryFilter } from "../components/category-filter.js";
+import { Pagination } from "../components/pagination.js";
+import { ProductGrid } from "../components/product-grid.js";
+import { SearchField } from "../components/search-field.js";
+import { filterQuery, useCatalogFilter } from "../hooks/use-catalog-filter.js";
+
+const text = messages.catalog;
+
+/** /tools: the whole catalog with search, category, sort and pages. */
+export function ProductsPage() {
+  const { filter, update } = useCatalogFilter();
+  const products = useProducts({ ...filter, pageSize: DEFAULT_PAGE_SIZE });
+  const onSearch = useCallback((search: string) => update({ search }, { replace: true }), [update]);
+
+  const total = products.data?.total ?? 0;
+  const pageCount = Math.ceil(total / DEFAULT_PAGE_SIZE);
+  const first = (filter.page - 1) * DEFAULT_PAGE_SIZE + 1;
+  const last = first - 1 + (products.data?.items.length ?? 0);
+  const filtered = filter.search !== "" || filter.category !== undefined;
+
+  return (
+    <>
+      <PageHeader title={messages.pages.products} lead={messages.pages.productsLead} />
+      <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
+        <div className="flex flex-col gap-6">
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+            <SearchField value={filter.search} onSearch={onSearch} />
+            <div className="w-full sm:w-56">
+              <label htmlFor="product-sort" className="mb-1 block text-sm font-medium">
+                {text.sortLabel}
+              </label>
+              <select
+                id="product-sort"
+                value={filter.sort}
+                onChange={(event) => update({ sort: event.target.value as ProductSort })}
+                className="select w-full"
+              >
+                {PRODUCT_SORTS.map((sort) => (
+                  <option key={sort} value={sort}>
+                    {text.sorts[sort]}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <CategoryFilter
+            selected={filter.category}
+            hrefFor={(category) => `${paths.tools}${filterQuery({ ...filter, category, page: 1 })}`}
+          />
+        </div>
+
+        <div className="mt-8">
+          {products.isPending ? (
+            <Spinner />
+          ) : products.isError ? (
+            <LoadError onRetry={() => void products.refetch()} />
+          ) : products.data.items.length === 0 ? (
+            <div className="rounded-box border border-dashed border-base-content/25 px-6 py-16 text-center">
+              <p role="status" className="text-lg">
+                {messages.common.noProducts}
+              </p>
+              {filtered || filter.page > 1 ? (
+                <Link to={paths.tools} className="btn btn-primary mt-6">
+                  {text.clearFilters}
+                </Link>
+              ) : null}
+            </div>
+          ) : (
+            <>
+              <p role="status" className="mb-6 text-sm text-base-content/80">
+                {text.results(first, last, total)}
+              </p>
+              <div
+                aria-busy={products.isPlaceholderData}
+                className={products.isPlaceholderData ? "opacity-60" : ""}
+              >
+                <ProductGrid products={products.data.items} titleAs="h2" />
+              </div>
+              <Pagination
+                page={filter.page}
+                pageCount={pageCount}
+                hrefFor={(page) => `${paths.tools}${filterQuery({ ...filter, page })}`}
+              />
+            </>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}

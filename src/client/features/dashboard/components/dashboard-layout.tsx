@@ -1,0 +1,62 @@
+import { NavLink, Outlet } from "react-router";
+import { messages } from "../../../../shared/messages.js";
+import { RequireAuth } from "../../../components/require-auth.js";
+import { useSession } from "../../../lib/auth.js";
+import { paths } from "../../../lib/paths.js";
+
+const text = messages.dashboard;
+
+type Item = { to: string; label: string; end?: boolean };
+
+const USER_ITEMS: readonly Item[] = [
+  { to: paths.dashboard.root, label: text.myOrders, end: true },
+  { to: paths.dashboard.addReview, label: text.addReview },
+];
+
+const ADMIN_ITEMS: readonly Item[] = [
+  { to: paths.dashboard.users, label: text.users },
+  { to: paths.dashboard.manageOrders, label: text.manageOrders },
+  { to: paths.dashboard.addProduct, label: text.addProduct },
+  { to: paths.dashboard.admin, label: text.makeAdmin },
+];
+
+const EVERYONE_ITEMS: readonly Item[] = [{ to: paths.dashboard.myProfile, label: text.myProfile }];
+
+function Sidebar() {
+  const { user } = useSession();
+  const items = [...(user?.role === "admin" ? ADMIN_ITEMS : USER_ITEMS), ...EVERYONE_ITEMS];
+  return (
+    <nav aria-label={text.menu} className="lg:sticky lg:top-24 lg:h-fit">
+      <p className="px-4 text-sm font-semibold uppercase tracking-wider text-base-content/80">{text.title}</p>
+      <ul className="menu menu-horizontal mt-2 w-full gap-1 lg:menu-vertical">
+        {items.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              to={item.to}
+              end={item.end}
+              className={({ isActive }) => (isActive ? "menu-active font-semibold" : "text-base-content/85")}
+            >
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The signed-in area: a role-dependent menu beside the current dashboard page. */
+export function DashboardLayout() {
+  return (
+    <RequireAuth>
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:px-6 lg:grid-cols-[15rem_1fr]">
+        <aside className="rounded-box border border-base-content/10 bg-base-200 py-4">
+          <Sidebar />
+        </aside>
+        <div className="min-w-0">
+          <Outlet />
+        </div>
+      </div>
+    </RequireAuth>
+  );
+}

@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Profile } from "../../../../shared/accounts.js";
+import { api } from "../../../lib/api.js";
+import { useSession } from "../../../lib/auth.js";
+
+/** Every profile query starts with this key; the user's id follows, so one user never sees another's. */
+export const profileQueryKey = ["profile"] as const;
+
+export function getProfile(signal?: AbortSignal): Promise<Profile> {
+  return api<Profile>("/api/profile", { signal });
+}
+
+export function profileQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: [...profileQueryKey, userId],
+    queryFn: ({ signal }) => getProfile(signal),
+  });
+}
+
+/** The signed-in user's profile (name and email from the account, address, city and phone). */
+export function useProfile() {
+  const { user } = useSession();
+  return useQuery({ ...profileQueryOptions(user?.id ?? ""), enabled: Boolean(user) });
+}

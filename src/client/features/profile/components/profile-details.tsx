@@ -1,0 +1,42 @@
+import type { Profile } from "../../../../shared/accounts.js";
+import { messages } from "../../../../shared/messages.js";
+
+const text = messages.profile.form;
+
+/** The card with what the shop knows: name and email from the account, then the saved profile. */
+export function ProfileDetails({ profile }: { profile: Profile }) {
+  const rows = [
+    { label: text.name, value: profile.name },
+    { label: text.email, value: profile.email },
+    { label: text.address, value: profile.address },
+    { label: text.city, value: profile.city },
+    { label: text.phone, value: profile.phone },
+  ];
+  return (
+    <section
+      aria-labelledby="profile-details-title"
+      className="card border border-base-content/10 bg-base-200"
+    >
+      <div className="card-body gap-5">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="profile-details-title" className="card-title text-xl">
+            {text.detailsTitle}
+          </h2>
+          <span className={`badge badge-soft ${profile.exists ? "badge-success" : "badge-warning"}`}>
+            {profile.exists ? text.saved : text.notSaved}
+          </span>
+        </div>
+        <dl className="grid gap-x-8 gap-y-4 sm:grid-cols-2">
+          {rows.map((row) => (
+            <div key={row.label} className="min-w-0">
+              <dt className="text-sm text-base-content/75">{row.label}</dt>
+              <dd className="mt-1 break-words font-medium">
+                {row.value ? row.value : <span className="italic text-base-content/75">{text.notSet}</span>}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,166 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId, useState } from "react";
+import { type Path, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
+import { messages } from "../../../../shared/messages.js";
+import { ApiError } from "../../../lib/api.js";
+import { type ProfileMode, type ProfileValues, useSaveProfile } from "../api/save-profile.js";
+import { ProfileField } from "./profile-field.js";
+
+const text = messages.profile.form;
+const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
+
+function problemMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.detail ?? error.title;
+  return messages.common.networkError;
+}
+
+function ModeCheckbox({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="flex items-center gap-3">
+      <input
+        id={id}
+        type="checkbox"
+        className="checkbox checkbox-primary"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <label htmlFor={id} className="cursor-pointer">
+        {label}
+      </label>
+    </div>
+  );
+}
+
+/**
+ * Address, city and phone, with the spec's two checkboxes: "Create a new profile" enables Submit
+ * (POST), "Update my profile" enables Update (PUT); ticking one unticks the other.
+ */
+export function ProfileForm({ profile }: { profile: Profile }) {
+  const [mode, setMode] = useState<ProfileMode | null>(profile.exists ? "update" : "create");
+  const save = useSaveProfile();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<ProfileInput, unknown, ProfileValues>({
+    resolver: zodResolver(profileInputSchema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: { address: profile.address, city: profile.city, phone: profile.phone },
+  });
+
+  const toggle = (which: ProfileMode) => (checked: boolean) => setMode(checked ? which : null);
+
+  const onSubmit = handleSubmit((values) => {
+    if (!mode) return;
+    save.mutate(
+      { mode, values },
+      {
+        onSuccess: (saved) => {
+          toast.success(mode === "create" ? messages.profile.created : messages.profile.updated);
+          reset({ address: saved.address, city: saved.city, phone: saved.phone });
+          // The profile exists now: a second Submit would be refused, Update is what comes next.
+          setMode("update");
+        },
+        onError: (error) => {
+          const message = problemMessage(error);
+          toast.error(message);
+          const fieldErrors =
+            error instanceof ApiError
+              ? error.errors.filter((e) => (FIELDS as readonly string[]).includes(e.path))
+              : [];
+          for (const fieldError of fieldErrors) {
+            setError(fieldError.path as Path<ProfileInput>, { type: "server", message: fieldError.message });
+          }
+          if (fieldErrors.length === 0) setError("root.server", { type: "server", message });
+        },
+      },
+    );
+  });
+
+  const pendingMode = save.isPending ? save.variables?.mode : undefined;
+  return (
+    <section aria-labelledby="profile-form-title" className="card border border-base-content/10 bg-base-200">
+      <form onSubmit={onSubmit} noValidate className="card-body gap-6">
+        <div>
+          <h2 id="profile-form-title" className="card-title text-xl">
+            {text.formTitle}
+          </h2>
+          <p className="mt-1 text-base-content/80">{text.formLead}</p>
+        </div>
+        <div className="flex flex-col gap-3 sm:flex-row sm:gap-8">
+          <ModeCheckbox label={text.createMode} checked={mode === "create"} onChange={toggle("create")} />
+          <ModeCheckbox label={text.updateMode} checked={mode === "update"} onChange={toggle("update")} />
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <ProfileField
+              label={text.address}
+              autoComplete="street-address"
+              error={errors.address?.message}
+              {...register("address")}
+            />
+          </div>
+          <ProfileField
+            label={text.city}
+            autoComplete="address-level2"
+            error={errors.city?.message}
+            {...register("city")}
+          />
+          <ProfileField
+            label={text.phone}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            error={errors.phone?.message}
+            {...register("phone")}
+          />
+        </div>
+        {errors.root?.server ? (
+          <div role="alert" className="alert alert-error alert-soft text-sm">
+            {errors.root.server.message}
+          </div>
+        ) : null}
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <button
+            // Only the enabled button submits, so Enter in a field presses it.
+            type={mode === "create" ? "submit" : "button"}
+            className="btn btn-primary sm:min-w-32"
+            disabled={mode !== "create" || save.isPending}
+          >
+            {pendingMode === "create" ? (
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            ) : null}
+            {text.submit}
+          </button>
+          <button
+            type={mode === "update" ? "submit" : "button"}
+            className="btn btn-secondary sm:min-w-32"
+            disabled={mode !== "update" || save.isPending}
+          >
+            {pendingMode === "update" ? (
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            ) : null}
+            {text.update}
+          </button>
+          <span role="status" className="sr-only">
+            {save.isPending ? messages.common.loading : ""}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}

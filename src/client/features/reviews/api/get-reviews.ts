@@ -1,0 +1,19 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Review } from "../../../../shared/reviews.js";
+import { api, withQuery } from "../../../lib/api.js";
+
+export function getReviews(limit?: number, signal?: AbortSignal): Promise<Review[]> {
+  return api<Review[]>(withQuery("/api/reviews", { limit }), { signal });
+}
+
+export function reviewsQueryOptions(limit?: number) {
+  return queryOptions({
+    queryKey: ["reviews", "list", { limit }],
+    queryFn: ({ signal }) => getReviews(limit, signal),
+  });
+}
+
+/** The newest reviews first, `limit` of them when given. */
+export function useReviews(limit?: number) {
+  return useQuery(reviewsQueryOptions(limit));
+}

@@ -1,0 +1,27 @@
+import { messages } from "../../../../shared/messages.js";
+import type { Review } from "../../../../shared/reviews.js";
+import { StarRating } from "./star-rating.js";
+
+const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+
+export function ReviewCard({ review }: { review: Review }) {
+  return (
+    <figure className="card h-full border border-base-content/10 bg-base-200">
+      <div className="card-body gap-4">
+        <StarRating rating={review.rating} />
+        <blockquote className="flex-1 text-base-content/90">
+          <p className="whitespace-pre-line">{review.comment}</p>
+        </blockquote>
+        <figcaption className="flex flex-wrap items-center justify-between gap-2 border-t border-base-content/10 pt-4">
+          <span className="font-semibold">{review.name}</span>
+          <span className="flex items-center gap-2 text-sm text-base-content/75">
+            {review.verified ? (
+              <span className="badge badge-success badge-soft badge-sm">{messages.review.verified}</span>
+            ) : null}
+            <time dateTime={review.createdAt}>{dateFormat.format(new Date(review.createdAt))}</time>
+          </span>
+        </figcaption>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,32 @@
+/** Every route of the shop (SPEC.md §2), so links and the router agree. */
+export const paths = {
+  home: "/",
+  about: "/about",
+  blogs: "/blogs",
+  login: "/login",
+  registration: "/registration",
+  passwordReset: "/passwordReset",
+  tools: "/tools",
+  tool: (id: string) => `/tool/${encodeURIComponent(id)}`,
+  business: "/business",
+  reviews: "/reviews",
+  video: "/video",
+  footer: "/footer",
+  ique: "/ique",
+  dashboard: {
+    root: "/dashboard",
+    addReview: "/dashboard/addReview",
+    users: "/dashboard/users",
+    myProfile: "/dashboard/myProfile",
+    manageOrders: "/dashboard/manageOrders",
+    addProduct: "/dashboard/addProduct",
+    admin: "/dashboard/admin",
+    payment: (id: string) => `/dashboard/payment/${encodeURIComponent(id)}`,
+    adminOverview: "/dashboard/adminmakingPage",
+  },
+} as const;
+
+/** The login route that brings the visitor back to `from` (path + search) after signing in. */
+export function loginPath(from: string): string {
+  return `${paths.login}?redirect=${encodeURIComponent(from)}`;
+}
