@@ -149,6 +149,7 @@ test("the dashboard sidebar depends on the role", async ({ page }) => {
   const d = messages.dashboard;
   await page.goto("/login");
   await signInInPage(page, "customer@gearhouse.local", "Customer123!");
+  await expect(page).toHaveURL(`${E2E.baseURL}/`);
   await page.goto("/dashboard");
   const sidebar = page.getByRole("navigation", { name: d.menu });
   await expect(sidebar.getByRole("link", { name: d.myOrders })).toBeVisible();
@@ -159,6 +160,7 @@ test("the dashboard sidebar depends on the role", async ({ page }) => {
 
   await page.goto("/login");
   await signInInPage(page, "admin@gearhouse.local", "Admin123!");
+  await expect(page).toHaveURL(`${E2E.baseURL}/`);
   await page.goto("/dashboard");
   for (const name of [d.users, d.manageOrders, d.addProduct, d.makeAdmin, d.myProfile]) {
     await expect(sidebar.getByRole("link", { name })).toBeVisible();
