@@ -9,6 +9,7 @@ import {
   resetRequestSchema,
 } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
+import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { paths } from "../../../lib/paths.js";
 import { type ResetRequestValues, useRequestPasswordReset } from "../api/request-password-reset.js";
@@ -16,7 +17,6 @@ import { useResetPassword } from "../api/reset-password.js";
 import { AuthCard } from "../components/auth-card.js";
 import { FormAlert } from "../components/form-alert.js";
 import { SubmitButton } from "../components/submit-button.js";
-import { TextField } from "../components/text-field.js";
 import { showServerError } from "../utils/server-errors.js";
 
 const text = messages.pages;

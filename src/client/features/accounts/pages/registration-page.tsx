@@ -3,6 +3,7 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { type SignUpInput, signUpSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
+import { TextField } from "../../../components/text-field.js";
 import { paths } from "../../../lib/paths.js";
 import { type SignUpValues, useSignUp } from "../api/sign-up.js";
 import { AuthCard } from "../components/auth-card.js";
@@ -10,7 +11,6 @@ import { FormAlert } from "../components/form-alert.js";
 import { GoogleButton } from "../components/google-button.js";
 import { OrDivider } from "../components/or-divider.js";
 import { SubmitButton } from "../components/submit-button.js";
-import { TextField } from "../components/text-field.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
 import { showServerError } from "../utils/server-errors.js";
 

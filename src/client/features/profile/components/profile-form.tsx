@@ -4,9 +4,9 @@ import { type Path, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
+import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { type ProfileMode, type ProfileValues, useSaveProfile } from "../api/save-profile.js";
-import { ProfileField } from "./profile-field.js";
 
 const text = messages.profile.form;
 const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
@@ -107,20 +107,20 @@ export function ProfileForm({ profile }: { profile: Profile }) {
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <div className="sm:col-span-2">
-            <ProfileField
+            <TextField
               label={text.address}
               autoComplete="street-address"
               error={errors.address?.message}
               {...register("address")}
             />
           </div>
-          <ProfileField
+          <TextField
             label={text.city}
             autoComplete="address-level2"
             error={errors.city?.message}
             {...register("city")}
           />
-          <ProfileField
+          <TextField
             label={text.phone}
             type="tel"
             inputMode="tel"
