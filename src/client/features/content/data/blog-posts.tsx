@@ -17,8 +17,8 @@ export const BLOG_POSTS: readonly BlogPost[] = [
     body: (
       <>
         <p>
-          Start by measuring, not guessing. Profile a production build with the React DevTools Profiler and the
-          browser's Performance panel, and watch real-user metrics such as Largest Contentful Paint and
+          Start by measuring, not guessing. Profile a production build with the React DevTools Profiler and
+          the browser's Performance panel, and watch real-user metrics such as Largest Contentful Paint and
           Interaction to Next Paint. Most slow apps have one or two hot spots, and the profiler shows which
           components re-render, how often and why.
         </p>
@@ -29,15 +29,15 @@ export const BLOG_POSTS: readonly BlogPost[] = [
             ones, because every consumer re-renders when a context value changes.
           </li>
           <li>
-            <strong>Memoize where the profiler says it pays.</strong> <code>React.memo</code> skips re-rendering
-            a component whose props did not change; <code>useMemo</code> and <code>useCallback</code> keep
-            expensive results and callbacks stable between renders. The React Compiler can add this
-            memoization automatically.
+            <strong>Memoize where the profiler says it pays.</strong> <code>React.memo</code> skips
+            re-rendering a component whose props did not change; <code>useMemo</code> and{" "}
+            <code>useCallback</code> keep expensive results and callbacks stable between renders. The React
+            Compiler can add this memoization automatically.
           </li>
           <li>
-            <strong>Ship less JavaScript.</strong> Split code by route with <code>React.lazy</code> and dynamic{" "}
-            <code>import()</code>, so visitors download only the page they open. Check the bundle for large
-            dependencies that a smaller library or a few lines of code could replace.
+            <strong>Ship less JavaScript.</strong> Split code by route with <code>React.lazy</code> and
+            dynamic <code>import()</code>, so visitors download only the page they open. Check the bundle for
+            large dependencies that a smaller library or a few lines of code could replace.
           </li>
           <li>
             <strong>Keep typing responsive.</strong> <code>useTransition</code> and{" "}
@@ -74,22 +74,22 @@ export const BLOG_POSTS: readonly BlogPost[] = [
         </p>
         <ul>
           <li>
-            <strong>Local state</strong> with <code>useState</code> or, for related values that change together,{" "}
-            <code>useReducer</code>: an open menu, the value of a field, the selected tab.
+            <strong>Local state</strong> with <code>useState</code> or, for related values that change
+            together, <code>useReducer</code>: an open menu, the value of a field, the selected tab.
           </li>
           <li>
             <strong>Lifted state:</strong> when two siblings need the same value, move it to their closest
             common parent and pass it down as props, with callbacks to change it.
           </li>
           <li>
-            <strong>URL state:</strong> filters, sort order and the current page belong in the address
-            (search parameters), so a view can be bookmarked, shared and restored with the back button. Our
-            product list works this way.
+            <strong>URL state:</strong> filters, sort order and the current page belong in the address (search
+            parameters), so a view can be bookmarked, shared and restored with the back button. Our product
+            list works this way.
           </li>
           <li>
             <strong>Server state:</strong> data that lives in a backend is a cache, not application state.
-            Libraries such as TanStack Query, SWR or RTK Query fetch it, cache it, refetch it when it goes stale
-            and track loading and error states for you.
+            Libraries such as TanStack Query, SWR or RTK Query fetch it, cache it, refetch it when it goes
+            stale and track loading and error states for you.
           </li>
           <li>
             <strong>Context:</strong> <code>createContext</code> and <code>useContext</code> share values that
@@ -151,24 +151,24 @@ Object.getPrototypeOf(mouse) === part;   // true
         <ul>
           <li>
             <strong>Methods are shared, data is own.</strong> <code>describe</code> exists once, on{" "}
-            <code>part</code>, and every object that delegates to it uses it. <code>this</code> is the object the
-            method was called on, not the prototype, so the method reads each object's own data.
+            <code>part</code>, and every object that delegates to it uses it. <code>this</code> is the object
+            the method was called on, not the prototype, so the method reads each object's own data.
           </li>
           <li>
             <strong>Writing does not travel up the chain.</strong> Assigning <code>mouse.describe = …</code>{" "}
             creates an own property that <em>shadows</em> the prototype's one; the prototype is untouched.
           </li>
           <li>
-            <strong>Constructors and classes use the same mechanism.</strong> <code>new Mouse()</code> creates an
-            object whose prototype is <code>Mouse.prototype</code>. <code>class</code> and{" "}
+            <strong>Constructors and classes use the same mechanism.</strong> <code>new Mouse()</code> creates
+            an object whose prototype is <code>Mouse.prototype</code>. <code>class</code> and{" "}
             <code>extends</code> are a clearer syntax for exactly this: <code>class Mouse extends Part</code>{" "}
             links <code>Mouse.prototype</code> to <code>Part.prototype</code>.
           </li>
         </ul>
         <p>
           Set the prototype when an object is created (<code>Object.create</code>, <code>new</code> or{" "}
-          <code>class</code>); changing it later with <code>Object.setPrototypeOf</code> makes engines drop their
-          optimizations for that object.
+          <code>class</code>); changing it later with <code>Object.setPrototypeOf</code> makes engines drop
+          their optimizations for that object.
         </p>
       </>
     ),
@@ -180,8 +180,8 @@ Object.getPrototypeOf(mouse) === part;   // true
     body: (
       <>
         <p>
-          In a component, <code>const [products, setProducts] = useState([])</code> gives you a snapshot of the
-          state for this one render, plus the only function that can change it. Writing{" "}
+          In a component, <code>const [products, setProducts] = useState([])</code> gives you a snapshot of
+          the state for this one render, plus the only function that can change it. Writing{" "}
           <code>products = [...]</code> or <code>products.push(item)</code> goes around React:
         </p>
         <ul>
@@ -196,8 +196,8 @@ Object.getPrototypeOf(mouse) === part;   // true
           <li>
             <strong>Mutations hide from React.</strong> React compares old and new state with{" "}
             <code>Object.is</code>. If you mutate the array and then pass the same array to the setter, the
-            reference is unchanged, so React may skip the update, and memoized children and effects that depend
-            on <code>products</code> never see the change.
+            reference is unchanged, so React may skip the update, and memoized children and effects that
+            depend on <code>products</code> never see the change.
           </li>
           <li>
             <strong>Concurrent rendering relies on it.</strong> React may render a component more than once
@@ -232,7 +232,8 @@ setProducts((current) =>
   {
     id: "unit-tests",
     question: "What is a unit test, why write unit tests, and how?",
-    summary: "Small, fast, automatic checks of one piece of behaviour that let you change code with confidence.",
+    summary:
+      "Small, fast, automatic checks of one piece of behaviour that let you change code with confidence.",
     body: (
       <>
         <p>
@@ -242,17 +243,21 @@ setProducts((current) =>
         </p>
         <p>Why write them?</p>
         <ul>
-          <li>They catch regressions the moment a change breaks existing behaviour, long before a customer does.</li>
+          <li>
+            They catch regressions the moment a change breaks existing behaviour, long before a customer does.
+          </li>
           <li>They let you refactor with confidence: if the tests still pass, the behaviour is intact.</li>
           <li>They document how a unit is meant to be used, with examples that cannot go out of date.</li>
-          <li>Hard-to-test code is usually too tangled, so tests push the design towards small, clear pieces.</li>
+          <li>
+            Hard-to-test code is usually too tangled, so tests push the design towards small, clear pieces.
+          </li>
           <li>They run on every push in continuous integration, so the whole team benefits.</li>
         </ul>
         <p>
-          How to write one: pick a test runner such as Vitest or Jest, and follow <em>Arrange, Act, Assert</em>.
-          Set up the input, call the code, check the outcome. Test behaviour that a caller can observe rather
-          than internal details, give each test one reason to fail, and name it after the behaviour it
-          protects.
+          How to write one: pick a test runner such as Vitest or Jest, and follow{" "}
+          <em>Arrange, Act, Assert</em>. Set up the input, call the code, check the outcome. Test behaviour
+          that a caller can observe rather than internal details, give each test one reason to fail, and name
+          it after the behaviour it protects.
         </p>
         <CodeBlock
           label="A unit test with Vitest"
