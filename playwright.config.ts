@@ -7,6 +7,7 @@ import { E2E } from "./e2e/support/env.js";
  */
 export default defineConfig({
   testDir: "e2e",
+  outputDir: E2E.outputDir,
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   workers: 2,

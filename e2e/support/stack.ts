@@ -49,7 +49,10 @@ oidc.service.on("beforeUserinfo", (res) => {
 });
 await oidc.start(E2E.oidcPort, "127.0.0.1");
 
-const app = spawn(process.execPath, ["--enable-source-maps", path.join(root, "dist/server/main.js")], {
+const serverArgs = E2E.slot
+  ? ["--import", "tsx", path.join(root, "src/server/main.ts")]
+  : ["--enable-source-maps", path.join(root, "dist/server/main.js")];
+const app = spawn(process.execPath, serverArgs, {
   cwd: root,
   stdio: "inherit",
   env: {
@@ -58,6 +61,7 @@ const app = spawn(process.execPath, ["--enable-source-maps", path.join(root, "di
     PORT: String(E2E.port),
     PUBLIC_URL: E2E.baseURL,
     DATA_DIR: E2E.dataDir,
+    STATIC_DIR: E2E.staticDir,
     EMBEDDED_PG_PORT: String(E2E.pgPort),
     SEED_DEMO: "true",
     SMTP_URL: `smtp://127.0.0.1:${E2E.smtpPort}`,

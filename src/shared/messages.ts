@@ -96,6 +96,25 @@ export const messages = {
   payment: {
     success: "Congratulations ! Payment complete",
     transactionId: (id: string) => `Yor transaction id : ${id}`,
+    // The sandbox provider's card messages, worded as Stripe words them.
+    cardDeclined: "Your card was declined.",
+    insufficientFunds: "Your card has insufficient funds.",
+    incorrectNumber: "Your card number is incorrect.",
+    expiredCard: "Your card's expiration date is in the past.",
+    invalidExpiry: "Your card's expiration date is invalid.",
+    incompleteCvc: "Your card's security code is incomplete.",
+    unknownIntent: "This payment could not be found. Reload the page and try again.",
+    alreadyPaid: "This order is already paid.",
+    intentMismatch: "This payment does not belong to this order.",
+    notCompleted: "The payment has not been completed.",
+    webhookSignature: "The webhook signature is invalid.",
+  },
+  upload: {
+    tooLarge: "The image is larger than 5 MB. Please choose a smaller one.",
+    unsupported: "Please choose a JPEG, PNG, WebP or GIF image.",
+    tooManyPixels: "The image has too many pixels. Please choose a smaller one.",
+    missing: "Please choose an image to upload.",
+    notFound: "This image does not exist.",
   },
   users: {
     deleted: "User is deleted.",

@@ -29,9 +29,10 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const dir = path.resolve(".test-data/postgres");
-    rmSync(dir, { recursive: true, force: true });
     const port = Number(process.env.TEST_PG_PORT ?? 54330);
+    // One directory per port, so runs on different ports can share a checkout.
+    const dir = path.resolve(`.test-data/postgres-${port}`);
+    rmSync(dir, { recursive: true, force: true });
     const embedded = await startEmbeddedPostgres(dir, port);
     adminUrl = withDatabase(embedded.url, "postgres");
     stop = embedded.stop;
