@@ -3,6 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import type { ProductList } from "../src/shared/catalog.js";
 import { DEFAULT_PAGE_SIZE, SLIDER_INTERVAL_MS } from "../src/shared/constants.js";
 import { messages } from "../src/shared/messages.js";
+import { signUpCustomer } from "./support/users.js";
 
 /** The catalog as the API sees it, to compare the pages with. */
 async function apiProducts(page: Page, query: string): Promise<ProductList> {
@@ -14,19 +15,6 @@ async function apiProducts(page: Page, query: string): Promise<ProductList> {
 /** The product names shown on the current list, in order. */
 function cardTitles(page: Page) {
   return page.getByRole("main").getByRole("article").getByRole("heading");
-}
-
-let customers = 0;
-
-/** Signs up a new customer in the page's browser context (the session cookie is shared). */
-async function signUpCustomer(page: Page, baseURL: string | undefined) {
-  customers += 1;
-  const email = `storefront.${process.pid}.${customers}.${Date.now()}@example.com`;
-  const response = await page.request.post("/api/auth/sign-up/email", {
-    headers: { origin: baseURL ?? "" },
-    data: { name: "Storefront Tester", email, password: "Passw0rd!", phone: "+1 555 0142" },
-  });
-  expect(response.status()).toBe(200);
 }
 
 test.describe("home page", () => {
@@ -258,11 +246,8 @@ test.describe("routes", () => {
 });
 
 test.describe("signed in", () => {
-  test("the navigation bar offers Dashboard and Sign Out, and Sign Out returns home", async ({
-    page,
-    baseURL,
-  }) => {
-    await signUpCustomer(page, baseURL);
+  test("the navigation bar offers Dashboard and Sign Out, and Sign Out returns home", async ({ page }) => {
+    await signUpCustomer(page, "storefront");
     await page.goto("/about");
     const nav = page.getByRole("navigation", { name: messages.nav.label });
     await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toBeVisible();
@@ -273,10 +258,10 @@ test.describe("signed in", () => {
     await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toHaveCount(0);
   });
 
-  test("a customer sees the product page with price and stock", async ({ page, baseURL }) => {
+  test("a customer sees the product page with price and stock", async ({ page }) => {
     const [product] = (await apiProducts(page, "pageSize=1")).items;
     if (!product) throw new Error("The demo catalog is empty");
-    await signUpCustomer(page, baseURL);
+    await signUpCustomer(page, "storefront");
     await page.goto(`/tool/${product.id}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.name);
     await expect(page.getByRole("img", { name: product.name })).toBeVisible();
@@ -286,8 +271,8 @@ test.describe("signed in", () => {
     ).toBeVisible();
   });
 
-  test("the dashboard shows the customer's menu", async ({ page, baseURL }) => {
-    await signUpCustomer(page, baseURL);
+  test("the dashboard shows the customer's menu", async ({ page }) => {
+    await signUpCustomer(page, "storefront");
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.myOrders);
     const menu = page.getByRole("navigation", { name: messages.dashboard.menu });

@@ -20,6 +20,10 @@ const contentPages = {
   ique: () => import("../features/content/pages/ique-page.js"),
 };
 const dashboardPages = () => import("../features/dashboard/pages/dashboard-pages.js");
+const orderPages = {
+  myOrders: () => import("../features/orders/pages/my-orders-page.js"),
+  payment: () => import("../features/payments/pages/payment-page.js"),
+};
 
 const footerHandle: RouteHandle = { ownFooter: true };
 
@@ -60,7 +64,7 @@ export const router = createBrowserRouter([
           {
             index: true,
             lazy: async () => ({
-              Component: (await import("../features/catalog/pages/product-page.js")).ProductPage,
+              Component: (await import("./routes/product.js")).ProductRoute,
             }),
           },
         ],
@@ -75,7 +79,7 @@ export const router = createBrowserRouter([
           Component: (await import("../features/dashboard/components/dashboard-layout.js")).DashboardLayout,
         }),
         children: [
-          { index: true, lazy: async () => ({ Component: (await dashboardPages()).MyOrdersPage }) },
+          { index: true, lazy: async () => ({ Component: (await orderPages.myOrders()).MyOrdersPage }) },
           {
             path: paths.dashboard.addReview,
             lazy: async () => ({ Component: (await dashboardPages()).AddReviewPage }),
@@ -104,7 +108,7 @@ export const router = createBrowserRouter([
           },
           {
             path: "/dashboard/payment/:id",
-            lazy: async () => ({ Component: (await dashboardPages()).PaymentPage }),
+            lazy: async () => ({ Component: (await orderPages.payment()).PaymentPage }),
           },
           {
             path: paths.dashboard.adminOverview,

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
+import { problemMessage } from "../../../lib/form-errors.js";
 import { loginPath } from "../../../lib/paths.js";
 import { useGoogleSignIn } from "../api/google-sign-in.js";
-import { problemMessage } from "../utils/server-errors.js";
 
 function GoogleLogo() {
   return (

@@ -11,13 +11,13 @@ import {
 import { messages } from "../../../../shared/messages.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
+import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
 import { type ResetRequestValues, useRequestPasswordReset } from "../api/request-password-reset.js";
 import { useResetPassword } from "../api/reset-password.js";
 import { AuthCard } from "../components/auth-card.js";
 import { FormAlert } from "../components/form-alert.js";
 import { SubmitButton } from "../components/submit-button.js";
-import { showServerError } from "../utils/server-errors.js";
 
 const text = messages.pages;
 const form = messages.auth.form;

@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { type SignUpInput, signUpSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
 import { TextField } from "../../../components/text-field.js";
+import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
 import { type SignUpValues, useSignUp } from "../api/sign-up.js";
 import { AuthCard } from "../components/auth-card.js";
@@ -12,7 +13,6 @@ import { GoogleButton } from "../components/google-button.js";
 import { OrDivider } from "../components/or-divider.js";
 import { SubmitButton } from "../components/submit-button.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
-import { showServerError } from "../utils/server-errors.js";
 
 const text = messages.pages;
 const form = messages.auth.form;

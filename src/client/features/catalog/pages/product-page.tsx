@@ -1,5 +1,6 @@
+import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
-import { CATEGORY_LABELS } from "../../../../shared/catalog.js";
+import { CATEGORY_LABELS, type Product } from "../../../../shared/catalog.js";
 import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { LoadError } from "../../../components/load-error.js";
@@ -12,8 +13,13 @@ import { useProduct } from "../api/get-product.js";
 
 const text = messages.catalog;
 
+type Props = {
+  /** What follows the description, e.g. the booking form, composed by the route. */
+  renderAction?: (product: Product) => ReactNode;
+};
+
 /** /tool/:id: everything about one product (signed-in customers only). */
-export function ProductPage() {
+export function ProductPage({ renderAction }: Props) {
   const { id = "" } = useParams();
   const product = useProduct(id);
 
@@ -91,6 +97,7 @@ export function ProductPage() {
           <p className="mt-8 whitespace-pre-line text-lg leading-relaxed text-base-content/85">
             {item.description}
           </p>
+          {renderAction ? <div className="mt-10">{renderAction(item)}</div> : null}
         </div>
       </div>
     </article>

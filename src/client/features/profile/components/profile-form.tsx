@@ -5,16 +5,11 @@ import { toast } from "sonner";
 import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
 import { TextField } from "../../../components/text-field.js";
-import { ApiError } from "../../../lib/api.js";
+import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { type ProfileMode, type ProfileValues, useSaveProfile } from "../api/save-profile.js";
 
 const text = messages.profile.form;
 const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
-
-function problemMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.detail ?? error.title;
-  return messages.common.networkError;
-}
 
 function ModeCheckbox({
   label,
@@ -76,16 +71,8 @@ export function ProfileForm({ profile }: { profile: Profile }) {
           setMode("update");
         },
         onError: (error) => {
-          const message = problemMessage(error);
-          toast.error(message);
-          const fieldErrors =
-            error instanceof ApiError
-              ? error.errors.filter((e) => (FIELDS as readonly string[]).includes(e.path))
-              : [];
-          for (const fieldError of fieldErrors) {
-            setError(fieldError.path as Path<ProfileInput>, { type: "server", message: fieldError.message });
-          }
-          if (fieldErrors.length === 0) setError("root.server", { type: "server", message });
+          toast.error(problemMessage(error));
+          showServerError(error, FIELDS, setError);
         },
       },
     );

@@ -1,6 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
-import { messages } from "../../../../shared/messages.js";
-import { ApiError } from "../../../lib/api.js";
+import { messages } from "../../shared/messages.js";
+import { ApiError } from "./api.js";
 
 /** What to tell the user about a failed call: the server's detail when there is one. */
 export function problemMessage(error: unknown): string {

@@ -1,0 +1,23 @@
+import { expect, type Page } from "@playwright/test";
+import { E2E } from "./env.js";
+
+let created = 0;
+
+/** A unique email for this worker and moment, so tests never share an account. */
+export function uniqueEmail(tag: string): string {
+  created += 1;
+  return `${tag}.${process.pid}.${created}.${Date.now()}@example.com`;
+}
+
+export type Customer = { name: string; email: string; password: string };
+
+/** Signs up a new customer through the API in the page's browser context (the session cookie is shared). */
+export async function signUpCustomer(page: Page, tag: string, name = "Journey Tester"): Promise<Customer> {
+  const customer = { name, email: uniqueEmail(tag), password: "Passw0rd!" };
+  const response = await page.request.post("/api/auth/sign-up/email", {
+    headers: { origin: E2E.baseURL },
+    data: { ...customer, phone: "+1 555 0142" },
+  });
+  expect(response.status()).toBe(200);
+  return customer;
+}

@@ -1,0 +1,198 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMemo, useRef, useState } from "react";
+import { type Path, useForm } from "react-hook-form";
+import { useNavigate } from "react-router";
+import { toast } from "sonner";
+import { z } from "zod";
+import type { Product } from "../../../../shared/catalog.js";
+import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
+import { messages } from "../../../../shared/messages.js";
+import { type OrderInput, orderInputSchema } from "../../../../shared/orders.js";
+import { TextField } from "../../../components/text-field.js";
+import type { SessionUser } from "../../../lib/auth.js";
+import { problemMessage, showServerError } from "../../../lib/form-errors.js";
+import { formatCount, formatPrice } from "../../../lib/format.js";
+import { paths } from "../../../lib/paths.js";
+import { randomKey } from "../../../lib/random-key.js";
+import { uploadImage } from "../../uploads/api/upload-image.js";
+import { ImageField } from "../../uploads/components/image-field.js";
+import { usePlaceOrder } from "../api/place-order.js";
+
+const text = messages.order.form;
+const shape = orderInputSchema.shape;
+
+/** The booking rules of the server, with the product's current stock as the upper bound. */
+function bookingSchema(stock: number) {
+  return z.object({
+    quantity: shape.quantity.max(stock, messages.order.outOfStock),
+    address: shape.address,
+    phone: shape.phone,
+  });
+}
+type BookingValues = z.output<ReturnType<typeof bookingSchema>>;
+type BookingFields = z.input<ReturnType<typeof bookingSchema>>;
+const FIELDS: readonly Path<BookingFields>[] = ["quantity", "address", "phone"];
+
+/**
+ * The product page's booking form (SPEC.md §2, §4, §5). The image is uploaded first; when that
+ * fails no order is sent and the reason is shown. Retries of one booking share an Idempotency-Key.
+ */
+export function BookingForm({ product, user }: { product: Product; user: SessionUser }) {
+  const navigate = useNavigate();
+  const place = usePlaceOrder();
+  const [file, setFile] = useState<File>();
+  const [imageError, setImageError] = useState<string>();
+  const [uploading, setUploading] = useState(false);
+  const attempt = useRef<{ input: string; key: string }>(undefined);
+  const schema = useMemo(() => bookingSchema(product.quantity), [product.quantity]);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    trigger,
+    setError,
+    formState: { errors },
+  } = useForm<BookingFields, unknown, BookingValues>({
+    resolver: zodResolver(schema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: {
+      quantity: Math.min(MIN_ORDER_QUANTITY, product.quantity),
+      address: "",
+      phone: "",
+    },
+  });
+
+  const quantity = watch("quantity");
+  const quantityOk =
+    typeof quantity === "number" &&
+    Number.isInteger(quantity) &&
+    quantity >= MIN_ORDER_QUANTITY &&
+    quantity <= product.quantity;
+  const busy = uploading || place.isPending;
+
+  /** One key per distinct booking: a retry of the same input reuses it, a changed input gets a new one. */
+  function idempotencyKeyFor(input: OrderInput): string {
+    const serialized = JSON.stringify(input);
+    if (attempt.current?.input !== serialized) attempt.current = { input: serialized, key: randomKey() };
+    return attempt.current.key;
+  }
+
+  const onSubmit = handleSubmit(async (values) => {
+    let img: string | undefined;
+    if (file) {
+      setUploading(true);
+      try {
+        img = await uploadImage(file);
+        setImageError(undefined);
+      } catch (error) {
+        const reason = problemMessage(error);
+        setImageError(reason);
+        toast.error(messages.order.imageFailed(reason));
+        return;
+      } finally {
+        setUploading(false);
+      }
+    }
+    const input: OrderInput = { productId: product.id, ...values, ...(img ? { img } : {}) };
+    place.mutate(
+      { input, idempotencyKey: idempotencyKeyFor(input) },
+      {
+        onSuccess: () => {
+          toast.success(messages.order.booked);
+          navigate(paths.home);
+        },
+        onError: (error) => {
+          toast.error(problemMessage(error));
+          showServerError(error, FIELDS, setError);
+        },
+      },
+    );
+  });
+
+  if (product.quantity < MIN_ORDER_QUANTITY) {
+    return (
+      <div role="status" className="alert alert-warning alert-soft">
+        {text.soldOut}
+      </div>
+    );
+  }
+
+  return (
+    <section aria-labelledby="booking-title" className="card border border-base-content/10 bg-base-200">
+      <form onSubmit={onSubmit} noValidate className="card-body gap-5">
+        <div>
+          <h2 id="booking-title" className="card-title text-xl">
+            {text.title}
+          </h2>
+          <p className="mt-1 text-sm text-base-content/80">{text.lead}</p>
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label={text.name} value={user.name} readOnly autoComplete="name" />
+          <TextField label={text.email} value={user.email} readOnly type="email" autoComplete="email" />
+          <TextField
+            label={text.quantity}
+            type="number"
+            inputMode="numeric"
+            min={MIN_ORDER_QUANTITY}
+            max={product.quantity}
+            step={1}
+            error={errors.quantity?.message}
+            hint={text.quantityHint(formatCount(product.quantity))}
+            {...register("quantity", {
+              valueAsNumber: true,
+              // The quantity's messages are evaluated on every change (SPEC.md §5).
+              onChange: () => void trigger("quantity"),
+            })}
+          />
+          <TextField
+            label={text.phone}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            error={errors.phone?.message}
+            {...register("phone")}
+          />
+          <div className="sm:col-span-2">
+            <TextField
+              label={text.address}
+              autoComplete="street-address"
+              error={errors.address?.message}
+              {...register("address")}
+            />
+          </div>
+          <div className="sm:col-span-2">
+            <ImageField
+              label={text.image}
+              hint={text.imageHint}
+              error={imageError}
+              file={file}
+              disabled={busy}
+              onChange={(picked) => {
+                setFile(picked);
+                setImageError(undefined);
+              }}
+            />
+          </div>
+        </div>
+        {errors.root?.server ? (
+          <div role="alert" className="alert alert-error alert-soft text-sm">
+            {errors.root.server.message}
+          </div>
+        ) : null}
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <p className="text-lg font-semibold" aria-live="polite">
+            {quantityOk ? text.total(formatPrice(quantity * product.price)) : ""}
+          </p>
+          <button type="submit" className="btn btn-primary min-w-32" disabled={!quantityOk || busy}>
+            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+            {text.book}
+          </button>
+          <span role="status" className="sr-only">
+            {busy ? messages.common.loading : ""}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}

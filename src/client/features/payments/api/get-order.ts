@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import type { Order } from "../../../../shared/orders.js";
+import { api } from "../../../lib/api.js";
+
+export function orderQueryKey(id: string) {
+  return ["orders", "detail", id] as const;
+}
+
+export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
+  return api<Order>(`/api/orders/${encodeURIComponent(id)}`, { signal });
+}
+
+export function useOrder(id: string) {
+  return useQuery(
+    queryOptions({
+      queryKey: orderQueryKey(id),
+      queryFn: ({ signal }) => getOrder(id, signal),
+      retry: false,
+    }),
+  );
+}

@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Order } from "../../../../shared/orders.js";
+import { api } from "../../../lib/api.js";
+import { orderQueryKey } from "./get-order.js";
+
+export function payOrder({
+  orderId,
+  transactionId,
+}: {
+  orderId: string;
+  transactionId: string;
+}): Promise<Order> {
+  return api<Order>(`/api/orders/${encodeURIComponent(orderId)}/pay`, {
+    method: "POST",
+    json: { transactionId },
+  });
+}
+
+/** Asks the server to check the payment with the provider and mark the order paid. */
+export function usePayOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: payOrder,
+    onSuccess: (order) => {
+      queryClient.setQueryData(orderQueryKey(order.id), order);
+      return queryClient.invalidateQueries({ queryKey: ["orders", "mine"] });
+    },
+  });
+}

@@ -1,0 +1,41 @@
+import { messages } from "../../../../shared/messages.js";
+import type { Order } from "../../../../shared/orders.js";
+import { formatCount, formatPrice } from "../../../lib/format.js";
+
+const text = messages.payment.page;
+
+/** The order being paid for (SPEC.md §2 Payment page: the order detail). */
+export function OrderSummary({ order }: { order: Order }) {
+  const rows: [string, string][] = [
+    [text.product, order.productName],
+    [text.customer, `${order.name} (${order.email})`],
+    [text.quantity, text.units(formatCount(order.quantity))],
+    [text.total, formatPrice(order.totalPrice)],
+    [text.address, order.address],
+    [text.phone, order.phone],
+  ];
+  return (
+    <section aria-labelledby="order-summary-title" className="card border border-base-content/10 bg-base-200">
+      <div className="card-body gap-5">
+        <h2 id="order-summary-title" className="card-title text-xl">
+          {text.detailTitle}
+        </h2>
+        <img
+          src={order.img}
+          alt={order.productName}
+          width={480}
+          height={360}
+          className="aspect-[4/3] h-auto w-full rounded-box bg-base-300 object-contain p-4"
+        />
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+          {rows.map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-base-content/75">{label}</dt>
+              <dd className="break-words font-medium">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { messages } from "../../../../shared/messages.js";
+
+/** The spec's success message, in green, with the transaction id. */
+export function PaymentSuccess({ transactionId }: { transactionId: string }) {
+  return (
+    <div role="status" className="flex flex-col gap-1 text-success">
+      <p className="text-lg font-semibold">{messages.payment.success}</p>
+      <p className="break-all">{messages.payment.transactionId(transactionId)}</p>
+    </div>
+  );
+}
+
+/** A card error: the provider's message in red under the form. */
+export function PaymentError({ message }: { message: string | undefined }) {
+  return (
+    <p role="alert" className="min-h-6 text-error">
+      {message ?? ""}
+    </p>
+  );
+}

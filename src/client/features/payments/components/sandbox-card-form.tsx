@@ -1,0 +1,102 @@
+import { type FormEvent, useState } from "react";
+import { messages } from "../../../../shared/messages.js";
+import { TextField } from "../../../components/text-field.js";
+import { problemMessage } from "../../../lib/form-errors.js";
+import { confirmSandboxPayment } from "../api/confirm-sandbox-payment.js";
+import { PaymentError } from "./payment-result.js";
+
+const text = messages.payment.page;
+
+export type CardFormProps = {
+  clientSecret: string | undefined;
+  billing: { name: string; email: string };
+  amountLabel: string;
+  /** Called with the provider's payment intent id once the card payment succeeded. */
+  onConfirmed(transactionId: string): Promise<void>;
+};
+
+/** MM/YY, MM/YYYY or MMYY; anything else becomes 0/0, which the provider refuses with its message. */
+function parseExpiry(value: string): { expMonth: number; expYear: number } {
+  const digits = value.replace(/\D/g, "");
+  if (digits.length === 4)
+    return { expMonth: Number(digits.slice(0, 2)), expYear: 2000 + Number(digits.slice(2)) };
+  if (digits.length === 6) return { expMonth: Number(digits.slice(0, 2)), expYear: Number(digits.slice(2)) };
+  return { expMonth: 0, expYear: 0 };
+}
+
+/**
+ * The sandbox provider's card form. Whether a card is good is the provider's call: its message is
+ * shown in red under the form, as a real provider's would be.
+ */
+export function SandboxCardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormProps) {
+  const [number, setNumber] = useState("");
+  const [expiry, setExpiry] = useState("");
+  const [cvc, setCvc] = useState("");
+  const [error, setError] = useState<string>();
+  const [paying, setPaying] = useState(false);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!clientSecret || paying) return;
+    setPaying(true);
+    setError(undefined);
+    try {
+      const result = await confirmSandboxPayment({
+        clientSecret,
+        card: { number, ...parseExpiry(expiry), cvc },
+        billing,
+      });
+      await onConfirmed(result.paymentIntent.id);
+    } catch (failure) {
+      setError(problemMessage(failure));
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <TextField
+        label={text.cardNumber}
+        value={number}
+        onChange={(e) => setNumber(e.currentTarget.value)}
+        inputMode="numeric"
+        autoComplete="cc-number"
+        placeholder="4242 4242 4242 4242"
+        maxLength={23}
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <TextField
+          label={text.expiry}
+          value={expiry}
+          onChange={(e) => setExpiry(e.currentTarget.value)}
+          inputMode="numeric"
+          autoComplete="cc-exp"
+          placeholder="MM/YY"
+          maxLength={7}
+        />
+        <TextField
+          label={text.cvc}
+          value={cvc}
+          onChange={(e) => setCvc(e.currentTarget.value)}
+          inputMode="numeric"
+          autoComplete="cc-csc"
+          placeholder="123"
+          maxLength={4}
+        />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label={text.name} value={billing.name} readOnly autoComplete="cc-name" />
+        <TextField label={text.email} value={billing.email} readOnly type="email" autoComplete="email" />
+      </div>
+      <PaymentError message={error} />
+      <button type="submit" className="btn btn-primary" disabled={!clientSecret || paying}>
+        {paying || !clientSecret ? (
+          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        ) : null}
+        {paying ? text.paying : text.pay(amountLabel)}
+      </button>
+      <p className="text-xs text-base-content/75">{text.sandboxNote}</p>
+    </form>
+  );
+}

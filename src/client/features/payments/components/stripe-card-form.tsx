@@ -1,0 +1,83 @@
+import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
+import { loadStripe, type Stripe } from "@stripe/stripe-js";
+import { type FormEvent, useState } from "react";
+import { messages } from "../../../../shared/messages.js";
+import { TextField } from "../../../components/text-field.js";
+import { problemMessage } from "../../../lib/form-errors.js";
+import { PaymentError } from "./payment-result.js";
+import type { CardFormProps } from "./sandbox-card-form.js";
+
+const text = messages.payment.page;
+const stripeByKey = new Map<string, Promise<Stripe | null>>();
+
+/** Stripe.js is loaded once per publishable key, and only on the payment page. */
+function stripeFor(publishableKey: string): Promise<Stripe | null> {
+  let stripe = stripeByKey.get(publishableKey);
+  if (!stripe) {
+    stripe = loadStripe(publishableKey);
+    stripeByKey.set(publishableKey, stripe);
+  }
+  return stripe;
+}
+
+function CardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormProps) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [error, setError] = useState<string>();
+  const [paying, setPaying] = useState(false);
+  const [cardReady, setCardReady] = useState(false);
+  const ready = Boolean(stripe && elements && clientSecret && cardReady);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const card = elements?.getElement(CardElement);
+    if (!stripe || !card || !clientSecret || paying) return;
+    setPaying(true);
+    setError(undefined);
+    try {
+      const result = await stripe.confirmCardPayment(clientSecret, {
+        payment_method: { card, billing_details: billing },
+      });
+      if (result.error) setError(result.error.message ?? messages.payment.cardDeclined);
+      else await onConfirmed(result.paymentIntent.id);
+    } catch (failure) {
+      setError(problemMessage(failure));
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <fieldset className="flex flex-col gap-1.5">
+        <legend className="mb-1.5 text-sm font-medium">{text.cardNumber}</legend>
+        <div className="input w-full items-center">
+          <CardElement
+            className="w-full"
+            onReady={() => setCardReady(true)}
+            options={{ hidePostalCode: true, style: { base: { color: "#e5e7eb", fontSize: "16px" } } }}
+          />
+        </div>
+      </fieldset>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label={text.name} value={billing.name} readOnly autoComplete="cc-name" />
+        <TextField label={text.email} value={billing.email} readOnly type="email" autoComplete="email" />
+      </div>
+      <PaymentError message={error} />
+      <button type="submit" className="btn btn-primary" disabled={!ready || paying}>
+        {paying || !ready ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+        {paying ? text.paying : text.pay(amountLabel)}
+      </button>
+    </form>
+  );
+}
+
+/** Stripe Elements' card field; Pay stays disabled until Stripe.js and the client secret are ready. */
+export function StripeCardForm(props: CardFormProps & { publishableKey: string }) {
+  const { publishableKey, ...form } = props;
+  return (
+    <Elements stripe={stripeFor(publishableKey)}>
+      <CardForm {...form} />
+    </Elements>
+  );
+}

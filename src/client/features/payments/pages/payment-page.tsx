@@ -1,0 +1,120 @@
+import { lazy, type ReactNode, Suspense, useState } from "react";
+import { Link, useParams } from "react-router";
+import { messages } from "../../../../shared/messages.js";
+import { LoadError } from "../../../components/load-error.js";
+import { Spinner } from "../../../components/spinner.js";
+import { ApiError } from "../../../lib/api.js";
+import { useSession } from "../../../lib/auth.js";
+import { problemMessage } from "../../../lib/form-errors.js";
+import { formatPrice } from "../../../lib/format.js";
+import { paths } from "../../../lib/paths.js";
+import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
+import { usePaymentIntent } from "../api/create-payment-intent.js";
+import { useOrder } from "../api/get-order.js";
+import { usePayOrder } from "../api/pay-order.js";
+import { OrderSummary } from "../components/order-summary.js";
+import { PaymentError, PaymentSuccess } from "../components/payment-result.js";
+import { SandboxCardForm } from "../components/sandbox-card-form.js";
+
+// Stripe.js and Elements load only when the shop pays through Stripe.
+const StripeCardForm = lazy(async () => ({
+  default: (await import("../components/stripe-card-form.js")).StripeCardForm,
+}));
+
+const text = messages.payment.page;
+
+/** /dashboard/payment/:id: the order beside the card form (SPEC.md §2 Payment page). */
+export function PaymentPage() {
+  const { id = "" } = useParams();
+  const { user } = useSession();
+  const order = useOrder(id);
+  const unpaid = order.data ? !order.data.paid : false;
+  const intent = usePaymentIntent(id, unpaid);
+  const pay = usePayOrder();
+  const [paidNow, setPaidNow] = useState<string>();
+
+  const heading = (
+    <DashboardHeading title={messages.dashboard.payment} lead={messages.dashboard.paymentLead} />
+  );
+  if (order.isPending)
+    return (
+      <>
+        {heading}
+        <Spinner />
+      </>
+    );
+  if (order.isError) {
+    const missing = order.error instanceof ApiError && [400, 404].includes(order.error.status);
+    return (
+      <>
+        {heading}
+        {missing ? (
+          <div className="flex flex-col items-start gap-4">
+            <p role="alert">{messages.order.notFound}</p>
+            <Link to={paths.dashboard.root} className="btn btn-primary">
+              {text.backToOrders}
+            </Link>
+          </div>
+        ) : (
+          <LoadError onRetry={() => void order.refetch()} />
+        )}
+      </>
+    );
+  }
+
+  const current = order.data;
+  const billing = { name: user?.name ?? current.name, email: user?.email ?? current.email };
+  const onConfirmed = async (transactionId: string) => {
+    await pay.mutateAsync({ orderId: current.id, transactionId });
+    setPaidNow(transactionId);
+  };
+  const formProps = {
+    clientSecret: intent.data?.clientSecret,
+    billing,
+    amountLabel: formatPrice(current.totalPrice),
+    onConfirmed,
+  };
+
+  let payment: ReactNode;
+  if (paidNow) payment = <PaymentSuccess transactionId={paidNow} />;
+  else if (current.paid)
+    payment = (
+      <div role="status" className="flex flex-col gap-1">
+        <p className="text-lg font-semibold text-success">{text.paidAlready}</p>
+        {current.transactionId ? (
+          <p className="break-all">{messages.payment.transactionId(current.transactionId)}</p>
+        ) : null}
+      </div>
+    );
+  else if (intent.isError) payment = <PaymentError message={problemMessage(intent.error)} />;
+  else if (intent.isPending) payment = <Spinner label={text.preparing} />;
+  else if (intent.data?.provider === "stripe" && intent.data.publishableKey)
+    payment = (
+      <Suspense fallback={<Spinner label={text.preparing} />}>
+        <StripeCardForm {...formProps} publishableKey={intent.data.publishableKey} />
+      </Suspense>
+    );
+  else payment = <SandboxCardForm {...formProps} />;
+
+  return (
+    <>
+      {heading}
+      <div className="grid gap-8 lg:grid-cols-2">
+        <OrderSummary order={current} />
+        <section aria-labelledby="card-title" className="card border border-base-content/10 bg-base-200">
+          <div className="card-body gap-5">
+            <h2 id="card-title" className="card-title text-xl">
+              {text.cardTitle}
+            </h2>
+            {payment}
+            {current.paid || paidNow ? (
+              <Link to={paths.dashboard.root} className="btn btn-outline self-start">
+                {text.backToOrders}
+              </Link>
+            ) : null}
+          </div>
+        </section>
+      </div>
+    </>
+  );
+}
