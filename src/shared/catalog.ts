@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./constants.js";
+import { messages } from "./messages.js";
+import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 export const CATEGORIES = ["keyboards", "mice", "memory", "headphones", "cooling-fans"] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -45,3 +47,51 @@ export const productListSchema = z.object({
 export type ProductList = z.infer<typeof productListSchema>;
 
 export const productIdParamsSchema = z.object({ id: z.uuid() });
+
+/** The shop's own art under /media (no dots in folder names, so no way out of it). */
+const SHOP_MEDIA_PATTERN = /^\/media\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:svg|webp|png|jpe?g|gif)$/;
+
+export const PRODUCT_NAME_MAX_LENGTH = 120;
+export const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
+/** Whole dollars per unit; far above any part the shop sells, low enough to catch a typo of zeros. */
+export const PRODUCT_PRICE_MAX = 100_000;
+/** Stock in units; the same ceiling as the largest order the shop accepts. */
+export const PRODUCT_QUANTITY_MAX = 1_000_000;
+
+const m = messages.product;
+
+/** POST /api/products: a new product; every field required. */
+export const productInputSchema = z.object({
+  name: z
+    .string({ error: m.nameRequired })
+    .trim()
+    .min(1, m.nameRequired)
+    .max(PRODUCT_NAME_MAX_LENGTH, m.nameTooLong(PRODUCT_NAME_MAX_LENGTH)),
+  image: z
+    .string({ error: m.imageInvalid })
+    .trim()
+    .refine((url) => UPLOADED_IMAGE_PATTERN.test(url) || SHOP_MEDIA_PATTERN.test(url), m.imageInvalid),
+  price: z
+    .number({ error: m.priceInvalid })
+    .int(m.priceInvalid)
+    .min(1, m.priceInvalid)
+    .max(PRODUCT_PRICE_MAX, m.priceTooHigh(PRODUCT_PRICE_MAX)),
+  quantity: z
+    .number({ error: m.quantityInvalid })
+    .int(m.quantityInvalid)
+    .min(0, m.quantityInvalid)
+    .max(PRODUCT_QUANTITY_MAX, m.quantityTooHigh(PRODUCT_QUANTITY_MAX)),
+  description: z
+    .string({ error: m.descriptionRequired })
+    .trim()
+    .min(1, m.descriptionRequired)
+    .max(PRODUCT_DESCRIPTION_MAX_LENGTH, m.descriptionTooLong(PRODUCT_DESCRIPTION_MAX_LENGTH)),
+  category: z.enum(CATEGORIES, { error: m.categoryInvalid }),
+});
+export type ProductInput = z.input<typeof productInputSchema>;
+
+/** PATCH /api/products/:id: any of the fields (restock, reprice, reword); at least one. */
+export const productPatchSchema = productInputSchema
+  .partial()
+  .refine((patch) => Object.values(patch).some((v) => v !== undefined), m.nothingToChange);
+export type ProductPatch = z.input<typeof productPatchSchema>;

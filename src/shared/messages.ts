@@ -303,8 +303,8 @@ export const messages = {
         `${name} (${email}) is signed out everywhere and can no longer sign in. Their orders stay on record.`,
       makeAdmin: "Make Admin",
       removeAdmin: "Remove Admin",
-      makeAdminFor: (name: string) => `Make ${name} an admin`,
-      removeAdminFor: (name: string) => `Remove ${name} from admin`,
+      makeAdminFor: (name: string) => `Make Admin: ${name}`,
+      removeAdminFor: (name: string) => `Remove Admin: ${name}`,
       none: "No users yet.",
     },
     orders: {
@@ -326,6 +326,8 @@ export const messages = {
       markedShipped: "The order is marked as shipped.",
       remove: "Remove",
       removeFor: (product: string, name: string) => `Remove the order of ${product} by ${name}`,
+      confirmText: (quantity: string, product: string, name: string) =>
+        `${quantity} × ${product}, ordered by ${name}. Its units go back into stock.`,
       none: "No orders yet.",
     },
     products: {
@@ -345,8 +347,6 @@ export const messages = {
       created: (name: string) => `${name} is added to the catalog.`,
       listTitle: "Products",
       listLead: "Newest first. Change a price, restock or rewrite a description from its card.",
-      imageAlt: (name: string) => name,
-      price_: (amount: string) => `${amount} per unit`,
       stock: (count: string) => `${count} in stock`,
       lowStock: "Low stock",
       edit: "Edit",

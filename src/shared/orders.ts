@@ -2,6 +2,7 @@ import { z } from "zod";
 import { phoneSchema } from "./accounts.js";
 import { MIN_ORDER_QUANTITY } from "./constants.js";
 import { messages } from "./messages.js";
+import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 export const ORDER_STATUSES = ["pending", "paid", "shipped"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -16,10 +17,7 @@ export const orderInputSchema = z.object({
     .max(1_000_000, messages.order.outOfStock),
   address: z.string().trim().min(1, messages.order.addressRequired).max(300),
   phone: phoneSchema,
-  img: z
-    .string()
-    .regex(/^\/api\/images\/[a-f0-9]{64}\.(webp|png|jpeg|gif)$/, messages.order.imageInvalid)
-    .optional(),
+  img: z.string().regex(UPLOADED_IMAGE_PATTERN, messages.order.imageInvalid).optional(),
 });
 export type OrderInput = z.input<typeof orderInputSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { RATING_MAX } from "./constants.js";
+import { RATING_MAX, RATING_MIN } from "./constants.js";
+import { messages } from "./messages.js";
 
 export const reviewSchema = z.object({
   id: z.string(),
@@ -16,6 +17,24 @@ export const reviewListQuerySchema = z.object({
 });
 
 export const reviewListSchema = z.array(reviewSchema);
+
+export const REVIEW_COMMENT_MAX_LENGTH = 1000;
+
+/** POST /api/reviews; the reviewer's name comes from the session, never from the body. */
+export const reviewInputSchema = z.object({
+  comment: z
+    .string({ error: messages.review.commentRequired })
+    .trim()
+    .min(1, messages.review.commentRequired)
+    .max(REVIEW_COMMENT_MAX_LENGTH, messages.review.commentTooLong(REVIEW_COMMENT_MAX_LENGTH)),
+  // 0..5 as the spec validates it (SPEC.md §5), under its own message that speaks of 1 to 5.
+  rating: z
+    .number({ error: messages.review.ratingRange })
+    .int(messages.review.ratingRange)
+    .min(RATING_MIN, messages.review.ratingRange)
+    .max(RATING_MAX, messages.review.ratingRange),
+});
+export type ReviewInput = z.input<typeof reviewInputSchema>;
 
 /** Number of filled stars for a rating (the spec accepts 0..5 but shows 1..5 stars). */
 export function starCount(rating: number): number {

@@ -17,8 +17,12 @@ export const unauthorized = (detail = "Please sign in to continue.") =>
   new HttpProblem(401, "Unauthorized", detail);
 export const forbidden = (detail = "You are not allowed to do this.") =>
   new HttpProblem(403, "Forbidden", detail);
+export const paymentRequired = (detail: string) => new HttpProblem(402, "Payment Required", detail);
 export const notFound = (detail = "Not found.") => new HttpProblem(404, "Not Found", detail);
 export const conflict = (detail: string) => new HttpProblem(409, "Conflict", detail);
+export const payloadTooLarge = (detail: string) => new HttpProblem(413, "Content Too Large", detail);
+export const unsupportedMediaType = (detail: string) =>
+  new HttpProblem(415, "Unsupported Media Type", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);
 
 const TITLES: Record<number, string> = {

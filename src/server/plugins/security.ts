@@ -25,7 +25,8 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
         mediaSrc: ["'self'"],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...(config.stripe ? ["https://api.stripe.com"] : [])],
-        frameSrc: stripeSources.length ? stripeSources : ["'none'"],
+        // Stripe.js mounts its card fields and 3-D Secure challenges in frames from these hosts.
+        frameSrc: config.stripe ? [...stripeSources, "https://hooks.stripe.com"] : ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

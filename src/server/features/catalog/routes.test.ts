@@ -3,6 +3,7 @@ import type { Product, ProductList } from "../../../shared/catalog.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 
+// Read-only tests on the untouched demo catalog; the admin's changes are in admin-routes.test.ts.
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestApp();

@@ -1,5 +1,11 @@
 import { and, asc, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
-import type { Product, ProductList, ProductListQuery } from "../../../shared/catalog.js";
+import type {
+  Product,
+  ProductInput,
+  ProductList,
+  ProductListQuery,
+  ProductPatch,
+} from "../../../shared/catalog.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
 
@@ -54,5 +60,21 @@ export async function listProducts(db: Db, query: ProductListQuery): Promise<Pro
 
 export async function getProduct(db: Db, id: string): Promise<Product | undefined> {
   const [row] = await db.select(columns).from(products).where(eq(products.id, id));
+  return row;
+}
+
+export async function createProduct(db: Db, input: Required<ProductInput>): Promise<Product> {
+  const [row] = await db.insert(products).values(input).returning(columns);
+  if (!row) throw new Error("product insert returned nothing");
+  return row;
+}
+
+/** Changes the given fields; undefined when there is no such product. */
+export async function updateProduct(db: Db, id: string, patch: ProductPatch): Promise<Product | undefined> {
+  const [row] = await db
+    .update(products)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(products.id, id))
+    .returning(columns);
   return row;
 }

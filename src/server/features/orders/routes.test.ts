@@ -211,3 +211,78 @@ describe("reading and removing orders", () => {
     expect(new Set(all.json().map((o: Order) => o.email))).toEqual(new Set([alice.email, bob.email]));
   });
 });
+
+describe("POST /api/orders/:id/ship", () => {
+  const ship = (id: string, user?: TestUser) =>
+    ctx.app.inject({
+      method: "POST",
+      url: `/api/orders/${id}/ship`,
+      headers: { origin: ORIGIN, ...(user ? { cookie: user.cookie } : {}) },
+    });
+
+  async function rowOf(id: string) {
+    const [row] = await ctx.database.db.select().from(orders).where(eq(orders.id, id));
+    return row;
+  }
+
+  async function paidOrder(): Promise<Order> {
+    const order: Order = (await book(alice, { productId: await newProduct(100), quantity: 10 })).json();
+    await ctx.database.db
+      .update(orders)
+      .set({ status: "paid", transactionId: `pi_${Math.random()}`, paidAt: new Date() })
+      .where(eq(orders.id, order.id));
+    return order;
+  }
+
+  it("ships a paid order once, and answers the same order when shipped again", async () => {
+    const order = await paidOrder();
+    const first = await ship(order.id, admin);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ id: order.id, status: "shipped", paid: true });
+    const shippedAt = (await rowOf(order.id))?.shippedAt;
+    expect(shippedAt).toBeInstanceOf(Date);
+
+    const again = await ship(order.id, admin);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    expect((await rowOf(order.id))?.shippedAt).toEqual(shippedAt);
+  });
+
+  it("refuses an unpaid order with 409, leaving it pending", async () => {
+    const order: Order = (await book(alice, { productId: await newProduct(100), quantity: 10 })).json();
+    const res = await ship(order.id, admin);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toBe(messages.order.notPaid);
+    expect(await rowOf(order.id)).toMatchObject({ status: "pending", shippedAt: null });
+  });
+
+  it("answers 404 for an unknown order", async () => {
+    const res = await ship("00000000-0000-4000-8000-000000000000", admin);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().detail).toBe(messages.order.notFound);
+  });
+
+  it("is refused to the customer (403) and a visitor (401), changing nothing", async () => {
+    const order = await paidOrder();
+    expect((await ship(order.id, alice)).statusCode).toBe(403);
+    expect((await ship(order.id)).statusCode).toBe(401);
+    expect(await rowOf(order.id)).toMatchObject({ status: "paid", shippedAt: null });
+  });
+});
+
+describe("admin Remove on Manage Orders", () => {
+  it("removes a customer's unpaid order and returns its stock", async () => {
+    const productId = await newProduct(100);
+    const order: Order = (await book(bob, { productId, quantity: 30 })).json();
+    expect(await stockOf(productId)).toBe(70);
+    const res = await ctx.app.inject({
+      method: "DELETE",
+      url: `/api/orders/${order.id}`,
+      headers: { cookie: admin.cookie, origin: ORIGIN },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(await stockOf(productId)).toBe(100);
+    const [left] = await ctx.database.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(left).toBeUndefined();
+  });
+});

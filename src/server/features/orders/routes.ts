@@ -2,7 +2,14 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { orderIdParamsSchema, orderInputSchema, orderSchema } from "../../../shared/orders.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { getVisibleOrder, listAllOrders, listOrdersOf, placeOrder, removeOrder } from "./service.js";
+import {
+  getVisibleOrder,
+  listAllOrders,
+  listOrdersOf,
+  placeOrder,
+  removeOrder,
+  shipOrder,
+} from "./service.js";
 
 const idempotencyHeaders = z.object({
   "idempotency-key": z.string().min(1).max(200).optional(),
@@ -90,5 +97,19 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       await removeOrder(app.db, request.user, request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    "/api/orders/:id/ship",
+    {
+      preHandler: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Mark a paid order shipped; idempotent (admin)",
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, ...problemResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => shipOrder(app.db, request.params.id),
   );
 };

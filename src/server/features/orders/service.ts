@@ -159,3 +159,20 @@ export async function removeOrder(db: Db, user: SessionUser, id: string): Promis
     }
   });
 }
+
+/**
+ * Marks a paid order shipped. Shipping again answers the same order, so a double click or a retry
+ * is harmless; an unpaid order cannot ship.
+ */
+export async function shipOrder(db: Db, id: string): Promise<Order> {
+  const [shipped] = await db
+    .update(orders)
+    .set({ status: "shipped", shippedAt: new Date() })
+    .where(and(eq(orders.id, id), eq(orders.status, "paid")))
+    .returning();
+  if (shipped) return toOrder(shipped);
+  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  if (!row) throw notFound(messages.order.notFound);
+  if (row.status === "pending") throw conflict(messages.order.notPaid);
+  return toOrder(row);
+}

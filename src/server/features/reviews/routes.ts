@@ -1,19 +1,40 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { reviewListQuerySchema, reviewListSchema } from "../../../shared/reviews.js";
+import {
+  reviewInputSchema,
+  reviewListQuerySchema,
+  reviewListSchema,
+  reviewSchema,
+} from "../../../shared/reviews.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { listReviews } from "./service.js";
+import { createReview, listReviews } from "./service.js";
 
 export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ["reviews"];
+
   app.get(
     "/api/reviews",
     {
       schema: {
-        tags: ["reviews"],
+        tags,
         summary: "Reviews, newest first",
         querystring: reviewListQuerySchema,
         response: { 200: reviewListSchema, ...problemResponses(400) },
       },
     },
     async (request) => listReviews(app.db, request.query.limit),
+  );
+
+  app.post(
+    "/api/reviews",
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        summary: "Write a review under my name",
+        body: reviewInputSchema,
+        response: { 201: reviewSchema, ...problemResponses(400, 401) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createReview(app.db, request.user, request.body)),
   );
 };

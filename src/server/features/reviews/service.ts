@@ -1,16 +1,18 @@
 import { and, desc, eq, exists, inArray, sql } from "drizzle-orm";
-import type { Review } from "../../../shared/reviews.js";
+import type { Review, ReviewInput } from "../../../shared/reviews.js";
 import type { Db } from "../../db/client.js";
 import { orders, reviews } from "../../db/schema/index.js";
+import type { SessionUser } from "../../plugins/auth.js";
 
-export async function listReviews(db: Db, limit?: number): Promise<Review[]> {
+/** Reviews with the "verified buyer" flag: the reviewer has a paid (or shipped) order. */
+function selectReviews(db: Db) {
   const verified = sql<boolean>`${exists(
     db
       .select({ one: orders.id })
       .from(orders)
       .where(and(eq(orders.userId, reviews.userId), inArray(orders.status, ["paid", "shipped"]))),
   )}`;
-  const rows = await db
+  return db
     .select({
       id: reviews.id,
       name: reviews.name,
@@ -20,7 +22,30 @@ export async function listReviews(db: Db, limit?: number): Promise<Review[]> {
       verified,
     })
     .from(reviews)
+    .$dynamic();
+}
+
+type ReviewRow = Omit<Review, "createdAt"> & { createdAt: Date };
+
+function toReview(r: ReviewRow): Review {
+  return { ...r, verified: Boolean(r.verified), createdAt: r.createdAt.toISOString() };
+}
+
+export async function listReviews(db: Db, limit?: number): Promise<Review[]> {
+  const rows = await selectReviews(db)
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(limit ?? 100);
-  return rows.map((r) => ({ ...r, verified: Boolean(r.verified), createdAt: r.createdAt.toISOString() }));
+  return rows.map(toReview);
+}
+
+/** Stores the review as written (the client shows it as text), under the signed-in user's name. */
+export async function createReview(db: Db, user: SessionUser, input: Required<ReviewInput>): Promise<Review> {
+  const [created] = await db
+    .insert(reviews)
+    .values({ userId: user.id, name: user.name, comment: input.comment, rating: input.rating })
+    .returning({ id: reviews.id });
+  if (!created) throw new Error("review insert returned nothing");
+  const [row] = await selectReviews(db).where(eq(reviews.id, created.id));
+  if (!row) throw new Error("created review not found");
+  return toReview(row);
 }

@@ -1,6 +1,6 @@
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { messages } from "../../../../shared/messages.js";
 import { TextField } from "../../../components/text-field.js";
 import { problemMessage } from "../../../lib/form-errors.js";
@@ -14,7 +14,8 @@ const stripeByKey = new Map<string, Promise<Stripe | null>>();
 function stripeFor(publishableKey: string): Promise<Stripe | null> {
   let stripe = stripeByKey.get(publishableKey);
   if (!stripe) {
-    stripe = loadStripe(publishableKey);
+    // A blocked or offline js.stripe.com resolves to null instead of leaving the page hanging.
+    stripe = loadStripe(publishableKey).catch(() => null);
     stripeByKey.set(publishableKey, stripe);
   }
   return stripe;
@@ -75,8 +76,18 @@ function CardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormP
 /** Stripe Elements' card field; Pay stays disabled until Stripe.js and the client secret are ready. */
 export function StripeCardForm(props: CardFormProps & { publishableKey: string }) {
   const { publishableKey, ...form } = props;
+  const stripe = stripeFor(publishableKey);
+  const [unavailable, setUnavailable] = useState(false);
+  useEffect(() => {
+    let current = true;
+    void stripe.then((loaded) => current && setUnavailable(loaded === null));
+    return () => {
+      current = false;
+    };
+  }, [stripe]);
+  if (unavailable) return <PaymentError message={text.stripeUnavailable} />;
   return (
-    <Elements stripe={stripeFor(publishableKey)}>
+    <Elements stripe={stripe}>
       <CardForm {...form} />
     </Elements>
   );

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useState } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
 import { messages } from "../../../../shared/messages.js";
 import { LoadError } from "../../../components/load-error.js";
@@ -32,6 +32,13 @@ export function PaymentPage() {
   const intent = usePaymentIntent(id, unpaid);
   const pay = usePayOrder();
   const [paidNow, setPaidNow] = useState<string>();
+  const refetchOrder = order.refetch;
+
+  // 409: the provider already took the money (say, a tab closed before the shop heard of it) and
+  // the server has now recorded it, so the order shows as paid once reloaded.
+  useEffect(() => {
+    if (intent.error instanceof ApiError && intent.error.status === 409) void refetchOrder();
+  }, [intent.error, refetchOrder]);
 
   const heading = (
     <DashboardHeading title={messages.dashboard.payment} lead={messages.dashboard.paymentLead} />

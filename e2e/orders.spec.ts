@@ -1,0 +1,198 @@
+import { expect, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+import type { Product, ProductList } from "../src/shared/catalog.js";
+import { messages } from "../src/shared/messages.js";
+import type { Order } from "../src/shared/orders.js";
+import { expectAccessible } from "./support/axe.js";
+import { E2E } from "./support/env.js";
+import { signUpCustomer } from "./support/users.js";
+
+const form = messages.order.form;
+const table = messages.order.table;
+const card = messages.payment.page;
+
+/**
+ * Each journey orders its own product (most expensive first), so the stock it asserts is not
+ * moved by journeys running beside it.
+ */
+async function product(page: Page, index: number): Promise<Product> {
+  const response = await page.request.get("/api/products?sort=price-desc&pageSize=12");
+  const item = ((await response.json()) as ProductList).items[index];
+  if (!item) throw new Error(`The demo catalog has no product ${index}`);
+  return item;
+}
+
+async function stockOf(page: Page, id: string): Promise<number> {
+  return ((await (await page.request.get(`/api/products/${id}`)).json()) as Product).quantity;
+}
+
+/** Books through the API, as the page's signed-in customer. */
+async function bookViaApi(page: Page, productId: string, quantity = 10): Promise<Order> {
+  const response = await page.request.post("/api/orders", {
+    headers: { origin: E2E.baseURL },
+    data: { productId, quantity, address: "7 Circuit Lane, Austin", phone: "5550142" },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as Order;
+}
+
+async function payWithCard(page: Page, number: string) {
+  const pay = page.getByRole("button", { name: /^Pay \$/ });
+  await expect(pay).toBeEnabled();
+  await page.getByLabel(card.cardNumber, { exact: true }).fill(number);
+  await page.getByLabel(card.expiry, { exact: true }).fill("12/34");
+  await page.getByLabel(card.cvc, { exact: true }).fill("123");
+  await pay.click();
+}
+
+const pngImage = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: "#7c3aed" } })
+    .png()
+    .toBuffer();
+
+test("book 10 units with an image, pay with 4242 and see the order paid", async ({ page }) => {
+  const item = await product(page, 0);
+  const customer = await signUpCustomer(page, "booking");
+  const stock = await stockOf(page, item.id);
+
+  await page.goto(`/tool/${item.id}`);
+  await expect(page.getByLabel(form.name, { exact: true })).toHaveValue(customer.name);
+  await expect(page.getByLabel(form.email, { exact: true })).toHaveValue(customer.email);
+  await expectAccessible(page, "product page");
+  await page.getByLabel(form.quantity, { exact: true }).fill("10");
+  await page.getByLabel(form.address, { exact: true }).fill("7 Circuit Lane, Austin");
+  await page.getByLabel(form.phone, { exact: true }).fill("5550142");
+  await page
+    .getByLabel(form.image, { exact: true })
+    .setInputFiles({ name: "desk.png", mimeType: "image/png", buffer: await pngImage() });
+  await page.getByRole("button", { name: form.book }).click();
+  await expect(page.getByText(messages.order.booked)).toBeVisible();
+  await expect(page).toHaveURL("/");
+
+  await page.goto(`/tool/${item.id}`);
+  await expect(
+    page.getByText(messages.catalog.available((stock - 10).toLocaleString("en-US"))),
+  ).toBeVisible();
+
+  await page.goto("/dashboard");
+  const row = page.getByRole("row").filter({ hasText: item.name });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("img")).toHaveAttribute("src", /^\/api\/images\/[a-f0-9]{64}\.webp$/);
+  await expect(
+    row.getByRole("cell", { name: `$${(item.price * 10).toLocaleString("en-US")}` }),
+  ).toBeVisible();
+  await expectAccessible(page, "my orders");
+  await row.getByRole("link", { name: table.payFor(item.name) }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payment\/[0-9a-f-]{36}$/);
+
+  await expect(page.getByText(item.name).first()).toBeVisible();
+  await expectAccessible(page, "payment page");
+  await payWithCard(page, "4242 4242 4242 4242");
+  await expect(page.getByText(messages.payment.success)).toBeVisible();
+  const idLine = page.getByText(/^Yor transaction id : /);
+  const transactionId = ((await idLine.textContent()) ?? "").replace("Yor transaction id : ", "");
+  expect(transactionId).toMatch(/^pi_/);
+
+  await page.goto("/dashboard");
+  const paidRow = page.getByRole("row").filter({ hasText: item.name });
+  await expect(paidRow.getByText(table.paid, { exact: true })).toBeVisible();
+  await expect(paidRow.getByText(transactionId)).toBeVisible();
+  await expect(paidRow.getByRole("button", { name: table.remove })).toHaveCount(0);
+
+  await page.goBack();
+  await page.reload();
+  await expect(page.getByText(card.paidAlready)).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pay \$/ })).toHaveCount(0);
+});
+
+test("a declined card shows the provider's message and leaves the order unpaid", async ({ page }) => {
+  const item = await product(page, 1);
+  await signUpCustomer(page, "declined");
+  const order = await bookViaApi(page, item.id);
+
+  await page.goto(`/dashboard/payment/${order.id}`);
+  await payWithCard(page, "4000 0000 0000 0002");
+  await expect(page.getByRole("alert").filter({ hasText: messages.payment.cardDeclined })).toBeVisible();
+  await payWithCard(page, "4000 0000 0000 9995");
+  await expect(page.getByRole("alert").filter({ hasText: messages.payment.insufficientFunds })).toBeVisible();
+
+  await page.goto("/dashboard");
+  await expect(page.getByRole("link", { name: table.payFor(item.name) })).toBeVisible();
+  const stored = (await (await page.request.get(`/api/orders/${order.id}`)).json()) as Order;
+  expect(stored.paid).toBe(false);
+});
+
+test("Remove deletes an unpaid order and returns its stock", async ({ page }) => {
+  const item = await product(page, 2);
+  await signUpCustomer(page, "remove");
+  await bookViaApi(page, item.id, 12);
+  const stock = await stockOf(page, item.id);
+
+  await page.goto("/dashboard");
+  await page.getByRole("button", { name: table.removeFor(item.name) }).click();
+  await expect(page.getByText(messages.order.removed)).toBeVisible();
+  await expect(page.getByText(table.empty)).toBeVisible();
+  expect(await stockOf(page, item.id)).toBe(stock + 12);
+});
+
+test("the quantity is checked on change and Book waits for a valid one", async ({ page }) => {
+  const item = await product(page, 3);
+  await signUpCustomer(page, "quantity");
+  await page.goto(`/tool/${item.id}`);
+  const quantity = page.getByLabel(form.quantity, { exact: true });
+  const book = page.getByRole("button", { name: form.book });
+
+  await quantity.fill("9");
+  await expect(page.getByText(messages.order.minimum)).toBeVisible();
+  await expect(book).toBeDisabled();
+  await quantity.fill(String(item.quantity + 1));
+  await expect(page.getByText(messages.order.outOfStock)).toBeVisible();
+  await expect(book).toBeDisabled();
+  await quantity.fill("");
+  await expect(page.getByText(messages.order.minimum)).toBeVisible();
+  await quantity.fill("10");
+  await expect(book).toBeEnabled();
+
+  await book.click();
+  await expect(page.getByText(messages.order.addressRequired)).toBeVisible();
+  await expect(page.getByText(messages.auth.phoneRequired)).toBeVisible();
+  await page.getByLabel(form.phone, { exact: true }).fill("call me");
+  await expect(page.getByText(messages.auth.phoneInvalid)).toBeVisible();
+  await expect(page).toHaveURL(`/tool/${item.id}`);
+});
+
+test("a refused image sends no order and says why", async ({ page }) => {
+  const item = await product(page, 4);
+  await signUpCustomer(page, "upload");
+  await page.goto(`/tool/${item.id}`);
+  await page.getByLabel(form.address, { exact: true }).fill("7 Circuit Lane, Austin");
+  await page.getByLabel(form.phone, { exact: true }).fill("5550142");
+  await page
+    .getByLabel(form.image, { exact: true })
+    .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some text") });
+  await page.getByRole("button", { name: form.book }).click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: messages.upload.unsupported }).first(),
+  ).toBeVisible();
+  await expect(page).toHaveURL(`/tool/${item.id}`);
+  const mine = (await (await page.request.get("/api/orders/mine")).json()) as Order[];
+  expect(mine).toEqual([]);
+});
+
+test("a product that does not exist shows a not-found message", async ({ page }) => {
+  await signUpCustomer(page, "missing");
+  await page.goto("/tool/3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f");
+  await expect(page.getByText(messages.catalog.productMissing)).toBeVisible();
+});
+
+test("another customer's order is not found on the payment page", async ({ page, browser }) => {
+  const item = await product(page, 5);
+  await signUpCustomer(page, "owner");
+  const order = await bookViaApi(page, item.id);
+  const other = await browser.newPage();
+  await signUpCustomer(other, "intruder");
+  await other.goto(`/dashboard/payment/${order.id}`);
+  await expect(other.getByText(messages.order.notFound)).toBeVisible();
+  await expect(other.getByRole("button", { name: /^Pay \$/ })).toHaveCount(0);
+  await other.close();
+});

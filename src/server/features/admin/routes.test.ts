@@ -1,0 +1,92 @@
+import { asc, eq, inArray, lt } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AdminOverview } from "../../../shared/admin.js";
+import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
+import type { OrderStatus } from "../../../shared/orders.js";
+import { orders, products, users } from "../../db/schema/index.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { signUp, type TestUser } from "../../test/users.js";
+
+const ADMIN_EMAIL = "overview.admin@example.com";
+let ctx: TestContext;
+let admin: TestUser;
+let customer: TestUser;
+
+beforeAll(async () => {
+  ctx = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+  admin = await signUp(ctx.app, { email: ADMIN_EMAIL });
+  customer = await signUp(ctx.app);
+  await signUp(ctx.app);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const overview = (cookie: string) => ctx.app.inject({ url: "/api/admin/overview", headers: { cookie } });
+
+async function addOrders(status: OrderStatus, count: number) {
+  await ctx.database.db.insert(orders).values(
+    Array.from({ length: count }, () => ({
+      userId: customer.id,
+      productName: "Gale 120",
+      img: "/media/products/gale-120-high-static-pressure-fan.svg",
+      name: "Cory",
+      email: customer.email,
+      address: "1 Loop Road",
+      phone: "5550123",
+      quantity: 10,
+      unitPrice: 10,
+      totalPrice: 100,
+      status,
+      transactionId: status === "pending" ? null : `pi_${Math.random()}`,
+    })),
+  );
+}
+
+describe("GET /api/admin/overview", () => {
+  it("counts users and orders by state", async () => {
+    await addOrders("pending", 3);
+    await addOrders("paid", 2);
+    await addOrders("shipped", 4);
+    const res = await overview(admin.cookie);
+    expect(res.statusCode).toBe(200);
+    const body: AdminOverview = res.json();
+    const userRows = await ctx.database.db.select({ id: users.id }).from(users);
+    expect(userRows).toHaveLength(3);
+    expect(body.users).toBe(3);
+    expect(body.orders).toEqual({ unpaid: 3, paidNotShipped: 2, shipped: 4 });
+  });
+
+  it("lists products below the low-stock threshold, lowest first", async () => {
+    const body: AdminOverview = (await overview(admin.cookie)).json();
+    const expected = await ctx.database.db
+      .select({ id: products.id, name: products.name, quantity: products.quantity })
+      .from(products)
+      .where(lt(products.quantity, LOW_STOCK_THRESHOLD))
+      .orderBy(asc(products.quantity), asc(products.name));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(body.lowStock).toEqual(expected);
+  });
+
+  it("shows at most 10 low-stock products, the emptiest first", async () => {
+    const some = await ctx.database.db.select({ id: products.id }).from(products).limit(12);
+    const ids = some.map((p) => p.id);
+    await ctx.database.db.update(products).set({ quantity: 7 }).where(inArray(products.id, ids));
+    const [empty] = ids;
+    await ctx.database.db
+      .update(products)
+      .set({ quantity: 0 })
+      .where(eq(products.id, empty ?? ""));
+    const body: AdminOverview = (await overview(admin.cookie)).json();
+    expect(body.lowStock).toHaveLength(10);
+    expect(body.lowStock[0]).toMatchObject({ id: empty, quantity: 0 });
+    const quantities = body.lowStock.map((p) => p.quantity);
+    expect(quantities).toEqual([...quantities].sort((a, b) => a - b));
+    expect(quantities.every((q) => q < LOW_STOCK_THRESHOLD)).toBe(true);
+  });
+
+  it("is refused to a customer (403) and a visitor (401)", async () => {
+    expect((await overview(customer.cookie)).statusCode).toBe(403);
+    expect((await overview("")).statusCode).toBe(401);
+  });
+});

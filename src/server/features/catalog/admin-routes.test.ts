@@ -1,0 +1,185 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Product, ProductList } from "../../../shared/catalog.js";
+import { messages } from "../../../shared/messages.js";
+import { products } from "../../db/schema/index.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+
+const ADMIN_EMAIL = "catalog.admin@example.com";
+let ctx: TestContext;
+let admin: TestUser;
+let customer: TestUser;
+beforeAll(async () => {
+  ctx = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+  admin = await signUp(ctx.app, { email: ADMIN_EMAIL });
+  customer = await signUp(ctx.app);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+const UPLOADED = `/api/images/${"ab12".repeat(16)}.webp`;
+const valid = {
+  name: "Nimbus 75 Wireless Keyboard",
+  image: UPLOADED,
+  price: 129,
+  quantity: 300,
+  description: "A 75% gasket-mounted board with tri-mode wireless.",
+  category: "keyboards",
+};
+
+async function productCount(): Promise<number> {
+  const [row] = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(products);
+  return row?.n ?? -1;
+}
+
+const addProduct = (payload: unknown, cookie = admin.cookie) =>
+  ctx.app.inject({
+    method: "POST",
+    url: "/api/products",
+    headers: { cookie, origin: ORIGIN },
+    payload: payload as object,
+  });
+
+const patchProduct = (id: string, payload: object, cookie = admin.cookie) =>
+  ctx.app.inject({
+    method: "PATCH",
+    url: `/api/products/${id}`,
+    headers: { cookie, origin: ORIGIN },
+    payload,
+  });
+
+describe("POST /api/products", () => {
+  it("adds a product that the catalog then shows, with trimmed texts", async () => {
+    const res = await addProduct({
+      ...valid,
+      name: `  ${valid.name}  `,
+      description: ` ${valid.description} `,
+    });
+    expect(res.statusCode).toBe(201);
+    const created: Product = res.json();
+    expect(created).toEqual({ id: expect.any(String), ...valid });
+    const shown = await ctx.app.inject({ url: `/api/products/${created.id}` });
+    expect(shown.json()).toEqual(created);
+    const found: ProductList = (
+      await ctx.app.inject({ url: `/api/products?search=${encodeURIComponent("Nimbus 75")}` })
+    ).json();
+    expect(found.items.map((p) => p.id)).toContain(created.id);
+  });
+
+  it("accepts the shop's own /media art, a stock of 0 and every category", async () => {
+    for (const category of ["keyboards", "mice", "memory", "headphones", "cooling-fans"]) {
+      const res = await addProduct({
+        ...valid,
+        category,
+        quantity: 0,
+        image: "/media/products/gale-120-high-static-pressure-fan.svg",
+      });
+      expect(res.statusCode, category).toBe(201);
+    }
+  });
+
+  const tooLong = (n: number) => "x".repeat(n);
+  it.each([
+    ["name", { name: "" }, messages.product.nameRequired],
+    ["name", { name: "   " }, messages.product.nameRequired],
+    ["name", { name: tooLong(121) }, messages.product.nameTooLong(120)],
+    ["name", { name: undefined }, messages.product.nameRequired],
+    ["description", { description: "" }, messages.product.descriptionRequired],
+    ["description", { description: tooLong(2001) }, messages.product.descriptionTooLong(2000)],
+    ["description", { description: undefined }, messages.product.descriptionRequired],
+    ["price", { price: 0 }, messages.product.priceInvalid],
+    ["price", { price: -5 }, messages.product.priceInvalid],
+    ["price", { price: 19.99 }, messages.product.priceInvalid],
+    ["price", { price: "25" }, messages.product.priceInvalid],
+    ["price", { price: 100_001 }, messages.product.priceTooHigh(100_000)],
+    ["price", { price: undefined }, messages.product.priceInvalid],
+    ["quantity", { quantity: -1 }, messages.product.quantityInvalid],
+    ["quantity", { quantity: 2.5 }, messages.product.quantityInvalid],
+    ["quantity", { quantity: "10" }, messages.product.quantityInvalid],
+    ["quantity", { quantity: 1_000_001 }, messages.product.quantityTooHigh(1_000_000)],
+    ["category", { category: "cars" }, messages.product.categoryInvalid],
+    ["category", { category: undefined }, messages.product.categoryInvalid],
+    ["image", { image: "https://example.com/keyboard.png" }, messages.product.imageInvalid],
+    ["image", { image: "/api/images/abc.webp" }, messages.product.imageInvalid],
+    ["image", { image: `/api/images/${"AB12".repeat(16)}.webp` }, messages.product.imageInvalid],
+    ["image", { image: "/media/../../etc/passwd.png" }, messages.product.imageInvalid],
+    ["image", { image: "javascript:alert(1)" }, messages.product.imageInvalid],
+    ["image", { image: undefined }, messages.product.imageInvalid],
+  ])("refuses a bad %s (%o) with 400 and stores nothing", async (field, override, message) => {
+    const before = await productCount();
+    const res = await addProduct({ ...valid, ...override });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["content-type"]).toContain("application/problem+json");
+    expect(res.json().errors).toContainEqual({ path: field, message });
+    expect(await productCount()).toBe(before);
+  });
+
+  it("is refused to a customer (403) and a visitor (401), storing nothing", async () => {
+    const before = await productCount();
+    expect((await addProduct(valid, customer.cookie)).statusCode).toBe(403);
+    expect((await addProduct(valid, "")).statusCode).toBe(401);
+    expect(await productCount()).toBe(before);
+  });
+});
+
+describe("PATCH /api/products/:id", () => {
+  async function fresh(): Promise<Product> {
+    return (await addProduct({ ...valid, quantity: 5 })).json();
+  }
+
+  it("restocks a product and changes only what is sent", async () => {
+    const product = await fresh();
+    const res = await patchProduct(product.id, { quantity: 500 });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ...product, quantity: 500 });
+    expect((await ctx.app.inject({ url: `/api/products/${product.id}` })).json().quantity).toBe(500);
+  });
+
+  it("changes price and description together, and name, image and category too", async () => {
+    const product = await fresh();
+    const res = await patchProduct(product.id, {
+      price: 99,
+      description: " Now with PBT keycaps. ",
+      name: "Nimbus 75 Pro",
+      image: "/media/products/pulse-60-compact-keyboard.svg",
+      category: "mice",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      id: product.id,
+      price: 99,
+      quantity: 5,
+      description: "Now with PBT keycaps.",
+      name: "Nimbus 75 Pro",
+      image: "/media/products/pulse-60-compact-keyboard.svg",
+      category: "mice",
+    });
+  });
+
+  it("refuses bad values and an empty change, changing nothing", async () => {
+    const product = await fresh();
+    for (const patch of [{ quantity: -1 }, { quantity: 1.5 }, { price: 0 }, { description: "  " }, {}]) {
+      const res = await patchProduct(product.id, patch);
+      expect(res.statusCode, JSON.stringify(patch)).toBe(400);
+    }
+    const empty = await patchProduct(product.id, { id: "other", unknown: 1 });
+    expect(empty.json().detail).toContain(messages.product.nothingToChange);
+    const [row] = await ctx.database.db.select().from(products).where(eq(products.id, product.id));
+    expect(row).toMatchObject({ quantity: 5, price: valid.price, description: valid.description });
+  });
+
+  it("answers 404 for an unknown product", async () => {
+    const res = await patchProduct("00000000-0000-4000-8000-000000000000", { quantity: 10 });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().detail).toBe(messages.product.notFound);
+  });
+
+  it("is refused to a customer (403) and a visitor (401), changing nothing", async () => {
+    const product = await fresh();
+    expect((await patchProduct(product.id, { quantity: 1 }, customer.cookie)).statusCode).toBe(403);
+    expect((await patchProduct(product.id, { quantity: 1 }, "")).statusCode).toBe(401);
+    expect((await ctx.app.inject({ url: `/api/products/${product.id}` })).json().quantity).toBe(5);
+  });
+});

@@ -1,0 +1,102 @@
+import Stripe from "stripe";
+import { messages } from "../../../shared/messages.js";
+import type { Config } from "../../config.js";
+import { badRequest, notFound } from "../../lib/problem.js";
+import type {
+  CreatedIntent,
+  IntentRequest,
+  PaymentProvider,
+  ProviderEvent,
+  ProviderIntent,
+} from "./provider.js";
+
+type StripeSettings = NonNullable<Config["stripe"]>;
+
+/** Ids Stripe gives payment intents; anything else is not worth a round trip. */
+const INTENT_ID = /^pi_[A-Za-z0-9_]{1,200}$/;
+
+function connection(apiUrl: string | undefined): Pick<Stripe.StripeConfig, "host" | "port" | "protocol"> {
+  if (!apiUrl) return {};
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port || (protocol === "http" ? 80 : 443), protocol };
+}
+
+/** Card payments through Stripe: the browser confirms with Stripe.js, the server only asks Stripe. */
+export class StripeProvider implements PaymentProvider {
+  readonly name = "stripe" as const;
+  readonly publishableKey: string;
+  private readonly stripe: Stripe;
+  private readonly webhookSecret: string | undefined;
+
+  constructor(settings: StripeSettings) {
+    this.publishableKey = settings.publishableKey;
+    this.webhookSecret = settings.webhookSecret;
+    this.stripe = new Stripe(settings.secretKey, {
+      ...connection(settings.apiUrl),
+      telemetry: false,
+      // A customer is waiting: three attempts still end before the server's 30 s request timeout.
+      timeout: 8_000,
+      maxNetworkRetries: 2,
+    });
+  }
+
+  async createIntent(request: IntentRequest): Promise<CreatedIntent> {
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        { amount: request.amount, currency: request.currency, metadata: { orderId: request.orderId } },
+        // Retries, reloads and second tabs get the same intent instead of a new one (for 24 hours).
+        { idempotencyKey: `gearhouse-order-${request.orderId}-${request.amount}-${request.currency}` },
+      );
+      if (!intent.client_secret) throw new Error("Stripe returned an intent without a client secret");
+      // A replay carries the intent as it was first created; it may have been paid since.
+      const replayed = intent.lastResponse.headers["idempotent-replayed"] === "true";
+      const current = replayed ? await this.stripe.paymentIntents.retrieve(intent.id) : intent;
+      return { id: intent.id, clientSecret: intent.client_secret, status: current.status };
+    } catch (error) {
+      throw new Error("Stripe could not create the payment intent", { cause: error });
+    }
+  }
+
+  async retrieve(intentId: string): Promise<ProviderIntent | null> {
+    if (!INTENT_ID.test(intentId)) return null;
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await this.stripe.paymentIntents.retrieve(intentId, { expand: ["latest_charge"] });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeError && error.code === "resource_missing") return null;
+      throw new Error("Stripe could not read the payment intent", { cause: error });
+    }
+    const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
+    const card = charge?.payment_method_details?.card;
+    return {
+      id: intent.id,
+      orderId: intent.metadata.orderId ?? null,
+      amount: intent.amount,
+      currency: intent.currency,
+      status: intent.status,
+      cardBrand: card?.brand ?? null,
+      cardLast4: card?.last4 ?? null,
+    };
+  }
+
+  verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent {
+    if (!this.webhookSecret) throw notFound();
+    let event: Stripe.Event;
+    try {
+      event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader ?? "", this.webhookSecret);
+    } catch {
+      throw badRequest(messages.payment.webhookSignature);
+    }
+    const object: unknown = event.data.object;
+    const intentId =
+      event.type.startsWith("payment_intent.") &&
+      typeof object === "object" &&
+      object !== null &&
+      "id" in object &&
+      typeof object.id === "string"
+        ? object.id
+        : null;
+    return { id: event.id, type: event.type, intentId };
+  }
+}

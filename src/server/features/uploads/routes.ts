@@ -1,0 +1,147 @@
+import multipart from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
+import { messages } from "../../../shared/messages.js";
+import { uploadResultSchema } from "../../../shared/uploads.js";
+import {
+  badRequest,
+  HttpProblem,
+  notFound,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "../../lib/problem.js";
+import { problemResponses } from "../../lib/schemas.js";
+import { findImage, imageKeyOf, storeImage } from "./service.js";
+
+const IMAGE_FIELD = "image";
+/** Room for the multipart framing and a few small fields around a file of the maximum size. */
+const MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+/** Content-addressed, so a URL's bytes never change. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+const imageParamsSchema = z.object({ file: z.string() });
+
+/** Whether an If-None-Match header names this ETag (or any, with `*`); weak validators count too. */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === "*" || tag === etag);
+}
+
+export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ["uploads"];
+
+  // Registered in this encapsulated plugin only: no other route accepts multipart bodies.
+  await app.register(multipart, {
+    limits: {
+      fileSize: MAX_UPLOAD_BYTES,
+      files: 1,
+      fields: 4,
+      fieldSize: 1024,
+      fieldNameSize: 100,
+      parts: 5,
+      headerPairs: 20,
+    },
+  });
+  const { FieldsLimitError, FilesLimitError, PartsLimitError, RequestFileTooLargeError } =
+    app.multipartErrors;
+
+  /** Translates what @fastify/multipart and busboy throw into the shop's problems. */
+  function uploadProblem(error: unknown): HttpProblem {
+    if (error instanceof HttpProblem) return error;
+    if (error instanceof RequestFileTooLargeError) return payloadTooLarge(messages.upload.tooLarge);
+    if (
+      error instanceof FilesLimitError ||
+      error instanceof FieldsLimitError ||
+      error instanceof PartsLimitError
+    )
+      return payloadTooLarge(messages.upload.tooManyParts);
+    // Everything else comes from a malformed or interrupted body: the client's doing, not ours.
+    return badRequest(messages.upload.unreadable);
+  }
+
+  /** Reads the whole body and returns the bytes of its `image` file, refusing anything else. */
+  async function readImage(request: FastifyRequest): Promise<Buffer> {
+    if (!request.isMultipart()) throw unsupportedMediaType(messages.upload.notMultipart);
+    let image: Buffer | undefined;
+    try {
+      // Reading to the end lets busboy report a second file or too many fields.
+      for await (const part of request.parts()) {
+        if (part.type !== "file") continue;
+        if (part.fieldname !== IMAGE_FIELD) {
+          part.file.resume();
+          continue;
+        }
+        image = await part.toBuffer();
+        // toBuffer throws on a cut-off file already; this keeps a silent truncation impossible.
+        if (part.file.truncated) throw payloadTooLarge(messages.upload.tooLarge);
+      }
+    } catch (error) {
+      throw uploadProblem(error);
+    }
+    if (!image?.length) throw badRequest(messages.upload.missing);
+    return image;
+  }
+
+  app.post(
+    "/api/uploads",
+    {
+      // Multipart bodies bypass Fastify's bodyLimit, so an oversized declared length is refused up front.
+      onRequest: async (request) => {
+        if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES)
+          throw payloadTooLarge(messages.upload.tooLarge);
+      },
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        summary: "Upload an image (multipart field `image`): checked by content, re-encoded to WebP",
+        consumes: ["multipart/form-data"],
+        response: { 201: uploadResultSchema, ...problemResponses(400, 401, 403, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const bytes = await readImage(request);
+      const url = await storeImage(app.db, request.user.id, bytes);
+      return reply.code(201).send({ url });
+    },
+  );
+
+  app.get(
+    "/api/images/:file",
+    {
+      schema: {
+        tags,
+        summary: "An uploaded image, served with immutable caching",
+        params: imageParamsSchema,
+        response: {
+          200: {
+            description: "The image bytes",
+            // Sent as a Buffer, which Fastify never serializes; the meta is for the OpenAPI document.
+            content: {
+              "image/webp": { schema: z.instanceof(Buffer).meta({ type: "string", format: "binary" }) },
+            },
+          },
+          304: z.null().describe("Not modified"),
+          ...problemResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const key = imageKeyOf(request.params.file);
+      const image = key ? await findImage(app.db, key) : undefined;
+      if (!image) throw notFound(messages.upload.notFound);
+      const etag = `"${image.key}"`;
+      reply.header("cache-control", IMMUTABLE).header("etag", etag);
+      if (matchesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
+      return reply
+        .header("x-content-type-options", "nosniff")
+        .header("content-disposition", `inline; filename="${request.params.file}"`)
+        .type(image.contentType)
+        .send(image.data);
+    },
+  );
+};

@@ -1,0 +1,76 @@
+import { asc, eq } from "drizzle-orm";
+import type { Role } from "../../../shared/accounts.js";
+import { messages } from "../../../shared/messages.js";
+import type { User } from "../../../shared/users.js";
+import type { Db } from "../../db/client.js";
+import { users } from "../../db/schema/index.js";
+import { conflict, notFound } from "../../lib/problem.js";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+const columns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  phone: users.phone,
+  role: users.role,
+  createdAt: users.createdAt,
+};
+
+function toUser(row: { createdAt: Date } & Omit<User, "createdAt">): User {
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+export async function listUsers(db: Db): Promise<User[]> {
+  const rows = await db.select(columns).from(users).orderBy(asc(users.createdAt), asc(users.id));
+  return rows.map(toUser);
+}
+
+/**
+ * Locks every admin row (in id order, so two admins acting at once queue instead of deadlocking)
+ * and then the target's row. Whoever removes or demotes an admin holds these locks until commit,
+ * so two concurrent requests can never leave the shop without an admin. Returns the target and
+ * whether another admin would remain without it.
+ */
+async function lockTarget(tx: Tx, id: string) {
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.role, "admin"))
+    .orderBy(asc(users.id))
+    .for("update");
+  const [target] = await tx.select(columns).from(users).where(eq(users.id, id)).for("update");
+  if (!target) throw notFound(messages.users.notFound);
+  return { target, otherAdmins: admins.filter((a) => a.id !== id).length };
+}
+
+/**
+ * Removes an account. Its sessions and sign-in accounts go with it (ON DELETE CASCADE), so its
+ * cookie is refused on the next request; its orders and reviews stay as records (SET NULL), the
+ * orders keeping the name and email they were placed with.
+ */
+export async function removeUser(db: Db, actorId: string, id: string): Promise<void> {
+  if (id === actorId) throw conflict(messages.users.cannotRemoveSelf);
+  await db.transaction(async (tx) => {
+    const { target, otherAdmins } = await lockTarget(tx, id);
+    if (target.role === "admin" && otherAdmins === 0) throw conflict(messages.users.lastAdminRemove);
+    await tx.delete(users).where(eq(users.id, id));
+  });
+}
+
+/** Makes a user admin or takes the role away; the last admin keeps it. */
+export async function setRole(db: Db, id: string, role: Role): Promise<User> {
+  return db.transaction(async (tx) => {
+    const { target, otherAdmins } = await lockTarget(tx, id);
+    if (role === "user" && target.role === "admin" && otherAdmins === 0)
+      throw conflict(messages.users.lastAdminDemote);
+    if (target.role === role) return toUser(target);
+    const [row] = await tx
+      .update(users)
+      .set({ role, updatedAt: new Date() })
+      .where(eq(users.id, id))
+      .returning(columns);
+    if (!row) throw notFound(messages.users.notFound);
+    return toUser(row);
+  });
+}
