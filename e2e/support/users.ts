@@ -21,3 +21,28 @@ export async function signUpCustomer(page: Page, tag: string, name = "Journey Te
   expect(response.status()).toBe(200);
   return customer;
 }
+
+const ADMIN_PASSWORD = "Adm1nPassw0rd";
+
+/**
+ * Signs the page's browser context in as E2E.adminEmail, which ADMIN_EMAILS makes an admin on
+ * sign-up. Whichever journey comes first creates the account; the others sign in to it.
+ */
+export async function signInAsAdmin(page: Page): Promise<Customer> {
+  const admin = { name: "E2E Admin", email: E2E.adminEmail, password: ADMIN_PASSWORD };
+  const headers = { origin: E2E.baseURL };
+  const signUp = await page.request.post("/api/auth/sign-up/email", {
+    headers,
+    data: { ...admin, phone: "+1 555 0100" },
+  });
+  if (signUp.status() !== 200) {
+    const signIn = await page.request.post("/api/auth/sign-in/email", {
+      headers,
+      data: { email: admin.email, password: admin.password },
+    });
+    expect(signIn.status()).toBe(200);
+  }
+  const me = await page.request.get("/api/me");
+  expect(await me.json()).toMatchObject({ email: admin.email, role: "admin" });
+  return admin;
+}

@@ -19,7 +19,14 @@ const contentPages = {
   blogs: () => import("../features/content/pages/blogs-page.js"),
   ique: () => import("../features/content/pages/ique-page.js"),
 };
-const dashboardPages = () => import("../features/dashboard/pages/dashboard-pages.js");
+// Admin pages are chunks of their own, so customers never download admin code.
+const adminPages = {
+  users: () => import("../features/users/pages/users-page.js"),
+  makeAdmin: () => import("../features/users/pages/make-admin-page.js"),
+  manageOrders: () => import("../features/admin/pages/manage-orders-page.js"),
+  addProduct: () => import("../features/admin/pages/add-product-page.js"),
+  overview: () => import("../features/admin/pages/admin-overview-page.js"),
+};
 const orderPages = {
   myOrders: () => import("../features/orders/pages/my-orders-page.js"),
   payment: () => import("../features/payments/pages/payment-page.js"),
@@ -82,11 +89,13 @@ export const router = createBrowserRouter([
           { index: true, lazy: async () => ({ Component: (await orderPages.myOrders()).MyOrdersPage }) },
           {
             path: paths.dashboard.addReview,
-            lazy: async () => ({ Component: (await dashboardPages()).AddReviewPage }),
+            lazy: async () => ({
+              Component: (await import("../features/reviews/pages/add-review-page.js")).AddReviewPage,
+            }),
           },
           {
             path: paths.dashboard.users,
-            lazy: async () => ({ Component: (await dashboardPages()).UsersPage }),
+            lazy: async () => ({ Component: (await adminPages.users()).UsersPage }),
           },
           {
             path: paths.dashboard.myProfile,
@@ -96,15 +105,15 @@ export const router = createBrowserRouter([
           },
           {
             path: paths.dashboard.manageOrders,
-            lazy: async () => ({ Component: (await dashboardPages()).ManageOrdersPage }),
+            lazy: async () => ({ Component: (await adminPages.manageOrders()).ManageOrdersPage }),
           },
           {
             path: paths.dashboard.addProduct,
-            lazy: async () => ({ Component: (await dashboardPages()).AddProductPage }),
+            lazy: async () => ({ Component: (await adminPages.addProduct()).AddProductPage }),
           },
           {
             path: paths.dashboard.admin,
-            lazy: async () => ({ Component: (await dashboardPages()).MakeAdminPage }),
+            lazy: async () => ({ Component: (await adminPages.makeAdmin()).MakeAdminPage }),
           },
           {
             path: "/dashboard/payment/:id",
@@ -112,7 +121,7 @@ export const router = createBrowserRouter([
           },
           {
             path: paths.dashboard.adminOverview,
-            lazy: async () => ({ Component: (await dashboardPages()).AdminOverviewPage }),
+            lazy: async () => ({ Component: (await adminPages.overview()).AdminOverviewPage }),
           },
         ],
       },

@@ -2,13 +2,16 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Review } from "../../../../shared/reviews.js";
 import { api, withQuery } from "../../../lib/api.js";
 
+/** Every reviews query starts with this key, whatever its limit. */
+export const reviewsQueryKey = ["reviews"] as const;
+
 export function getReviews(limit?: number, signal?: AbortSignal): Promise<Review[]> {
   return api<Review[]>(withQuery("/api/reviews", { limit }), { signal });
 }
 
 export function reviewsQueryOptions(limit?: number) {
   return queryOptions({
-    queryKey: ["reviews", "list", { limit }],
+    queryKey: [...reviewsQueryKey, "list", { limit }],
     queryFn: ({ signal }) => getReviews(limit, signal),
   });
 }

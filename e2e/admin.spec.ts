@@ -1,0 +1,335 @@
+import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+import type { ProductList } from "../src/shared/catalog.js";
+import { LOW_STOCK_THRESHOLD } from "../src/shared/constants.js";
+import { messages } from "../src/shared/messages.js";
+import type { Order } from "../src/shared/orders.js";
+import { expectAccessible } from "./support/axe.js";
+import { E2E } from "./support/env.js";
+import { type Customer, signInAsAdmin, uniqueEmail } from "./support/users.js";
+
+const t = messages.admin;
+const origin = { origin: E2E.baseURL };
+
+type AdminPage = { path: string; heading: string; loaded: (page: Page) => Locator };
+
+/** The admin pages, each with what it shows once its data has loaded. */
+const ADMIN_PAGES: readonly AdminPage[] = [
+  {
+    path: "/dashboard/users",
+    heading: messages.dashboard.users,
+    loaded: (page) => page.getByRole("table", { name: t.users.caption }),
+  },
+  {
+    path: "/dashboard/admin",
+    heading: messages.dashboard.makeAdmin,
+    loaded: (page) => page.getByRole("table", { name: t.users.rolesCaption }),
+  },
+  {
+    path: "/dashboard/manageOrders",
+    heading: messages.dashboard.manageOrders,
+    loaded: (page) => page.getByRole("table", { name: t.orders.caption }),
+  },
+  {
+    path: "/dashboard/addProduct",
+    heading: messages.dashboard.addProduct,
+    loaded: (page) => page.getByRole("article").first(),
+  },
+  {
+    path: "/dashboard/adminmakingPage",
+    heading: messages.dashboard.adminOverview,
+    loaded: (page) => page.getByRole("link", { name: new RegExp(`^${t.overview.users}`) }),
+  },
+];
+
+/**
+ * Signs up a customer in its own request context (its own cookies), so the page can stay signed in
+ * as the admin while the customer acts through the API.
+ */
+async function customerVia(request: APIRequestContext, tag: string): Promise<Customer> {
+  const customer = {
+    name: `${tag} ${Date.now()}`,
+    email: uniqueEmail(tag.toLowerCase()),
+    password: "Passw0rd!",
+  };
+  const response = await request.post("/api/auth/sign-up/email", {
+    headers: origin,
+    data: { ...customer, phone: "+1 555 0142" },
+  });
+  expect(response.status()).toBe(200);
+  return customer;
+}
+
+/** The table row of the one user or order that mentions `email`. */
+function rowOf(page: Page, email: string) {
+  return page.getByRole("row").filter({ hasText: email });
+}
+
+async function placeOrder(request: APIRequestContext, productId: string): Promise<Order> {
+  const response = await request.post("/api/orders", {
+    headers: origin,
+    data: { productId, quantity: 10, address: "9 Dock Street, Austin", phone: "5550142" },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as Order;
+}
+
+/** Pays through the sandbox provider as the customer would from the payment page. */
+async function payOrder(request: APIRequestContext, order: Order, customer: Customer) {
+  const intent = await request.post(`/api/orders/${order.id}/payment-intent`, { headers: origin });
+  expect(intent.status()).toBe(200);
+  const { clientSecret } = (await intent.json()) as { clientSecret: string };
+  const confirm = await request.post("/api/payments/sandbox/confirm", {
+    headers: origin,
+    data: {
+      clientSecret,
+      card: { number: "4242424242424242", expMonth: 12, expYear: 2034, cvc: "123" },
+      billing: { name: customer.name, email: customer.email },
+    },
+  });
+  expect(confirm.status()).toBe(200);
+  const { paymentIntent } = (await confirm.json()) as { paymentIntent: { id: string } };
+  const paid = await request.post(`/api/orders/${order.id}/pay`, {
+    headers: origin,
+    data: { transactionId: paymentIntent.id },
+  });
+  expect(paid.status()).toBe(200);
+}
+
+const pngImage = () =>
+  sharp({ create: { width: 96, height: 72, channels: 3, background: "#22d3ee" } })
+    .png()
+    .toBuffer();
+
+test("an admin makes a user admin, then removes admin", async ({ page, request }) => {
+  const target = await customerVia(request, "Promoted");
+  await signInAsAdmin(page);
+  await page.goto("/dashboard/admin");
+  const row = rowOf(page, target.email);
+  await expect(row.getByText(t.users.roles.user, { exact: true })).toBeVisible();
+
+  await row.getByRole("button", { name: t.users.makeAdminFor(target.name) }).click();
+  await expect(page.getByText(messages.users.madeAdmin)).toBeVisible();
+  await expect(row.getByText(t.users.roles.admin, { exact: true })).toBeVisible();
+  expect(await (await request.get("/api/me")).json()).toMatchObject({ role: "admin" });
+
+  await row.getByRole("button", { name: t.users.removeAdminFor(target.name) }).click();
+  await expect(page.getByText(messages.users.removedAdmin)).toBeVisible();
+  await expect(row.getByRole("button", { name: t.users.makeAdminFor(target.name) })).toBeVisible();
+  expect(await (await request.get("/api/me")).json()).toMatchObject({ role: "user" });
+});
+
+test("an admin removes a user through the confirm dialog, by keyboard", async ({ page, request }) => {
+  const target = await customerVia(request, "Removed");
+  const admin = await signInAsAdmin(page);
+  await page.goto("/dashboard/users");
+  const row = rowOf(page, target.email);
+  await expect(row).toContainText(target.name);
+  const remove = row.getByRole("button", { name: t.users.removeFor(target.name) });
+  const dialog = page.getByRole("dialog", { name: t.users.confirmTitle });
+
+  // Escape cancels, and focus returns to the button that opened the dialog.
+  await remove.click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(target.email);
+  await expect(dialog.getByRole("button", { name: t.cancel })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(remove).toBeFocused();
+
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Shift+Tab");
+  await expect(dialog.getByRole("button", { name: t.users.remove, exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText(messages.users.deleted)).toBeVisible();
+  await expect(row).toHaveCount(0);
+  // The row that held focus is gone: focus waits on the table instead of falling to the page.
+  await expect(page.getByRole("region", { name: t.users.caption })).toBeFocused();
+  expect((await request.get("/api/me")).status()).toBe(401);
+
+  // The server refuses to remove the admin's own account, and the page says why.
+  await rowOf(page, admin.email)
+    .getByRole("button", { name: t.users.removeFor(admin.name) })
+    .click();
+  await dialog.getByRole("button", { name: t.users.remove, exact: true }).click();
+  await expect(page.getByText(messages.users.cannotRemoveSelf)).toBeVisible();
+  await expect(rowOf(page, admin.email)).toHaveCount(1);
+});
+
+test("an admin adds a product with an image, restocks it, and finds it on /tools", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/dashboard/addProduct");
+  const p = t.products;
+  const name = `E2E Keyboard ${Date.now()}`;
+
+  await page.getByRole("button", { name: p.submit }).click();
+  await expect(page.getByText(messages.upload.missing)).toBeVisible();
+  await expect(page.getByText(messages.product.nameRequired)).toBeVisible();
+  await expect(page.getByText(messages.product.categoryInvalid)).toBeVisible();
+
+  await page
+    .getByLabel(p.image)
+    .setInputFiles({ name: "keyboard.png", mimeType: "image/png", buffer: await pngImage() });
+  await page.getByLabel(p.name, { exact: true }).fill(name);
+  await page.getByLabel(p.price).fill("49");
+  await page.getByLabel(p.quantity).fill("120");
+  await page.getByLabel(p.category).selectOption({ label: "Keyboards" });
+  await page.getByLabel(p.description).fill("A compact board made by the browser tests.");
+  await page.getByRole("button", { name: p.submit }).click();
+  await expect(page.getByText(p.created(name))).toBeVisible();
+  await expect(page.getByLabel(p.name, { exact: true })).toHaveValue("");
+
+  const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name }) });
+  await expect(card.getByRole("img", { name })).toHaveAttribute("src", /^\/api\/images\/[a-f0-9]{64}\./);
+  await expect(card).toContainText("$49");
+  await expect(card).toContainText(p.stock("120"));
+
+  await card.getByRole("button", { name: p.editFor(name) }).click();
+  const edit = card.getByRole("form", { name: p.editTitle(name) });
+  await expect(edit.getByLabel(p.price)).toBeFocused();
+  await edit.getByLabel(p.price).fill("59");
+  await edit.getByLabel(p.quantity).fill("30");
+  await edit.getByRole("button", { name: p.save }).click();
+  await expect(page.getByText(p.updated(name))).toBeVisible();
+  await expect(card).toContainText("$59");
+  await expect(card).toContainText(p.stock("30"));
+  await expect(card.getByRole("button", { name: p.editFor(name) })).toBeFocused();
+
+  await page.goto(`/tools?search=${encodeURIComponent(name)}`);
+  await expect(page.getByRole("main").getByRole("article").getByRole("heading")).toHaveText([name]);
+  await expect(page.getByRole("main").getByText("$59", { exact: true })).toBeVisible();
+});
+
+test("a failed image upload posts no product and says why", async ({ page }) => {
+  await signInAsAdmin(page);
+  const posted: string[] = [];
+  page.on("request", (req) => {
+    if (req.method() === "POST" && new URL(req.url()).pathname === "/api/products") posted.push(req.url());
+  });
+  await page.route("**/api/uploads", (route) =>
+    route.fulfill({
+      status: 415,
+      contentType: "application/problem+json",
+      body: JSON.stringify({
+        type: "about:blank",
+        title: "Unsupported Media Type",
+        status: 415,
+        detail: messages.upload.unsupported,
+      }),
+    }),
+  );
+  await page.goto("/dashboard/addProduct");
+  const p = t.products;
+  await page
+    .getByLabel(p.image)
+    .setInputFiles({ name: "part.png", mimeType: "image/png", buffer: await pngImage() });
+  await page.getByLabel(p.name, { exact: true }).fill(`Never posted ${Date.now()}`);
+  await page.getByLabel(p.price).fill("10");
+  await page.getByLabel(p.quantity).fill("10");
+  await page.getByLabel(p.category).selectOption("mice");
+  await page.getByLabel(p.description).fill("The upload of this one fails.");
+  await page.getByRole("button", { name: p.submit }).click();
+  await expect(page.getByText(messages.upload.unsupported)).toBeVisible();
+  await expect(page.getByRole("button", { name: p.submit })).toBeEnabled();
+  expect(posted).toEqual([]);
+});
+
+test("an admin ships a paid order and removes an unpaid one through the dialog", async ({
+  page,
+  request,
+}) => {
+  const list = (await (await request.get("/api/products?sort=price-asc&pageSize=3")).json()) as ProductList;
+  // A cheap product of its own, so the stock other journeys take is not this one's.
+  const item = list.items[2];
+  if (!item) throw new Error("The demo catalog has fewer than 3 products");
+  const customer = await customerVia(request, "Shipper");
+  const paid = await placeOrder(request, item.id);
+  await payOrder(request, paid, customer);
+  const unpaid = await placeOrder(request, item.id);
+
+  await signInAsAdmin(page);
+  await page.goto("/dashboard/manageOrders");
+  const o = t.orders;
+  const rows = rowOf(page, customer.email);
+  await expect(rows).toHaveCount(2);
+  const paidRow = rows.filter({
+    has: page.getByRole("button", { name: o.shipFor(item.name, customer.name) }),
+  });
+  const unpaidRow = rows.filter({ hasText: o.notPaid });
+  await expect(paidRow).toContainText(o.paid);
+  await expect(unpaidRow.getByRole("img", { name: o.imageAlt(item.name) })).toBeVisible();
+
+  await paidRow.getByRole("button", { name: o.shipFor(item.name, customer.name) }).click();
+  await expect(page.getByText(o.markedShipped)).toBeVisible();
+  await expect(rows.filter({ hasText: o.shipped })).toHaveCount(1);
+  expect(((await (await request.get(`/api/orders/${paid.id}`)).json()) as Order).status).toBe("shipped");
+
+  const remove = unpaidRow.getByRole("button", { name: o.removeFor(item.name, customer.name) });
+  const dialog = page.getByRole("dialog", { name: messages.order.confirmDelete });
+  await remove.click();
+  await dialog.getByRole("button", { name: t.cancel }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rows).toHaveCount(2);
+
+  await remove.click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: o.remove, exact: true }).click();
+  await expect(page.getByText(messages.order.removed)).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  expect((await request.get(`/api/orders/${unpaid.id}`)).status()).toBe(404);
+});
+
+test("the overview shows the counts, each linking to its page", async ({ page }) => {
+  await signInAsAdmin(page);
+  const o = t.overview;
+  const cards: ReadonlyArray<[label: string, path: string]> = [
+    [o.users, "/dashboard/users"],
+    [o.unpaid, "/dashboard/manageOrders"],
+    [o.toShip, "/dashboard/manageOrders"],
+    [o.shipped, "/dashboard/manageOrders"],
+    [o.lowStock(LOW_STOCK_THRESHOLD), "/dashboard/addProduct"],
+  ];
+  await page.goto("/dashboard/adminmakingPage");
+  for (const [label, path] of cards) {
+    const link = page.getByRole("link", { name: new RegExp(`^${label}\\s*[0-9,]+$`) });
+    await expect(link).toHaveAttribute("href", path);
+  }
+  await page.getByRole("link", { name: new RegExp(`^${o.users}`) }).click();
+  await expect(page).toHaveURL("/dashboard/users");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.users);
+});
+
+test("a customer on an admin page sees that it is for admins only", async ({ page }) => {
+  await customerVia(page.request, "Curious");
+  for (const { path, heading } of ADMIN_PAGES) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await expect(page.getByRole("heading", { name: t.only })).toBeVisible();
+    await expect(page.getByText(t.onlyLead)).toBeVisible();
+    await expect(page.getByRole("table")).toHaveCount(0);
+    await expectAccessible(page, `${path} as a customer`);
+  }
+});
+
+for (const { path, heading, loaded } of ADMIN_PAGES) {
+  test(`${path} has no serious or critical axe violations`, async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await signInAsAdmin(page);
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await expect(loaded(page)).toBeVisible();
+    await expectAccessible(page, path);
+  });
+}
+
+test("the confirm dialog has no serious or critical axe violations", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/dashboard/users");
+  await page
+    .getByRole("button", { name: new RegExp(`^${t.users.remove} `) })
+    .first()
+    .click();
+  await expect(page.getByRole("dialog", { name: t.users.confirmTitle })).toBeVisible();
+  await expectAccessible(page, "/dashboard/users with the dialog open");
+});

@@ -1,0 +1,90 @@
+import { useEffect, useId, useRef } from "react";
+
+type Props = {
+  open: boolean;
+  title: string;
+  text?: string | undefined;
+  confirmLabel: string;
+  cancelLabel: string;
+  /** While the confirmed action runs, both buttons wait and Escape does not close. */
+  pending?: boolean;
+  onConfirm(): void;
+  /** Called whenever the dialog closes: Cancel, Escape, a click beside it, or `open` turning false. */
+  onClose(): void;
+};
+
+/**
+ * A daisyUI modal on the native <dialog>: showModal() traps focus and makes the page inert, Escape
+ * cancels, and closing returns focus to the button that opened it. Cancel gets the first focus so
+ * Enter never confirms a removal by accident.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  text,
+  confirmLabel,
+  cancelLabel,
+  pending,
+  onConfirm,
+  onClose,
+}: Props) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const textId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      cancelRef.current?.focus();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the click only mirrors Escape, the dialog's own keyboard path.
+    <dialog
+      ref={dialogRef}
+      className="modal"
+      aria-labelledby={titleId}
+      aria-describedby={text ? textId : undefined}
+      onClose={onClose}
+      onCancel={(event) => {
+        if (pending) event.preventDefault();
+      }}
+      // A click on the backdrop (the dialog itself, around its box) cancels, as Escape does.
+      onClick={(event) => {
+        if (event.target === event.currentTarget && !pending) event.currentTarget.close();
+      }}
+    >
+      <div className="modal-box border border-base-content/10">
+        <h2 id={titleId} className="text-lg font-bold">
+          {title}
+        </h2>
+        {text ? (
+          <p id={textId} className="pt-3 text-base-content/85">
+            {text}
+          </p>
+        ) : null}
+        <div className="modal-action">
+          <button type="button" className="btn btn-error" onClick={onConfirm} disabled={pending}>
+            {pending ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+            {confirmLabel}
+          </button>
+          <button
+            ref={cancelRef}
+            type="button"
+            className="btn"
+            onClick={() => dialogRef.current?.close()}
+            disabled={pending}
+          >
+            {cancelLabel}
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}

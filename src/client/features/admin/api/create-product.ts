@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Product, ProductInput } from "../../../../shared/catalog.js";
+import { api } from "../../../lib/api.js";
+import { productsQueryKey } from "./get-admin-products.js";
+import { overviewQueryKey } from "./get-overview.js";
+
+export function createProduct(input: ProductInput): Promise<Product> {
+  return api<Product>("/api/products", { method: "POST", json: input });
+}
+
+export function useCreateProduct() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createProduct,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: productsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: overviewQueryKey }),
+      ]),
+  });
+}

@@ -1,0 +1,26 @@
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import type { ProductList } from "../../../../shared/catalog.js";
+import { api, withQuery } from "../../../lib/api.js";
+
+/** Every product query starts with "products", so an invalidation also refreshes the storefront's lists. */
+export const productsQueryKey = ["products"] as const;
+export const ADMIN_PRODUCTS_PAGE_SIZE = 12;
+
+export function getAdminProducts(page: number, signal?: AbortSignal): Promise<ProductList> {
+  return api<ProductList>(
+    withQuery("/api/products", { sort: "newest", page, pageSize: ADMIN_PRODUCTS_PAGE_SIZE }),
+    { signal },
+  );
+}
+
+export function adminProductsQueryOptions(page: number) {
+  return queryOptions({
+    queryKey: [...productsQueryKey, "admin", { page }],
+    queryFn: ({ signal }) => getAdminProducts(page, signal),
+  });
+}
+
+/** One page of the catalog, newest first, so a product just added is on the first page. */
+export function useAdminProducts(page: number) {
+  return useQuery({ ...adminProductsQueryOptions(page), placeholderData: keepPreviousData });
+}

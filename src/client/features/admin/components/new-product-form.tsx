@@ -1,0 +1,169 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { type Path, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { CATEGORIES, CATEGORY_LABELS, productInputSchema } from "../../../../shared/catalog.js";
+import { messages } from "../../../../shared/messages.js";
+import { SelectField } from "../../../components/select-field.js";
+import { TextField } from "../../../components/text-field.js";
+import { TextareaField } from "../../../components/textarea-field.js";
+import { ApiError } from "../../../lib/api.js";
+import { problemMessage, showServerError } from "../../../lib/form-errors.js";
+import { uploadImage } from "../../uploads/api/upload-image.js";
+import { ImageField } from "../../uploads/components/image-field.js";
+import { useCreateProduct } from "../api/create-product.js";
+
+const text = messages.admin.products;
+
+/** The form's fields; the image is a file until it is uploaded, then its URL joins them. */
+const formSchema = productInputSchema.omit({ image: true });
+type FormInput = z.input<typeof formSchema>;
+type FormValues = z.output<typeof formSchema>;
+const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "description", "category"];
+
+/**
+ * Add Product: the image goes to /api/uploads first; only once it is stored is the product posted
+ * with its URL. A failed upload posts nothing and says why under the image field.
+ */
+export function NewProductForm({ onCreated }: { onCreated: () => void }) {
+  const create = useCreateProduct();
+  const [file, setFile] = useState<File>();
+  const [imageError, setImageError] = useState<string>();
+  const [uploading, setUploading] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<FormInput, unknown, FormValues>({
+    resolver: zodResolver(formSchema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+  });
+
+  const onSubmit = handleSubmit(
+    async (values) => {
+      if (!file) {
+        setImageError(messages.upload.missing);
+        return;
+      }
+      setUploading(true);
+      let image: string;
+      try {
+        image = await uploadImage(file);
+      } catch (error) {
+        setImageError(problemMessage(error));
+        return;
+      } finally {
+        setUploading(false);
+      }
+      create.mutate(
+        { ...values, image },
+        {
+          onSuccess: (product) => {
+            toast.success(text.created(product.name));
+            // Without values, reset() also resets the <form>, which empties the file input.
+            reset();
+            setFile(undefined);
+            onCreated();
+          },
+          onError: (error) => {
+            toast.error(problemMessage(error));
+            const imageProblem =
+              error instanceof ApiError ? error.errors.find((e) => e.path === "image") : undefined;
+            if (imageProblem) setImageError(imageProblem.message);
+            showServerError(error, FIELDS, setError);
+          },
+        },
+      );
+    },
+    // An invalid form still says at once that the image is missing.
+    () => {
+      if (!file) setImageError(messages.upload.missing);
+    },
+  );
+
+  const busy = uploading || create.isPending;
+  const status = uploading ? text.uploading : create.isPending ? text.saving : "";
+  return (
+    <section aria-labelledby="new-product-title" className="card border border-base-content/10 bg-base-200">
+      <form onSubmit={onSubmit} noValidate className="card-body gap-5">
+        <div>
+          <h2 id="new-product-title" className="card-title text-xl">
+            {text.formTitle}
+          </h2>
+          <p className="mt-1 text-base-content/80">{text.formLead}</p>
+        </div>
+        <ImageField
+          label={text.image}
+          hint={text.imageHint}
+          error={imageError}
+          file={file}
+          disabled={busy}
+          onChange={(picked) => {
+            setFile(picked);
+            setImageError(undefined);
+          }}
+        />
+        <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
+        <div className="grid gap-5 sm:grid-cols-3">
+          <TextField
+            label={text.price}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            error={errors.price?.message}
+            {...register("price", { valueAsNumber: true })}
+          />
+          <TextField
+            label={text.quantity}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            error={errors.quantity?.message}
+            {...register("quantity", { valueAsNumber: true })}
+          />
+          <SelectField
+            label={text.category}
+            defaultValue=""
+            error={errors.category?.message}
+            {...register("category")}
+          >
+            <option value="" disabled>
+              {text.chooseCategory}
+            </option>
+            {CATEGORIES.map((category) => (
+              <option key={category} value={category}>
+                {CATEGORY_LABELS[category]}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <TextareaField
+          label={text.description}
+          rows={4}
+          error={errors.description?.message}
+          {...register("description")}
+        />
+        {errors.root?.server ? (
+          <div role="alert" className="alert alert-error alert-soft text-sm">
+            {errors.root.server.message}
+          </div>
+        ) : null}
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="submit" className="btn btn-primary sm:min-w-40" disabled={busy}>
+            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+            {text.submit}
+          </button>
+          <span role="status" className="text-sm text-base-content/80">
+            {status}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { useState } from "react";
+import { messages } from "../../../../shared/messages.js";
+import { AdminOnly } from "../../../components/admin-only.js";
+import { useSession } from "../../../lib/auth.js";
+import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
+import { NewProductForm } from "../components/new-product-form.js";
+import { ProductList } from "../components/product-list.js";
+
+/** /dashboard/addProduct (admin): the form for a new product, then every product with Edit. */
+export function AddProductPage() {
+  const { user } = useSession();
+  const [page, setPage] = useState(1);
+  return (
+    <>
+      <DashboardHeading title={messages.dashboard.addProduct} lead={messages.dashboard.addProductLead} />
+      {/* The product list is public, so no 403 tells a customer this page is not theirs: the role does. */}
+      {user?.role === "admin" ? (
+        <div className="flex flex-col gap-10">
+          <NewProductForm onCreated={() => setPage(1)} />
+          <ProductList page={page} onPage={setPage} />
+        </div>
+      ) : (
+        <AdminOnly />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { messages } from "../../../../shared/messages.js";
+import { AdminLoadError } from "../../../components/admin-only.js";
+import { Spinner } from "../../../components/spinner.js";
+import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
+import { useOverview } from "../api/get-overview.js";
+import { OverviewCards } from "../components/overview-cards.js";
+
+/** /dashboard/adminmakingPage (admin): what needs attention, each figure linking to its page. */
+export function AdminOverviewPage() {
+  const overview = useOverview();
+  return (
+    <>
+      <DashboardHeading
+        title={messages.dashboard.adminOverview}
+        lead={messages.dashboard.adminOverviewLead}
+      />
+      {overview.isPending ? (
+        <Spinner />
+      ) : overview.isError ? (
+        <AdminLoadError error={overview.error} onRetry={() => void overview.refetch()} />
+      ) : (
+        <OverviewCards overview={overview.data} />
+      )}
+    </>
+  );
+}

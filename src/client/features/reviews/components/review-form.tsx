@@ -1,0 +1,93 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { type Path, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { RATING_MAX, RATING_MIN } from "../../../../shared/constants.js";
+import { messages } from "../../../../shared/messages.js";
+import { type ReviewInput, reviewInputSchema } from "../../../../shared/reviews.js";
+import { TextField } from "../../../components/text-field.js";
+import { TextareaField } from "../../../components/textarea-field.js";
+import { problemMessage, showServerError } from "../../../lib/form-errors.js";
+import { useCreateReview } from "../api/create-review.js";
+
+const text = messages.reviewForm;
+type ReviewValues = z.output<typeof reviewInputSchema>;
+const FIELDS: readonly Path<ReviewInput>[] = ["comment", "rating"];
+
+/** Comment and rating; the server signs the review with the name on the account. */
+export function ReviewForm({ name }: { name: string }) {
+  const create = useCreateReview();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors },
+  } = useForm<ReviewInput, unknown, ReviewValues>({
+    resolver: zodResolver(reviewInputSchema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+  });
+
+  const onSubmit = handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: () => {
+        toast.success(text.posted);
+        reset();
+      },
+      onError: (error) => {
+        toast.error(problemMessage(error));
+        showServerError(error, FIELDS, setError);
+      },
+    }),
+  );
+
+  return (
+    <section aria-labelledby="review-form-title" className="card border border-base-content/10 bg-base-200">
+      <form onSubmit={onSubmit} noValidate className="card-body gap-5">
+        <div>
+          <h2 id="review-form-title" className="card-title text-xl">
+            {text.title}
+          </h2>
+          <p className="mt-1 text-base-content/80">{text.postingAs(name)}</p>
+        </div>
+        <TextareaField
+          label={text.comment}
+          hint={text.commentHint}
+          rows={4}
+          error={errors.comment?.message}
+          {...register("comment")}
+        />
+        <div className="sm:max-w-48">
+          <TextField
+            label={text.rating}
+            hint={text.ratingHint}
+            type="number"
+            inputMode="numeric"
+            min={RATING_MIN}
+            max={RATING_MAX}
+            step={1}
+            error={errors.rating?.message}
+            {...register("rating", { valueAsNumber: true })}
+          />
+        </div>
+        {errors.root?.server ? (
+          <div role="alert" className="alert alert-error alert-soft text-sm">
+            {errors.root.server.message}
+          </div>
+        ) : null}
+        <div className="flex items-center gap-3">
+          <button type="submit" className="btn btn-primary sm:min-w-40" disabled={create.isPending}>
+            {create.isPending ? (
+              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+            ) : null}
+            {text.submit}
+          </button>
+          <span role="status" className="sr-only">
+            {create.isPending ? messages.common.loading : ""}
+          </span>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { RoleInput, User } from "../../../../shared/users.js";
+import { api } from "../../../lib/api.js";
+import { sessionQueryKey, useSession } from "../../../lib/auth.js";
+import { usersQueryKey } from "./get-users.js";
+
+export type SetUserRoleInput = { id: string } & RoleInput;
+
+export function setUserRole({ id, role }: SetUserRoleInput): Promise<User> {
+  return api<User>(`/api/users/${encodeURIComponent(id)}/role`, { method: "PUT", json: { role } });
+}
+
+export function useSetUserRole() {
+  const queryClient = useQueryClient();
+  const { user } = useSession();
+  return useMutation({
+    mutationFn: setUserRole,
+    onSuccess: (_changed, { id }) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+        // An admin who steps down loses the admin menu at once.
+        id === user?.id ? queryClient.invalidateQueries({ queryKey: sessionQueryKey }) : undefined,
+      ]),
+  });
+}
