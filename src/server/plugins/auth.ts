@@ -26,9 +26,9 @@ export interface SessionUser {
 declare module "fastify" {
   interface FastifyInstance {
     auth: Auth;
-    /** preHandler: the request must carry a valid session. */
+    /** onRequest hook: the request must carry a valid session, checked before its body is read. */
     requireUser: (request: FastifyRequest) => Promise<void>;
-    /** preHandler: the request must carry a valid session of an admin. */
+    /** onRequest hook: the request must carry a valid session of an admin. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {

@@ -6,7 +6,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/me",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags: ["accounts"],
         summary: "The signed-in user with their role",

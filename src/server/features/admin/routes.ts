@@ -7,7 +7,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/admin/overview",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags: ["admin"],
         summary: "Counts of users and orders by state, and the products low on stock (admin)",

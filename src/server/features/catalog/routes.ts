@@ -48,7 +48,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/products",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         summary: "Add a product (admin)",
@@ -62,7 +62,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     "/api/products/:id",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         summary: "Change a product's price, stock, description, name, image or category (admin)",

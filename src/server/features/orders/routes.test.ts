@@ -118,6 +118,14 @@ describe("POST /api/orders", () => {
     });
     expect(res.statusCode).toBe(401);
     expect(await stockOf(productId)).toBe(50);
+    // The session is checked before the body: a visitor learns nothing about the input rules.
+    const malformed = await ctx.app.inject({
+      method: "POST",
+      url: "/api/orders",
+      headers: { origin: ORIGIN },
+      payload: { quantity: "lots" },
+    });
+    expect(malformed.statusCode).toBe(401);
   });
 
   it("returns the first order for a repeated Idempotency-Key, also when sent concurrently", async () => {

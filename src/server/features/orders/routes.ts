@@ -21,7 +21,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/orders",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "Book an order (stock taken atomically; Idempotency-Key supported)",
@@ -45,7 +45,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/orders/mine",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "My orders, newest first",
@@ -58,7 +58,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/orders",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         summary: "All orders (admin)",
@@ -71,7 +71,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/orders/:id",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "One order (owner or admin)",
@@ -85,7 +85,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     "/api/orders/:id",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "Remove an unpaid order and return its stock (owner or admin)",
@@ -102,7 +102,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/orders/:id/ship",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         summary: "Mark a paid order shipped; idempotent (admin)",

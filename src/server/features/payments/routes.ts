@@ -45,7 +45,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/orders/:id/payment-intent",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "The payment intent for the order's own amount (owner)",
@@ -59,7 +59,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/orders/:id/pay",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "Mark the order paid once the provider confirms the intent (owner; idempotent)",
@@ -75,7 +75,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/payments/sandbox/confirm",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "Confirm a sandbox payment intent with a card (a refused card answers 402)",

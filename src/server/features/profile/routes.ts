@@ -9,7 +9,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/profile",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: { tags, summary: "My profile", response: { 200: profileSchema, ...problemResponses(401) } },
     },
     async (request) => getProfile(app.db, request.user),
@@ -18,7 +18,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/profile",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "Create my profile",
@@ -32,7 +32,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     "/api/profile",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "Update my profile",

@@ -27,7 +27,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/reviews",
     {
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: "Write a review under my name",

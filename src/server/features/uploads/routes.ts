@@ -90,12 +90,14 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/uploads",
     {
-      // Multipart bodies bypass Fastify's bodyLimit, so an oversized declared length is refused up front.
-      onRequest: async (request) => {
-        if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES)
-          throw payloadTooLarge(messages.upload.tooLarge);
-      },
-      preHandler: app.requireUser,
+      onRequest: [
+        // Multipart bodies bypass Fastify's bodyLimit, so an oversized declared length is refused up front.
+        async (request) => {
+          if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES)
+            throw payloadTooLarge(messages.upload.tooLarge);
+        },
+        app.requireUser,
+      ],
       schema: {
         tags,
         summary: "Upload an image (multipart field `image`): checked by content, re-encoded to WebP",

@@ -11,7 +11,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/api/users",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         summary: "All users, oldest first (admin)",
@@ -24,7 +24,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     "/api/users/:id",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         summary: "Remove a user and end their sessions; their orders stay as records (admin)",
@@ -41,7 +41,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     "/api/users/:id/role",
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags,
         summary: "Make admin or remove admin; the last admin cannot be demoted (admin)",
