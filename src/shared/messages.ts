@@ -148,6 +148,7 @@ export const messages = {
     intentMismatch: "This payment does not belong to this order.",
     notCompleted: "The payment has not been completed.",
     webhookSignature: "The webhook signature is invalid.",
+    providerUnavailable: "The payment provider could not be reached. Please try again in a moment.",
     page: {
       detailTitle: "Order",
       product: "Product",

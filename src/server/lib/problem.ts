@@ -24,6 +24,12 @@ export const payloadTooLarge = (detail: string) => new HttpProblem(413, "Content
 export const unsupportedMediaType = (detail: string) =>
   new HttpProblem(415, "Unsupported Media Type", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);
+/** A service the shop depends on (e.g. the payment provider) failed; the cause is logged, not sent. */
+export const badGateway = (detail: string, cause: unknown) => {
+  const problem = new HttpProblem(502, "Bad Gateway", detail);
+  problem.cause = cause;
+  return problem;
+};
 
 const TITLES: Record<number, string> = {
   400: "Bad Request",
@@ -39,6 +45,7 @@ const TITLES: Record<number, string> = {
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  502: "Bad Gateway",
   503: "Service Unavailable",
 };
 

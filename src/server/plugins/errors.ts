@@ -60,6 +60,7 @@ function validationErrors(error: FastifyError): { path: string; message: string 
 async function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpProblem) {
+      if (error.status >= 500) request.log.error({ err: error, cause: error.cause }, error.title);
       return sendProblem(reply, {
         status: error.status,
         title: error.title,

@@ -208,6 +208,55 @@ describe("payment intents through Stripe", () => {
   });
 });
 
+describe("when Stripe cannot be reached", () => {
+  it("answers 502 with a readable message and leaves the order unpaid", async () => {
+    const down = await startStripeStandIn();
+    const url = down.url;
+    await down.close();
+    const offline = await createTestApp(stripeEnv({ STRIPE_API_URL: url }), RATE_LIMIT);
+    try {
+      const carol = await signUp(offline.app, { name: "Carol Buyer" });
+      const [product] = await offline.database.db
+        .insert(products)
+        .values({
+          name: "Offline mouse",
+          description: "d",
+          image: "/media/products/x.svg",
+          price: 20,
+          quantity: 100,
+          category: "mice",
+        })
+        .returning({ id: products.id });
+      const placed = await offline.app.inject({
+        method: "POST",
+        url: "/api/orders",
+        headers: { origin: ORIGIN, cookie: carol.cookie },
+        payload: { productId: product?.id, quantity: 10, address: "1 Loop Road", phone: "5550123" },
+      });
+      const order: Order = placed.json();
+      const headers = { origin: ORIGIN, cookie: carol.cookie };
+      const intent = await offline.app.inject({
+        method: "POST",
+        url: `/api/orders/${order.id}/payment-intent`,
+        headers,
+      });
+      expect(intent.statusCode).toBe(502);
+      expect(intent.json().detail).toBe(messages.payment.providerUnavailable);
+      const pay = await offline.app.inject({
+        method: "POST",
+        url: `/api/orders/${order.id}/pay`,
+        headers,
+        payload: { transactionId: "pi_unreachable" },
+      });
+      expect(pay.statusCode).toBe(502);
+      const [row] = await offline.database.db.select().from(orders).where(eq(orders.id, order.id));
+      expect(row?.status).toBe("pending");
+    } finally {
+      await offline.close();
+    }
+  });
+});
+
 describe("POST /api/payments/webhook", () => {
   it("refuses a missing, wrong or stale signature and a changed body with 400", async () => {
     const order = await placeOrder(alice);

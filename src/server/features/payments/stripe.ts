@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { messages } from "../../../shared/messages.js";
 import type { Config } from "../../config.js";
-import { badRequest, notFound } from "../../lib/problem.js";
+import { badGateway, badRequest, notFound } from "../../lib/problem.js";
 import type {
   CreatedIntent,
   IntentRequest,
@@ -54,7 +54,7 @@ export class StripeProvider implements PaymentProvider {
       const current = replayed ? await this.stripe.paymentIntents.retrieve(intent.id) : intent;
       return { id: intent.id, clientSecret: intent.client_secret, status: current.status };
     } catch (error) {
-      throw new Error("Stripe could not create the payment intent", { cause: error });
+      throw badGateway(messages.payment.providerUnavailable, error);
     }
   }
 
@@ -65,7 +65,7 @@ export class StripeProvider implements PaymentProvider {
       intent = await this.stripe.paymentIntents.retrieve(intentId, { expand: ["latest_charge"] });
     } catch (error) {
       if (error instanceof Stripe.errors.StripeError && error.code === "resource_missing") return null;
-      throw new Error("Stripe could not read the payment intent", { cause: error });
+      throw badGateway(messages.payment.providerUnavailable, error);
     }
     const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
     const card = charge?.payment_method_details?.card;
