@@ -4,7 +4,9 @@ import { loadConfig } from "../config.js";
 import { createDatabase } from "../db/client.js";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.js";
 import { runMigrations, withSetupLock } from "../db/migrate.js";
-import { setRoleByEmail } from "../features/accounts/service.js";
+import { userIdByEmail } from "../features/accounts/service.js";
+import { setRole } from "../features/users/service.js";
+import { HttpProblem } from "../lib/problem.js";
 
 async function connectionString(
   config: ReturnType<typeof loadConfig>,
@@ -35,12 +37,14 @@ async function main() {
   const database = createDatabase(url, { max: 2 });
   try {
     await withSetupLock(database, () => runMigrations(database));
-    const changed = await setRoleByEmail(database.db, email, command === "grant" ? "admin" : "user");
-    if (!changed) {
+    const id = await userIdByEmail(database.db, email);
+    if (!id) {
       console.error(`No account with the email ${email}.`);
       process.exitCode = 1;
     } else {
-      console.log(`${email} now has role ${command === "grant" ? "admin" : "user"}.`);
+      // The same rule as the admin screen: the last admin keeps the role.
+      const user = await setRole(database.db, id, command === "grant" ? "admin" : "user");
+      console.log(`${user.email} now has role ${user.role}.`);
     }
   } finally {
     await database.close();
@@ -49,6 +53,6 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(error instanceof HttpProblem ? error.detail : error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -1,5 +1,4 @@
 import { eq, inArray } from "drizzle-orm";
-import type { Role } from "../../../shared/accounts.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
 import type { Auth } from "./auth.js";
@@ -15,13 +14,13 @@ export async function promoteAdminEmails(db: Db, emails: string[]): Promise<numb
   return rows.length;
 }
 
-export async function setRoleByEmail(db: Db, email: string, role: Role): Promise<boolean> {
-  const rows = await db
-    .update(users)
-    .set({ role, updatedAt: new Date() })
-    .where(eq(users.email, email.trim().toLowerCase()))
-    .returning({ id: users.id });
-  return rows.length > 0;
+/** The id of the account with this email, or undefined. */
+export async function userIdByEmail(db: Db, email: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
+  return row?.id;
 }
 
 export const DEMO_ACCOUNTS = [
@@ -50,7 +49,7 @@ export async function seedDemoAccounts(db: Db, auth: Auth): Promise<(typeof DEMO
     await auth.api.signUpEmail({
       body: { name: account.name, email: account.email, password: account.password, phone: account.phone },
     });
-    await setRoleByEmail(db, account.email, account.role);
+    await db.update(users).set({ role: account.role }).where(eq(users.email, account.email));
     created.push(account);
   }
   return created;
