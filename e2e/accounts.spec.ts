@@ -162,7 +162,7 @@ test("the dashboard sidebar depends on the role", async ({ page }) => {
   await signInInPage(page, "admin@gearhouse.local", "Admin123!");
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
   await page.goto("/dashboard");
-  for (const name of [d.users, d.manageOrders, d.addProduct, d.makeAdmin, d.myProfile]) {
+  for (const name of [d.adminOverview, d.users, d.manageOrders, d.addProduct, d.makeAdmin, d.myProfile]) {
     await expect(sidebar.getByRole("link", { name })).toBeVisible();
   }
   await expect(sidebar.getByRole("link", { name: d.myOrders })).toHaveCount(0);

@@ -11,7 +11,9 @@ export const adminOverviewSchema = z.object({
     paidNotShipped: z.number().int(),
     shipped: z.number().int(),
   }),
-  /** Products below LOW_STOCK_THRESHOLD units. */
+  /** How many products are below LOW_STOCK_THRESHOLD units. */
+  lowStockCount: z.number().int(),
+  /** The first LOW_STOCK_LIST_SIZE of them, lowest stock first. */
   lowStock: z.array(z.object({ id: z.string(), name: z.string(), quantity: z.number().int() })),
 });
 export type AdminOverview = z.infer<typeof adminOverviewSchema>;

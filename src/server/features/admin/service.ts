@@ -17,6 +17,10 @@ export async function getOverview(db: Db): Promise<AdminOverview> {
         unpaid: countWhere("pending"),
         paidNotShipped: countWhere("paid"),
         shipped: countWhere("shipped"),
+        lowStockCount:
+          sql<number>`(select count(*) from ${products} where ${products.quantity} < ${LOW_STOCK_THRESHOLD})`.mapWith(
+            Number,
+          ),
       })
       .from(orders),
     db
@@ -34,6 +38,7 @@ export async function getOverview(db: Db): Promise<AdminOverview> {
       paidNotShipped: row?.paidNotShipped ?? 0,
       shipped: row?.shipped ?? 0,
     },
+    lowStockCount: row?.lowStockCount ?? 0,
     lowStock,
   };
 }

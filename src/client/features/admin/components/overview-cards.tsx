@@ -33,7 +33,7 @@ export function OverviewCards({ overview }: { overview: AdminOverview }) {
     },
     {
       label: text.lowStock(LOW_STOCK_THRESHOLD),
-      value: overview.lowStock.length,
+      value: overview.lowStockCount,
       to: paths.dashboard.addProduct,
       tone: "text-error",
     },
