@@ -129,7 +129,7 @@ export const messages = {
     ratingRange: "Please a rating between 1 and 5",
     rated: (stars: number) => `Rated ${stars} out of 5`,
     verified: "Verified buyer",
-    none: "No reviews yet. Be the first to review your gear from your dashboard.",
+    none: "No reviews yet. Be the first to review your gear.",
     commentRequired: "Please write a comment",
     commentTooLong: (max: number) => `A comment can be at most ${max} characters`,
   },
