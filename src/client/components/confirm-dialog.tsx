@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from "react";
+import { PendingButton } from "./pending-button.js";
 
 type Props = {
   open: boolean;
@@ -70,10 +71,9 @@ export function ConfirmDialog({
           </p>
         ) : null}
         <div className="modal-action">
-          <button type="button" className="btn btn-error" onClick={onConfirm} disabled={pending}>
-            {pending ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          <PendingButton className="btn btn-error" onClick={onConfirm} pending={pending ?? false}>
             {confirmLabel}
-          </button>
+          </PendingButton>
           <button
             ref={cancelRef}
             type="button"

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
+import { PendingStatus } from "../../../components/pending-status.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { loginPath } from "../../../lib/paths.js";
 import { useGoogleSignIn } from "../api/google-sign-in.js";
@@ -80,9 +81,7 @@ export function GoogleButton({ redirectTo }: Props) {
         {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : <GoogleLogo />}
         {messages.auth.form.google}
       </button>
-      <span role="status" className="sr-only">
-        {busy ? messages.common.loading : ""}
-      </span>
+      <PendingStatus pending={busy} />
       {problem ? (
         <p id={problemId} role="alert" className="text-sm text-error">
           {problem}

@@ -9,6 +9,8 @@ import {
   resetRequestSchema,
 } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
+import { FormAlert } from "../../../components/form-alert.js";
+import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -16,8 +18,6 @@ import { paths } from "../../../lib/paths.js";
 import { type ResetRequestValues, useRequestPasswordReset } from "../api/request-password-reset.js";
 import { useResetPassword } from "../api/reset-password.js";
 import { AuthCard } from "../components/auth-card.js";
-import { FormAlert } from "../components/form-alert.js";
-import { SubmitButton } from "../components/submit-button.js";
 
 const text = messages.pages;
 const form = messages.auth.form;

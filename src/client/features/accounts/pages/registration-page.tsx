@@ -3,15 +3,15 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { type SignUpInput, signUpSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
+import { FormAlert } from "../../../components/form-alert.js";
+import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
 import { type SignUpValues, useSignUp } from "../api/sign-up.js";
 import { AuthCard } from "../components/auth-card.js";
-import { FormAlert } from "../components/form-alert.js";
 import { GoogleButton } from "../components/google-button.js";
 import { OrDivider } from "../components/or-divider.js";
-import { SubmitButton } from "../components/submit-button.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
 
 const text = messages.pages;

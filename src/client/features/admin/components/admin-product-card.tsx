@@ -6,11 +6,12 @@ import type { z } from "zod";
 import { CATEGORY_LABELS, type Product, productInputSchema } from "../../../../shared/catalog.js";
 import { LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
-import { TextField } from "../../../components/text-field.js";
-import { TextareaField } from "../../../components/textarea-field.js";
+import { PendingButton } from "../../../components/pending-button.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
+import { ProductImage } from "../../catalog/components/product-image.js";
 import { useUpdateProduct } from "../api/update-product.js";
+import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 
 const text = messages.admin.products;
 
@@ -64,43 +65,24 @@ function EditProductForm({ product, onDone }: { product: Product; onDone: () => 
       }}
     >
       <div className="grid grid-cols-2 gap-3">
-        <TextField
-          label={text.price}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          error={errors.price?.message}
-          {...register("price", { valueAsNumber: true })}
-        />
-        <TextField
-          label={text.quantity}
-          type="number"
-          inputMode="numeric"
-          min={0}
-          step={1}
-          error={errors.quantity?.message}
-          {...register("quantity", { valueAsNumber: true })}
-        />
+        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
+        <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
       </div>
-      <TextareaField
-        label={text.description}
-        rows={4}
-        error={errors.description?.message}
-        {...register("description")}
-      />
+      <DescriptionField error={errors.description?.message} {...register("description")} />
       {errors.root?.server ? (
         <p role="alert" className="text-sm text-error">
           {errors.root.server.message}
         </p>
       ) : null}
       <div className="flex gap-2">
-        <button type="submit" className="btn btn-sm btn-primary" disabled={update.isPending}>
-          {update.isPending ? (
-            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-          ) : null}
+        <PendingButton
+          type="submit"
+          className="btn btn-sm btn-primary"
+          pending={update.isPending}
+          spinner="xs"
+        >
           {text.save}
-        </button>
+        </PendingButton>
         <button type="button" className="btn btn-sm" onClick={onDone} disabled={update.isPending}>
           {messages.admin.cancel}
         </button>
@@ -126,17 +108,7 @@ export function AdminProductCard({ product }: { product: Product }) {
   const low = product.quantity < LOW_STOCK_THRESHOLD;
   return (
     <article className="card h-full border border-base-content/10 bg-base-200">
-      <figure className="aspect-[4/3] bg-base-300">
-        <img
-          src={product.image}
-          alt={product.name}
-          width={800}
-          height={600}
-          loading="lazy"
-          decoding="async"
-          className="h-full w-full object-cover"
-        />
-      </figure>
+      <ProductImage product={product} />
       <div className="card-body gap-3">
         <p className="text-xs font-semibold uppercase tracking-wider text-primary">
           {CATEGORY_LABELS[product.category]}

@@ -5,14 +5,16 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { CATEGORIES, CATEGORY_LABELS, productInputSchema } from "../../../../shared/catalog.js";
 import { messages } from "../../../../shared/messages.js";
+import { FormAlert } from "../../../components/form-alert.js";
+import { PendingButton } from "../../../components/pending-button.js";
 import { SelectField } from "../../../components/select-field.js";
 import { TextField } from "../../../components/text-field.js";
-import { TextareaField } from "../../../components/textarea-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { uploadImage } from "../../uploads/api/upload-image.js";
 import { ImageField } from "../../uploads/components/image-field.js";
 import { useCreateProduct } from "../api/create-product.js";
+import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 
 const text = messages.admin.products;
 
@@ -109,24 +111,8 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
         />
         <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
         <div className="grid gap-5 sm:grid-cols-3">
-          <TextField
-            label={text.price}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            error={errors.price?.message}
-            {...register("price", { valueAsNumber: true })}
-          />
-          <TextField
-            label={text.quantity}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            step={1}
-            error={errors.quantity?.message}
-            {...register("quantity", { valueAsNumber: true })}
-          />
+          <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
+          <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
           <SelectField
             label={text.category}
             defaultValue=""
@@ -143,22 +129,12 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
             ))}
           </SelectField>
         </div>
-        <TextareaField
-          label={text.description}
-          rows={4}
-          error={errors.description?.message}
-          {...register("description")}
-        />
-        {errors.root?.server ? (
-          <div role="alert" className="alert alert-error alert-soft text-sm">
-            {errors.root.server.message}
-          </div>
-        ) : null}
+        <DescriptionField error={errors.description?.message} {...register("description")} />
+        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
         <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" className="btn btn-primary sm:min-w-40" disabled={busy}>
-            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          <PendingButton type="submit" className="btn btn-primary sm:min-w-40" pending={busy}>
             {text.submit}
-          </button>
+          </PendingButton>
           <span role="status" className="text-sm text-base-content/80">
             {status}
           </span>

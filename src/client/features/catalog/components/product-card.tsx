@@ -3,6 +3,7 @@ import { CATEGORY_LABELS, type Product } from "../../../../shared/catalog.js";
 import { messages } from "../../../../shared/messages.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
+import { ProductImage } from "./product-image.js";
 
 type Props = {
   product: Product;
@@ -13,17 +14,7 @@ type Props = {
 export function ProductCard({ product, titleAs: Title = "h3" }: Props) {
   return (
     <article className="card h-full border border-base-content/10 bg-base-200 transition-colors hover:border-primary/60">
-      <figure className="aspect-[4/3] bg-base-300">
-        <img
-          src={product.image}
-          alt={product.name}
-          width={800}
-          height={600}
-          loading="lazy"
-          decoding="async"
-          className="h-full w-full object-cover"
-        />
-      </figure>
+      <ProductImage product={product} />
       <div className="card-body gap-3">
         <p className="flex-none text-xs font-semibold uppercase tracking-wider text-primary">
           {CATEGORY_LABELS[product.category]}

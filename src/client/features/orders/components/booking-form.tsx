@@ -8,6 +8,8 @@ import type { Product } from "../../../../shared/catalog.js";
 import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { type OrderInput, orderInputSchema } from "../../../../shared/orders.js";
+import { FormAlert } from "../../../components/form-alert.js";
+import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import type { SessionUser } from "../../../lib/auth.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
@@ -175,22 +177,14 @@ export function BookingForm({ product, user }: { product: Product; user: Session
             />
           </div>
         </div>
-        {errors.root?.server ? (
-          <div role="alert" className="alert alert-error alert-soft text-sm">
-            {errors.root.server.message}
-          </div>
-        ) : null}
+        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
         <div className="flex flex-wrap items-center justify-between gap-4">
           <p className="text-lg font-semibold" aria-live="polite">
             {quantityOk ? text.total(formatPrice(quantity * product.price)) : ""}
           </p>
-          <button type="submit" className="btn btn-primary min-w-32" disabled={!quantityOk || busy}>
-            {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
+          <SubmitButton pending={busy} disabled={!quantityOk} className="min-w-32">
             {text.book}
-          </button>
-          <span role="status" className="sr-only">
-            {busy ? messages.common.loading : ""}
-          </span>
+          </SubmitButton>
         </div>
       </form>
     </section>

@@ -2,7 +2,9 @@ import { Link } from "react-router";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
+import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
+import { PendingButton } from "../../../components/pending-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
@@ -10,12 +12,22 @@ import { paths } from "../../../lib/paths.js";
 import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { useMyOrders } from "../api/get-my-orders.js";
 import { useRemoveOrder } from "../api/remove-order.js";
+import { OrderThumbnail } from "../components/order-thumbnail.js";
 
 const text = messages.order.table;
+const COLUMNS = [
+  text.serial,
+  text.image,
+  text.product,
+  text.quantity,
+  text.total,
+  text.phone,
+  text.payment,
+  text.action,
+];
 
 function OrderRow({ order, serial }: { order: Order; serial: number }) {
   const remove = useRemoveOrder();
-  const removing = remove.isPending && remove.variables === order.id;
   const onRemove = () =>
     remove.mutate(order.id, {
       onSuccess: () => toast.success(messages.order.removed),
@@ -25,14 +37,7 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
     <tr>
       <th scope="row">{serial}</th>
       <td>
-        <img
-          src={order.img}
-          alt={text.imageAlt(order.productName)}
-          width={56}
-          height={56}
-          loading="lazy"
-          className="size-14 rounded-box border border-base-content/10 bg-base-300 object-contain"
-        />
+        <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
       </td>
       <td className="font-medium">{order.productName}</td>
       <td>{formatCount(order.quantity)}</td>
@@ -57,16 +62,15 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
         {order.paid ? (
           <code className="break-all text-xs">{order.transactionId}</code>
         ) : (
-          <button
-            type="button"
+          <PendingButton
             className="btn btn-sm btn-error btn-outline"
             onClick={onRemove}
-            disabled={removing}
+            pending={remove.isPending && remove.variables === order.id}
+            spinner="xs"
             aria-label={text.removeFor(order.productName)}
           >
-            {removing ? <span className="loading loading-spinner loading-xs" aria-hidden="true" /> : null}
             {text.remove}
-          </button>
+          </PendingButton>
         )}
       </td>
     </tr>
@@ -92,26 +96,9 @@ export function MyOrdersPage() {
         </div>
       ) : (
         <div className="overflow-x-auto rounded-box border border-base-content/10 bg-base-200">
-          <table className="table">
-            <caption className="sr-only">{text.caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{text.serial}</th>
-                <th scope="col">{text.image}</th>
-                <th scope="col">{text.product}</th>
-                <th scope="col">{text.quantity}</th>
-                <th scope="col">{text.total}</th>
-                <th scope="col">{text.phone}</th>
-                <th scope="col">{text.payment}</th>
-                <th scope="col">{text.action}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.data.map((order, index) => (
-                <OrderRow key={order.id} order={order} serial={index + 1} />
-              ))}
-            </tbody>
-          </table>
+          <DataTable caption={text.caption} hideCaption columns={COLUMNS} rows={orders.data}>
+            {(order, index) => <OrderRow key={order.id} order={order} serial={index + 1} />}
+          </DataTable>
         </div>
       )}
     </>

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { messages } from "../../../../shared/messages.js";
 import { TextField } from "../../../components/text-field.js";
-import { problemMessage } from "../../../lib/form-errors.js";
 import { confirmSandboxPayment } from "../api/confirm-sandbox-payment.js";
+import { useCardPayment } from "../hooks/use-card-payment.js";
+import { BillingFields } from "./billing-fields.js";
+import { PayButton } from "./pay-button.js";
 import { PaymentError } from "./payment-result.js";
 
 const text = messages.payment.page;
@@ -32,26 +34,19 @@ export function SandboxCardForm({ clientSecret, billing, amountLabel, onConfirme
   const [number, setNumber] = useState("");
   const [expiry, setExpiry] = useState("");
   const [cvc, setCvc] = useState("");
-  const [error, setError] = useState<string>();
-  const [paying, setPaying] = useState(false);
+  const { error, paying, pay } = useCardPayment();
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (!clientSecret || paying) return;
-    setPaying(true);
-    setError(undefined);
-    try {
+    await pay(async () => {
       const result = await confirmSandboxPayment({
         clientSecret,
         card: { number, ...parseExpiry(expiry), cvc },
         billing,
       });
       await onConfirmed(result.paymentIntent.id);
-    } catch (failure) {
-      setError(problemMessage(failure));
-    } finally {
-      setPaying(false);
-    }
+    });
   }
 
   return (
@@ -85,17 +80,9 @@ export function SandboxCardForm({ clientSecret, billing, amountLabel, onConfirme
           maxLength={4}
         />
       </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label={text.name} value={billing.name} readOnly autoComplete="cc-name" />
-        <TextField label={text.email} value={billing.email} readOnly type="email" autoComplete="email" />
-      </div>
+      <BillingFields billing={billing} />
       <PaymentError message={error} />
-      <button type="submit" className="btn btn-primary" disabled={!clientSecret || paying}>
-        {paying || !clientSecret ? (
-          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-        ) : null}
-        {paying ? text.paying : text.pay(amountLabel)}
-      </button>
+      <PayButton ready={Boolean(clientSecret)} paying={paying} amountLabel={amountLabel} />
       <p className="text-xs text-base-content/75">{text.sandboxNote}</p>
     </form>
   );

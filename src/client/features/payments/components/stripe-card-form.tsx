@@ -2,8 +2,9 @@ import { CardElement, Elements, useElements, useStripe } from "@stripe/react-str
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useState } from "react";
 import { messages } from "../../../../shared/messages.js";
-import { TextField } from "../../../components/text-field.js";
-import { problemMessage } from "../../../lib/form-errors.js";
+import { useCardPayment } from "../hooks/use-card-payment.js";
+import { BillingFields } from "./billing-fields.js";
+import { PayButton } from "./pay-button.js";
 import { PaymentError } from "./payment-result.js";
 import type { CardFormProps } from "./sandbox-card-form.js";
 
@@ -24,8 +25,7 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
 function CardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormProps) {
   const stripe = useStripe();
   const elements = useElements();
-  const [error, setError] = useState<string>();
-  const [paying, setPaying] = useState(false);
+  const { error, paying, pay, refuse } = useCardPayment();
   const [cardReady, setCardReady] = useState(false);
   const ready = Boolean(stripe && elements && clientSecret && cardReady);
 
@@ -33,19 +33,13 @@ function CardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormP
     event.preventDefault();
     const card = elements?.getElement(CardElement);
     if (!stripe || !card || !clientSecret || paying) return;
-    setPaying(true);
-    setError(undefined);
-    try {
+    await pay(async () => {
       const result = await stripe.confirmCardPayment(clientSecret, {
         payment_method: { card, billing_details: billing },
       });
-      if (result.error) setError(result.error.message ?? messages.payment.cardDeclined);
+      if (result.error) refuse(result.error.message ?? messages.payment.cardDeclined);
       else await onConfirmed(result.paymentIntent.id);
-    } catch (failure) {
-      setError(problemMessage(failure));
-    } finally {
-      setPaying(false);
-    }
+    });
   }
 
   return (
@@ -60,15 +54,9 @@ function CardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormP
           />
         </div>
       </fieldset>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label={text.name} value={billing.name} readOnly autoComplete="cc-name" />
-        <TextField label={text.email} value={billing.email} readOnly type="email" autoComplete="email" />
-      </div>
+      <BillingFields billing={billing} />
       <PaymentError message={error} />
-      <button type="submit" className="btn btn-primary" disabled={!ready || paying}>
-        {paying || !ready ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : null}
-        {paying ? text.paying : text.pay(amountLabel)}
-      </button>
+      <PayButton ready={ready} paying={paying} amountLabel={amountLabel} />
     </form>
   );
 }

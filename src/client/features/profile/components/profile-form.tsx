@@ -4,6 +4,9 @@ import { type Path, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
+import { FormAlert } from "../../../components/form-alert.js";
+import { PendingButton } from "../../../components/pending-button.js";
+import { PendingStatus } from "../../../components/pending-status.js";
 import { TextField } from "../../../components/text-field.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { type ProfileMode, type ProfileValues, useSaveProfile } from "../api/save-profile.js";
@@ -116,36 +119,26 @@ export function ProfileForm({ profile }: { profile: Profile }) {
             {...register("phone")}
           />
         </div>
-        {errors.root?.server ? (
-          <div role="alert" className="alert alert-error alert-soft text-sm">
-            {errors.root.server.message}
-          </div>
-        ) : null}
+        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
         <div className="flex flex-col gap-3 sm:flex-row">
-          <button
+          <PendingButton
             // Only the enabled button submits, so Enter in a field presses it.
             type={mode === "create" ? "submit" : "button"}
             className="btn btn-primary sm:min-w-32"
+            pending={pendingMode === "create"}
             disabled={mode !== "create" || save.isPending}
           >
-            {pendingMode === "create" ? (
-              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-            ) : null}
             {text.submit}
-          </button>
-          <button
+          </PendingButton>
+          <PendingButton
             type={mode === "update" ? "submit" : "button"}
             className="btn btn-secondary sm:min-w-32"
+            pending={pendingMode === "update"}
             disabled={mode !== "update" || save.isPending}
           >
-            {pendingMode === "update" ? (
-              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-            ) : null}
             {text.update}
-          </button>
-          <span role="status" className="sr-only">
-            {save.isPending ? messages.common.loading : ""}
-          </span>
+          </PendingButton>
+          <PendingStatus pending={save.isPending} />
         </div>
       </form>
     </section>

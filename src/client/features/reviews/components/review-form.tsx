@@ -5,6 +5,8 @@ import type { z } from "zod";
 import { RATING_MAX, RATING_MIN } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { type ReviewInput, reviewInputSchema } from "../../../../shared/reviews.js";
+import { FormAlert } from "../../../components/form-alert.js";
+import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
@@ -71,21 +73,11 @@ export function ReviewForm({ name }: { name: string }) {
             {...register("rating", { valueAsNumber: true })}
           />
         </div>
-        {errors.root?.server ? (
-          <div role="alert" className="alert alert-error alert-soft text-sm">
-            {errors.root.server.message}
-          </div>
-        ) : null}
+        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
         <div className="flex items-center gap-3">
-          <button type="submit" className="btn btn-primary sm:min-w-40" disabled={create.isPending}>
-            {create.isPending ? (
-              <span className="loading loading-spinner loading-sm" aria-hidden="true" />
-            ) : null}
+          <SubmitButton pending={create.isPending} className="sm:min-w-40">
             {text.submit}
-          </button>
-          <span role="status" className="sr-only">
-            {create.isPending ? messages.common.loading : ""}
-          </span>
+          </SubmitButton>
         </div>
       </form>
     </section>

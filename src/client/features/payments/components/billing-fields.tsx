@@ -1,0 +1,14 @@
+import { messages } from "../../../../shared/messages.js";
+import { TextField } from "../../../components/text-field.js";
+
+const text = messages.payment.page;
+
+/** Who pays, from the account, sent with the card; shown read-only so the customer sees it. */
+export function BillingFields({ billing }: { billing: { name: string; email: string } }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField label={text.name} value={billing.name} readOnly autoComplete="cc-name" />
+      <TextField label={text.email} value={billing.email} readOnly type="email" autoComplete="email" />
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { useState } from "react";
+import { problemMessage } from "../../../lib/form-errors.js";
+
+/**
+ * One card payment at a time, and the message shown in red under the form: the provider's refusal
+ * (`refuse`) or whatever the attempt throws (the network, the shop).
+ */
+export function useCardPayment() {
+  const [error, setError] = useState<string>();
+  const [paying, setPaying] = useState(false);
+
+  async function pay(attempt: () => Promise<void>) {
+    setPaying(true);
+    setError(undefined);
+    try {
+      await attempt();
+    } catch (failure) {
+      setError(problemMessage(failure));
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  return { error, paying, pay, refuse: setError };
+}
