@@ -1,22 +1,11 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./constants.js";
+import { CATEGORIES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PRODUCT_SORTS } from "./constants.js";
 import { messages } from "./messages.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
-export const CATEGORIES = ["keyboards", "mice", "memory", "headphones", "cooling-fans"] as const;
-export type Category = (typeof CATEGORIES)[number];
+export { CATEGORIES, CATEGORY_LABELS, type Category, PRODUCT_SORTS, type ProductSort } from "./constants.js";
+
 export const categorySchema = z.enum(CATEGORIES);
-
-export const CATEGORY_LABELS: Record<Category, string> = {
-  keyboards: "Keyboards",
-  mice: "Mice",
-  memory: "Memory",
-  headphones: "Headphones",
-  "cooling-fans": "Cooling fans",
-};
-
-export const PRODUCT_SORTS = ["name-asc", "name-desc", "price-asc", "price-desc", "newest"] as const;
-export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 export const productSchema = z.object({
   id: z.string(),

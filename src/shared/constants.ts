@@ -1,4 +1,7 @@
-/** Business constants of the shop (SPEC.md §9). */
+/**
+ * Business constants of the shop (SPEC.md §9). Free of zod, so the home page's bundle can use them
+ * without the schemas of src/shared.
+ */
 export const MIN_ORDER_QUANTITY = 10;
 export const HOME_REVIEW_COUNT = 3;
 export const RATING_MIN = 0;
@@ -13,3 +16,22 @@ export const MAX_PAGE_SIZE = 48;
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 /** Products shown in the home page's Explore Products section. */
 export const HOME_PRODUCT_COUNT = 6;
+
+export const CATEGORIES = ["keyboards", "mice", "memory", "headphones", "cooling-fans"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CATEGORY_LABELS: Record<Category, string> = {
+  keyboards: "Keyboards",
+  mice: "Mice",
+  memory: "Memory",
+  headphones: "Headphones",
+  "cooling-fans": "Cooling fans",
+};
+
+export const PRODUCT_SORTS = ["name-asc", "name-desc", "price-asc", "price-desc", "newest"] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+/** Number of filled stars for a rating (the spec accepts 0..5 but shows 1..5 stars). */
+export function starCount(rating: number): number {
+  return Math.min(RATING_MAX, Math.max(1, Math.round(rating)));
+}

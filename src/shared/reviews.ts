@@ -35,8 +35,3 @@ export const reviewInputSchema = z.object({
     .max(RATING_MAX, messages.review.ratingRange),
 });
 export type ReviewInput = z.input<typeof reviewInputSchema>;
-
-/** Number of filled stars for a rating (the spec accepts 0..5 but shows 1..5 stars). */
-export function starCount(rating: number): number {
-  return Math.min(RATING_MAX, Math.max(1, Math.round(rating)));
-}

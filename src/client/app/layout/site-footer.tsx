@@ -1,7 +1,7 @@
 import type { FormEvent } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import { CATEGORIES, CATEGORY_LABELS } from "../../../shared/catalog.js";
+import { CATEGORIES, CATEGORY_LABELS } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
 import { paths } from "../../lib/paths.js";
 

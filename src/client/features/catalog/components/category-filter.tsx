@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../../../shared/catalog.js";
+import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 
 type Props = {

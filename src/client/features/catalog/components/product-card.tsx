@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { CATEGORY_LABELS, type Product } from "../../../../shared/catalog.js";
+import type { Product } from "../../../../shared/catalog.js";
+import { CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";

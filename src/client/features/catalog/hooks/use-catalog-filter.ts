@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
-import { CATEGORIES, type Category, PRODUCT_SORTS, type ProductSort } from "../../../../shared/catalog.js";
+import { CATEGORIES, type Category, PRODUCT_SORTS, type ProductSort } from "../../../../shared/constants.js";
 
 export type CatalogFilter = {
   search: string;

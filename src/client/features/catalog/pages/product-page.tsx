@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
-import { CATEGORY_LABELS, type Product } from "../../../../shared/catalog.js";
-import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
+import type { Product } from "../../../../shared/catalog.js";
+import { CATEGORY_LABELS, MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";

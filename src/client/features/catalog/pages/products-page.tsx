@@ -1,7 +1,6 @@
 import { useCallback } from "react";
 import { Link } from "react-router";
-import { PRODUCT_SORTS, type ProductSort } from "../../../../shared/catalog.js";
-import { DEFAULT_PAGE_SIZE } from "../../../../shared/constants.js";
+import { DEFAULT_PAGE_SIZE, PRODUCT_SORTS, type ProductSort } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageHeader } from "../../../components/page-header.js";

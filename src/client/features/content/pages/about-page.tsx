@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/catalog.js";
-import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
+import { CATEGORIES, CATEGORY_LABELS, MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { PageHeader } from "../../../components/page-header.js";
 import { paths } from "../../../lib/paths.js";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { CATEGORY_LABELS } from "../../../../shared/catalog.js";
+import { CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { PageHeader } from "../../../components/page-header.js";
 import { paths } from "../../../lib/paths.js";

@@ -1,6 +1,5 @@
-import { RATING_MAX } from "../../../../shared/constants.js";
+import { RATING_MAX, starCount } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
-import { starCount } from "../../../../shared/reviews.js";
 
 const STAR_PATH =
   "M12 2.5l2.94 5.96 6.58.96-4.76 4.64 1.12 6.55L12 17.52l-5.88 3.09 1.12-6.55L2.48 9.42l6.58-.96L12 2.5z";
