@@ -16,13 +16,17 @@ async function firstProductId(page: Page): Promise<string> {
   return (await res.json()).items[0].id;
 }
 
-async function signUpInPage(page: Page, email: string, password = "Passw0rd!") {
+async function submitSignUp(page: Page, email: string, password: string) {
   await page.goto("/registration");
   await page.getByLabel(form.name, { exact: true }).fill("Journey Tester");
   await page.getByLabel(form.email, { exact: true }).fill(email);
   await page.getByLabel(form.password, { exact: true }).fill(password);
   await page.getByLabel(form.phone, { exact: true }).fill("+1 555 0177");
   await page.getByRole("button", { name: form.signUp }).click();
+}
+
+async function signUpInPage(page: Page, email: string, password = "Passw0rd!") {
+  await submitSignUp(page, email, password);
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
   await expect(page.getByRole("link", { name: messages.nav.dashboard }).first()).toBeVisible();
 }
@@ -49,6 +53,21 @@ test("sign up, sign out, then sign in returns to the page the visitor came from"
   await expect(page).toHaveURL(/\/login\?redirect=/);
   await signInInPage(page, email, "Passw0rd!");
   await expect(page).toHaveURL(`${E2E.baseURL}${productPath}`);
+});
+
+test("signing up with a known email signs no one in, points to the mail, and mails the owner", async ({
+  page,
+}) => {
+  const email = newEmail("again");
+  await signUpInPage(page, email);
+  await signOut(page);
+
+  await submitSignUp(page, email, "An0therPass");
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText(messages.auth.checkEmail)).toBeVisible();
+  await expect(page.getByRole("link", { name: messages.nav.login }).first()).toBeVisible();
+  expect((await page.request.get("/api/me")).status()).toBe(401);
+  expect(await waitForMail(email)).toContain("Someone tried to create a Gearhouse account with this email.");
 });
 
 test("a wrong password shows the error in the page", async ({ page }) => {

@@ -22,7 +22,8 @@ import { userRoutes } from "./features/users/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import auth, { type AuthPluginOptions } from "./plugins/auth.js";
 import errors from "./plugins/errors.js";
-import security from "./plugins/security.js";
+import input from "./plugins/input.js";
+import security, { frameworkErrors } from "./plugins/security.js";
 import spa from "./plugins/spa.js";
 
 declare module "fastify" {
@@ -60,6 +61,7 @@ export async function buildApp(
     forceCloseConnections: "idle",
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkErrors(config),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -85,6 +87,7 @@ export async function buildApp(
   // The app's own plugins.
   await app.register(errors);
   await app.register(security, { config });
+  await app.register(input);
   await app.register(auth, {
     mailer: options.mailer ?? createMailer(config, (msg) => app.log.info(msg)),
     rateLimit: options.rateLimit,

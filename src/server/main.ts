@@ -28,11 +28,15 @@ async function main() {
       await runMigrations(database);
       if (config.seedDemo && (await seedDemoCatalog(database.db))) say("Demo catalog created.");
     });
-    app = await buildApp(config, database);
-    const promoted = await promoteAdminEmails(database.db, config.adminEmails);
-    if (promoted) say(`ADMIN_EMAILS: ${promoted} account(s) have role admin.`);
+    const built = await buildApp(config, database);
+    app = built;
+    // Instances starting together would both create the missing demo accounts: one at a time.
+    await withSetupLock(database, async () => {
+      const promoted = await promoteAdminEmails(database.db, config.adminEmails);
+      if (promoted) say(`ADMIN_EMAILS: ${promoted} account(s) have role admin.`);
+      if (config.seedDemo && config.env !== "production") await seedDemoAccounts(database.db, built.auth);
+    });
     if (config.seedDemo && config.env !== "production") {
-      await seedDemoAccounts(database.db, app.auth);
       say("Demo accounts (development only):");
       for (const a of DEMO_ACCOUNTS) say(`  ${a.role.padEnd(5)}  ${a.email}  /  ${a.password}`);
     }

@@ -65,7 +65,7 @@ export const messages = {
     resetSent: "Please check your email sir !",
     phoneInvalid: "Provide a valid phone number",
     nameTooLong: "Name must be at most 80 characters",
-    emailInUse: "An account with this email already exists. Sign in instead, or reset your password.",
+    checkEmail: "Check your email: this address may already have an account.",
     invalidCredentials: "Invalid email or password.",
     rateLimited: "Too many attempts from your address. Please wait a minute and try again.",
     googleNotConfigured:
@@ -528,5 +528,7 @@ export const messages = {
     pageFailed: "This page could not be shown",
     pageFailedLead: "Something went wrong or the connection dropped. Reload the page to try again.",
     reload: "Reload page",
+    unstorableText:
+      "The request holds characters the shop cannot store (invalid UTF-8, a NUL or half a surrogate pair).",
   },
 } as const;

@@ -16,7 +16,7 @@ export type Session = {
 export const sessionQueryKey = ["session"] as const;
 
 /** The signed-in user, or null: any answer but 200 from /api/me means signed out. */
-async function getSessionUser(): Promise<SessionUser | null> {
+export async function getSessionUser(): Promise<SessionUser | null> {
   const response = await fetch("/api/me", {
     credentials: "same-origin",
     headers: { accept: "application/json" },

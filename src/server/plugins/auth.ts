@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import type { z } from "zod";
+import { z } from "zod";
 import {
   passwordSchema,
+  phoneSchema,
   type Role,
   resetRequestSchema,
   signInSchema,
   signUpSchema,
 } from "../../shared/accounts.js";
 import { messages } from "../../shared/messages.js";
-import { AUTH_BASE_PATH, type Auth, createAuth } from "../features/accounts/auth.js";
+import { AUTH_BASE_PATH, type Auth, accountExistsMail, createAuth } from "../features/accounts/auth.js";
+import { userIdByEmail } from "../features/accounts/service.js";
 import type { Mailer } from "../lib/mailer.js";
-import { forbidden, HttpProblem, titleFor, unauthorized } from "../lib/problem.js";
+import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
 import { hitRateLimit } from "../lib/rate-limit.js";
 import { sendProblem } from "./errors.js";
 
@@ -45,18 +47,64 @@ export interface AuthPluginOptions {
   rateLimit?: { max: number; windowSeconds: number };
 }
 
-/** Which request bodies are checked with the shared schemas before better-auth sees them. */
-const BODY_SCHEMAS: Record<string, z.ZodType> = {
-  "/sign-up/email": signUpSchema,
-  "/sign-in/email": signInSchema,
-  "/request-password-reset": resetRequestSchema,
-  "/reset-password": passwordSchema,
+const urlText = z.string().max(2000).optional();
+const noFields = z.object({});
+
+interface AuthBody {
+  schema: z.ZodType;
+  /** better-auth's name of a field → the form's, so a problem's errors land under the right input. */
+  formNames?: Record<string, string>;
+}
+
+/**
+ * Every better-auth POST endpoint the shop serves, with the body it takes. Only the parsed body
+ * reaches better-auth, so fields the shop does not take (role, emailVerified, image, id…) never do,
+ * and every text keeps the shop's own rules (a changed or reset password follows the sign-up
+ * pattern, a name its 80 characters). Any other POST under /api/auth (delete-user, change-email,
+ * get-access-token, link-social…) answers 404: the shop offers none of them.
+ */
+const POST_BODIES: Record<string, AuthBody> = {
+  "/sign-up/email": { schema: signUpSchema },
+  "/sign-in/email": { schema: signInSchema },
+  "/sign-in/social": {
+    schema: z.object({
+      provider: z.string().min(1).max(50),
+      callbackURL: urlText,
+      errorCallbackURL: urlText,
+      newUserCallbackURL: urlText,
+    }),
+  },
+  "/sign-out": { schema: noFields },
+  "/request-password-reset": { schema: resetRequestSchema },
+  "/reset-password": {
+    schema: z.object({ newPassword: passwordSchema, token: z.string().min(1).max(500) }),
+    formNames: { newPassword: "password" },
+  },
+  "/change-password": {
+    schema: z.object({
+      currentPassword: z.string({ error: messages.auth.passwordRequired }).min(1).max(128),
+      newPassword: passwordSchema,
+      revokeOtherSessions: z.boolean().optional(),
+    }),
+    formNames: { newPassword: "password" },
+  },
+  "/update-user": {
+    schema: z.object({ name: signUpSchema.shape.name.optional(), phone: phoneSchema.optional() }),
+  },
+  "/revoke-session": { schema: z.object({ token: z.string().min(1).max(500) }) },
+  "/revoke-sessions": { schema: noFields },
+  "/revoke-other-sessions": { schema: noFields },
 };
+/** The better-auth POST endpoints the shop serves, as paths under /api/auth. */
+export const AUTH_POST_PATHS = Object.keys(POST_BODIES);
 const RATE_LIMITED = /^\/(sign-in|sign-up|request-password-reset|reset-password)(\/|$)/;
+const SIGN_UP_PATH = "/sign-up/email";
+/** better-auth's codes for a sign-up whose email was taken after the shop looked. */
+const ALREADY_EXISTS = new Set(["USER_ALREADY_EXISTS", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"]);
+/** Sign-up's one answer, for a new email and a known one alike. */
+const SIGNED_UP = { ok: true } as const;
 
 const ERROR_MAP: Record<string, { status: number; detail: string }> = {
-  USER_ALREADY_EXISTS: { status: 409, detail: messages.auth.emailInUse },
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: { status: 409, detail: messages.auth.emailInUse },
   INVALID_EMAIL_OR_PASSWORD: { status: 401, detail: messages.auth.invalidCredentials },
   INVALID_TOKEN: { status: 400, detail: messages.auth.resetLinkInvalid },
   PROVIDER_NOT_FOUND: { status: 404, detail: messages.auth.googleNotConfigured },
@@ -96,6 +144,34 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     if (request.user.role !== "admin") throw forbidden("This page is for admins only.");
   });
 
+  /**
+   * Sign-up answers 200 {ok: true} whether or not the email has an account, so the form cannot tell
+   * anyone who shops here. A new email gets its account and session; a known one no session, and
+   * its owner a mail. Both paths hash the password with better-auth's own hasher, so the time taken
+   * tells nothing either. (The session cookie still differs: hiding that too would need email
+   * verification before the first sign-in, which the spec does not have.)
+   */
+  async function signUpEmail(
+    input: z.output<typeof signUpSchema>,
+    toBetterAuth: () => Promise<Response>,
+    reply: FastifyReply,
+  ) {
+    if (!(await userIdByEmail(app.db, input.email))) {
+      const response = await toBetterAuth();
+      if (response.ok) {
+        for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
+        return reply.code(200).send(SIGNED_UP);
+      }
+      if (!ALREADY_EXISTS.has(await errorCode(response.clone()))) return forward(response, reply);
+    }
+    await (await auth.$context).password.hash(input.password);
+    // Not awaited, like the reset mail: the answer must not wait for the mail server.
+    opts.mailer
+      .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
+      .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
+    return reply.code(200).send(SIGNED_UP);
+  }
+
   app.route({
     method: ["GET", "POST"],
     url: `${AUTH_BASE_PATH}/*`,
@@ -103,6 +179,7 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     handler: async (request, reply) => {
       const url = new URL(request.url, app.config.publicUrl);
       const subPath = url.pathname.slice(AUTH_BASE_PATH.length);
+      let body: unknown;
       if (request.method === "POST") {
         if (RATE_LIMITED.test(subPath)) {
           const hit = await hitRateLimit(app.db, `auth:${request.ip}`, limit.max, limit.windowSeconds);
@@ -115,43 +192,53 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
             });
           }
         }
-        const schema = BODY_SCHEMAS[subPath];
-        if (schema)
-          checkBody(
-            schema,
-            subPath === "/reset-password"
-              ? (request.body as { newPassword?: unknown })?.newPassword
-              : request.body,
-          );
+        const accepted = POST_BODIES[subPath];
+        if (!accepted) throw notFound();
+        body = checkBody(accepted, request.body ?? {});
       }
       const headers = new Headers();
       for (const [key, value] of Object.entries(request.headers)) {
-        if (value === undefined) continue;
+        // The body better-auth gets is the checked one, of its own length.
+        if (value === undefined || key === "content-length") continue;
         if (Array.isArray(value)) for (const v of value) headers.append(key, v);
         else headers.set(key, String(value));
       }
       // better-auth reads the client address from this header; give it the one Fastify trusts.
       headers.set("x-forwarded-for", request.ip);
-      const response = await auth.handler(
-        new Request(url, {
-          method: request.method,
-          headers,
-          body: request.method === "POST" ? JSON.stringify(request.body ?? {}) : undefined,
-        }),
-      );
-      return forward(response, reply);
+      const toBetterAuth = () =>
+        auth.handler(
+          new Request(url, {
+            method: request.method,
+            headers,
+            body: body === undefined ? undefined : JSON.stringify(body),
+          }),
+        );
+      if (subPath === SIGN_UP_PATH && request.method === "POST")
+        return signUpEmail(body as z.output<typeof signUpSchema>, toBetterAuth, reply);
+      return forward(await toBetterAuth(), reply);
     },
   });
 }
 
-function checkBody(schema: z.ZodType, body: unknown) {
+/** The body as its schema parses it (only its own fields), or a 400 problem listing what is wrong. */
+function checkBody({ schema, formNames = {} }: AuthBody, body: unknown): unknown {
   const parsed = schema.safeParse(body);
-  if (parsed.success) return;
-  const errors = parsed.error.issues.map((i) => ({
-    path: i.path.map(String).join(".") || "password",
-    message: i.message,
-  }));
+  if (parsed.success) return parsed.data;
+  const errors = parsed.error.issues.map((i) => {
+    const path = i.path.map(String).join(".");
+    return { path: formNames[path] ?? path, message: i.message };
+  });
   throw new HttpProblem(400, "Bad Request", errors[0]?.message ?? "The request is invalid.", errors);
+}
+
+/** The `code` of a better-auth error answer, or "" when it has none. */
+async function errorCode(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { code?: unknown };
+    return typeof body.code === "string" ? body.code : "";
+  } catch {
+    return "";
+  }
 }
 
 async function readSession(auth: Auth, request: FastifyRequest): Promise<SessionUser | null> {

@@ -29,14 +29,20 @@ const DATABASE_DOWN_CODES = new Set([
   "08003",
 ]);
 
+/** What the pg driver says when the database is away, for errors that carry no SQLSTATE. */
+const DATABASE_DOWN_MESSAGES = [
+  "timeout expired", // a new connection's connect timeout (db/client.ts)
+  "timeout exceeded when trying to connect", // no free connection in time: the pool is saturated
+  "connection terminated", // the server ended the connection under a query
+  "connection error and is not queryable", // ... or between two queries of a transaction
+  "query read timeout", // query_timeout: the server stopped answering on an open connection
+];
+
 function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; cause?: unknown };
   if (e?.code && DATABASE_DOWN_CODES.has(e.code)) return true;
-  if (
-    typeof e?.message === "string" &&
-    /timeout exceeded when trying to connect|Connection terminated/i.test(e.message)
-  )
-    return true;
+  const message = typeof e?.message === "string" ? e.message.toLowerCase() : "";
+  if (DATABASE_DOWN_MESSAGES.some((m) => message.includes(m))) return true;
   return e?.cause ? isDatabaseUnavailable(e.cause) : false;
 }
 

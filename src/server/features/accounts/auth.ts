@@ -23,6 +23,17 @@ function resetMail(url: string) {
   };
 }
 
+/** To the owner of an email someone tried to sign up with again; sign-up itself answers as for a new one. */
+export function accountExistsMail(publicUrl: string) {
+  const signIn = `${publicUrl}/login`;
+  const reset = `${publicUrl}/passwordReset`;
+  return {
+    subject: "Someone tried to create a Gearhouse account with your email",
+    text: `Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:\n\nSign in: ${signIn}\nReset your password: ${reset}\n\nIf it was not you, ignore this message: your account stays as it is.`,
+    html: `<p>Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:</p><p><a href="${signIn}">Sign in</a> · <a href="${reset}">Reset your password</a></p><p>If it was not you, ignore this message: your account stays as it is.</p>`,
+  };
+}
+
 /** better-auth, on the shop's own tables: email + password, Google through OpenID Connect, password reset. */
 type Log = Record<"error" | "warn" | "info" | "debug", (obj: unknown, msg?: string) => void>;
 

@@ -82,7 +82,7 @@ describe("sign-up", () => {
     expect(res.json().errors.map((e: { message: string }) => e.message)).toContain(message);
   });
 
-  it("answers 409 with a clear message for an email already in use", async () => {
+  it("answers a known email as a new one, without a session, and mails its owner instead", async () => {
     const user = await signUp(ctx.app);
     const res = await ctx.app.inject({
       method: "POST",
@@ -90,8 +90,14 @@ describe("sign-up", () => {
       headers: { origin: ORIGIN },
       payload: { name: "Again", email: user.email.toUpperCase(), password: "Passw0rd!", phone: "5550100" },
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(messages.auth.emailInUse);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    expect(cookieHeader(res.headers["set-cookie"])).toBe("");
+    const mail = mailer.sent.find((m) => m.to === user.email);
+    expect(mail?.text).toContain("Someone tried to create a Gearhouse account with this email.");
+    expect(mail?.text).toContain(`${ORIGIN}/login`);
+    expect(mail?.text).toContain(`${ORIGIN}/passwordReset`);
+    expect((await signIn(ctx.app, user.email, "Passw0rd!")).statusCode).toBe(200);
   });
 });
 

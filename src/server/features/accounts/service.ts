@@ -45,12 +45,15 @@ export async function seedDemoAccounts(db: Db, auth: Auth): Promise<(typeof DEMO
   const created: (typeof DEMO_ACCOUNTS)[number][] = [];
   for (const account of DEMO_ACCOUNTS) {
     const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, account.email));
-    if (existing.length > 0) continue;
-    await auth.api.signUpEmail({
-      body: { name: account.name, email: account.email, password: account.password, phone: account.phone },
-    });
+    if (existing.length === 0) {
+      await auth.api.signUpEmail({
+        body: { name: account.name, email: account.email, password: account.password, phone: account.phone },
+      });
+      created.push(account);
+    }
+    // Also for an existing account: a crash between the sign-up and this line must not leave the
+    // demo admin without its role for good.
     await db.update(users).set({ role: account.role }).where(eq(users.email, account.email));
-    created.push(account);
   }
   return created;
 }

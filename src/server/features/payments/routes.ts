@@ -16,6 +16,7 @@ import { applyWebhookEvent, confirmSandboxPayment, createPaymentIntent, payOrder
 
 /** Its own scope: the signature covers the exact bytes, so only this route keeps JSON unparsed. */
 const webhookRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = async (app, { provider }) => {
+  app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
     done(null, body);
   });

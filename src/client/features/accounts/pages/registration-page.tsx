@@ -1,6 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { toast } from "sonner";
 import { type SignUpInput, signUpSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
 import { FormAlert } from "../../../components/form-alert.js";
@@ -17,7 +18,10 @@ import { safeRedirect, withRedirect } from "../utils/redirect.js";
 const text = messages.pages;
 const form = messages.auth.form;
 
-/** /registration: create an account (signed in at once), then the home page. */
+/**
+ * /registration: create an account (signed in at once), then the home page. The server answers a
+ * known email the same way without signing in, so the session decides where the visitor goes.
+ */
 export function RegistrationPage() {
   const [params] = useSearchParams();
   const redirect = params.get("redirect");
@@ -37,7 +41,12 @@ export function RegistrationPage() {
 
   const onSubmit = handleSubmit((values) =>
     signUp.mutate(values, {
-      onSuccess: () => void navigate(paths.home, { replace: true }),
+      onSuccess: ({ signedIn }) => {
+        if (signedIn) return void navigate(paths.home, { replace: true });
+        // The email already had an account: the server mailed its owner and signed no one in.
+        toast.info(messages.auth.checkEmail);
+        void navigate(withRedirect(paths.login, redirect), { replace: true });
+      },
       onError: (error) => showServerError(error, ["name", "email", "password", "phone"], setError),
     }),
   );

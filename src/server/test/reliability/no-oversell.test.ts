@@ -1,0 +1,124 @@
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { messages } from "../../../shared/messages.js";
+import type { Order } from "../../../shared/orders.js";
+import { createDatabase, type Database } from "../../db/client.js";
+import { orders, products } from "../../db/schema/index.js";
+import { createTestDatabase } from "../app.js";
+import { signedInCrowd } from "./crowd.js";
+import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
+import { freshProduct, oversellRound, type RoundFigures, UNITS_PER_ORDER } from "./oversell-round.js";
+import { type Customer, ShopClient } from "./shop-client.js";
+import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
+
+// Issue 6, guarantees 8 and 9 over real HTTP: a shop process listening on a port, many
+// connections at once. The in-process variants are in features/orders/routes.test.ts.
+
+let testDb: Awaited<ReturnType<typeof createTestDatabase>>;
+let database: Database;
+let shop: ShopProcess | undefined;
+let client: ShopClient;
+let buyers: Customer[];
+const port = await freePort("oversell", "http");
+const dataDir = path.join(TEST_DATA_DIR, `oversell-${port}`);
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  database = createDatabase(testDb.url, { max: 3 });
+  shop = await startShop({
+    port,
+    dataDir,
+    env: { DATABASE_URL: testDb.url },
+  });
+  client = new ShopClient(shop.url);
+  buyers = await signedInCrowd(testDb.url, FIGURES.buyers);
+}, 180_000);
+
+afterAll(async () => {
+  client?.close();
+  await shop?.stop();
+  await database?.close();
+  await testDb?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(() => showOutputOnFailure(() => [shop]));
+
+describe("no oversell over HTTP", () => {
+  it(
+    `sells exactly the stock to ${FIGURES.buyers} buyers at once, round after round, and refuses the rest with a clean 409`,
+    async () => {
+      const rounds: RoundFigures[] = [];
+      for (let round = 1; round <= FIGURES.oversellRounds; round += 1) {
+        const figures = await oversellRound(
+          database.db,
+          round,
+          buyers.map((customer) => ({ customer, client })),
+          FIGURES.stockInOrders,
+        );
+        rounds.push(figures);
+        // Stop at the first bad round, with its figures in the message.
+        expect(figures, `round ${round}`).toMatchObject({
+          created: FIGURES.stockInOrders,
+          outOfStock409: FIGURES.buyers - FIGURES.stockInOrders,
+          serverErrors5xx: 0,
+          unexpected: 0,
+          stockAfter: 0,
+          ordersInDatabase: FIGURES.stockInOrders,
+          unitsInDatabase: FIGURES.stockInOrders * UNITS_PER_ORDER,
+        });
+        expect(figures.lowestStockSeen).toBeGreaterThanOrEqual(0);
+      }
+      recordResults("8 no oversell (one instance, HTTP)", {
+        buyersPerRound: FIGURES.buyers,
+        stockInOrders: FIGURES.stockInOrders,
+        rounds: rounds.length,
+        ordersPerRound: rounds.map((r) => r.created),
+        conflicts409PerRound: rounds.map((r) => r.outOfStock409),
+        serverErrors5xx: rounds.reduce((sum, r) => sum + r.serverErrors5xx, 0),
+        unexpected: rounds.reduce((sum, r) => sum + r.unexpected, 0),
+        lowestStockSeen: Math.min(...rounds.map((r) => r.lowestStockSeen)),
+        roundMs: rounds.map((r) => r.ms),
+        slowestAnswerMs: Math.max(...rounds.map((r) => r.slowestMs)),
+      });
+    },
+    30_000 + FIGURES.oversellRounds * 15_000,
+  );
+});
+
+describe("Idempotency-Key over HTTP", () => {
+  it("makes one order for a key sent ten times at once, with identical bodies, and refuses it with another body", async () => {
+    const productId = await freshProduct(database.db, 1_000);
+    const customer = buyers[0] as Customer;
+    const key = `reliability-${productId}`;
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        client.placeOrder(customer, productId, UNITS_PER_ORDER, { "idempotency-key": key }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect(new Set(replies.map((r) => r.text)).size).toBe(1);
+    expect(replies.filter((r) => r.headers["idempotent-replayed"] === "true")).toHaveLength(9);
+
+    const other = await client.placeOrder(customer, productId, 2 * UNITS_PER_ORDER, {
+      "idempotency-key": key,
+    });
+    expect(other.status).toBe(422);
+    expect(other.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    expect(other.json<{ detail: string }>().detail).toBe(messages.order.idempotencyMismatch);
+
+    const made = await database.db.select().from(orders).where(eq(orders.productId, productId));
+    expect(made.map((o) => o.id)).toEqual([replies[0]?.json<Order>().id]);
+    const [product] = await database.db.select().from(products).where(eq(products.id, productId));
+    expect(product?.quantity).toBe(1_000 - UNITS_PER_ORDER);
+    recordResults("9 idempotency (HTTP)", {
+      simultaneousRequests: replies.length,
+      created201: replies.filter((r) => r.status === 201).length,
+      distinctBodies: new Set(replies.map((r) => r.text)).size,
+      ordersInDatabase: made.length,
+      sameKeyOtherBody: other.status,
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { messages } from "../../../shared/messages.js";
+import type { Db } from "../../db/client.js";
+import { orders, products } from "../../db/schema/index.js";
+import type { Customer, HttpReply, ShopClient } from "./shop-client.js";
+
+export const UNITS_PER_ORDER = 10;
+
+export interface RoundFigures {
+  round: number;
+  buyers: number;
+  created: number;
+  outOfStock409: number;
+  serverErrors5xx: number;
+  /** Any other status, a 409 that is not a clean out-of-stock problem, or a failed connection. */
+  unexpected: number;
+  stockAfter: number;
+  lowestStockSeen: number;
+  ordersInDatabase: number;
+  unitsInDatabase: number;
+  /** The whole round, and its slowest answer. */
+  ms: number;
+  slowestMs: number;
+}
+
+/** A new product with `stock` units, so every round starts from fresh stock. */
+export async function freshProduct(db: Db, stock: number): Promise<string> {
+  const [row] = await db
+    .insert(products)
+    .values({
+      name: `Reliability fan ${randomUUID()}`,
+      description: "A fan sold to many buyers at once.",
+      image: "/media/products/gale-120-high-static-pressure-fan.svg",
+      price: 25,
+      quantity: stock,
+      category: "cooling-fans",
+    })
+    .returning({ id: products.id });
+  if (!row) throw new Error("product insert returned nothing");
+  return row.id;
+}
+
+const isCleanOutOfStock = (reply: HttpReply) =>
+  reply.status === 409 &&
+  String(reply.headers["content-type"]).startsWith("application/problem+json") &&
+  reply.json<{ detail?: string }>().detail === messages.order.outOfStock;
+
+/**
+ * Every buyer orders UNITS_PER_ORDER of one fresh product at the same moment, each through the
+ * client beside it (one shop, or several sharing a database), while the stock is watched.
+ */
+export async function oversellRound(
+  db: Db,
+  round: number,
+  buyers: { customer: Customer; client: ShopClient }[],
+  ordersInStock: number,
+): Promise<RoundFigures> {
+  const productId = await freshProduct(db, ordersInStock * UNITS_PER_ORDER);
+  let lowestStockSeen = ordersInStock * UNITS_PER_ORDER;
+  let buying = true;
+  const watcher = (async () => {
+    while (buying) {
+      const [row] = await db
+        .select({ quantity: products.quantity })
+        .from(products)
+        .where(eq(products.id, productId));
+      lowestStockSeen = Math.min(lowestStockSeen, row?.quantity ?? lowestStockSeen);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  })();
+
+  const started = performance.now();
+  const replies = await Promise.all(
+    buyers.map(({ customer, client }) =>
+      client.placeOrder(customer, productId, UNITS_PER_ORDER).catch(() => undefined),
+    ),
+  );
+  const ms = Math.round(performance.now() - started);
+  buying = false;
+  await watcher;
+
+  const [stock] = await db
+    .select({ quantity: products.quantity })
+    .from(products)
+    .where(eq(products.id, productId));
+  const [made] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      units: sql<number>`coalesce(sum(${orders.quantity}), 0)::int`,
+    })
+    .from(orders)
+    .where(eq(orders.productId, productId));
+  const created = replies.filter((r) => r?.status === 201).length;
+  const outOfStock409 = replies.filter((r) => r && isCleanOutOfStock(r)).length;
+  const serverErrors5xx = replies.filter((r) => r && r.status >= 500).length;
+  const stockAfter = stock?.quantity ?? -1;
+  return {
+    round,
+    buyers: buyers.length,
+    created,
+    outOfStock409,
+    serverErrors5xx,
+    unexpected: buyers.length - created - outOfStock409 - serverErrors5xx,
+    stockAfter,
+    lowestStockSeen: Math.min(lowestStockSeen, stockAfter),
+    ordersInDatabase: made?.count ?? 0,
+    unitsInDatabase: made?.units ?? 0,
+    ms,
+    slowestMs: Math.round(Math.max(...replies.map((r) => r?.ms ?? 0))),
+  };
+}

@@ -1,0 +1,187 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { onTestFailed } from "vitest";
+import { runningPostmaster } from "../../db/embedded.js";
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
+/** Every shop a test starts signs sessions with this secret, so instances accept each other's. */
+export const AUTH_SECRET = "reliability-suite-secret-0123456789-abcdef";
+
+/**
+ * Each test file probes its own block of ports, so files running in parallel workers never race
+ * for one. RELIABILITY_PORT_BASE and RELIABILITY_PG_PORT_BASE move the blocks for parallel runs.
+ */
+const BLOCKS = { oversell: 0, "two-instances": 10, crash: 20, outage: 30 } as const;
+type PortBlock = keyof typeof BLOCKS;
+const BASES = {
+  http: Number(process.env.RELIABILITY_PORT_BASE ?? 3200),
+  pg: Number(process.env.RELIABILITY_PG_PORT_BASE ?? 54500),
+};
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+const handedOut = new Set<number>();
+
+/** A port of this file's block that nothing listens on, for the shop (http) or its PostgreSQL (pg). */
+export async function freePort(block: PortBlock, kind: keyof typeof BASES): Promise<number> {
+  const first = BASES[kind] + BLOCKS[block];
+  for (let port = first; port < first + 10; port += 1) {
+    if (handedOut.has(port) || !(await isFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`No free ${kind} port in ${first}–${first + 9}.`);
+}
+
+export interface ShopOptions {
+  port: number;
+  /** Inside the repository (.test-data/…), never under /tmp. */
+  dataDir: string;
+  /** Variables on top of the defaults below: DATABASE_URL or EMBEDDED_PG_PORT, PUBLIC_URL, … */
+  env?: Record<string, string>;
+}
+
+export interface ShopProcess {
+  readonly url: string;
+  /** Milliseconds from spawning the process to its first 200 from /readyz. */
+  readonly startMs: number;
+  /** What the process printed, for failure messages and for checking what it did at start. */
+  output(): string;
+  /** SIGKILL for the shop process; with `database`, also for its embedded PostgreSQL. */
+  kill(options?: { database?: boolean }): Promise<void>;
+  /** SIGTERM, then the exit code of the graceful stop (SIGKILL after 20 s). */
+  stop(): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+// A worker that dies mid-test must not leave shops behind.
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Stops a PostgreSQL still running in this shop's data directory (the orphan a SIGKILLed shop
+ * leaves), fast shutdown first. Only ever the server of this directory.
+ */
+export async function stopLeftoverPostgres(dataDir: string): Promise<void> {
+  const pgDir = path.join(dataDir, "postgres");
+  const pid = runningPostmaster(pgDir);
+  if (pid === undefined) return;
+  process.kill(pid, "SIGINT");
+  const until = Date.now() + 20_000;
+  while (runningPostmaster(pgDir) === pid) {
+    if (Date.now() > until) {
+      process.kill(pid, "SIGKILL");
+      return;
+    }
+    await sleep(50);
+  }
+}
+
+/**
+ * Starts `node --import tsx src/server/main.ts` as its own process, the way the shop runs in
+ * production, and resolves once /readyz answers 200.
+ */
+export async function startShop(options: ShopOptions): Promise<ShopProcess> {
+  const started = performance.now();
+  const url = `http://127.0.0.1:${options.port}`;
+  const printed: string[] = [];
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: String(options.port),
+      PUBLIC_URL: url,
+      DATA_DIR: options.dataDir,
+      STATIC_DIR: path.join(options.dataDir, "no-client"),
+      AUTH_SECRET,
+      // A developer's own settings must not leak into the shop under test.
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      GOOGLE_CLIENT_ID: "",
+      ADMIN_EMAILS: "",
+      SEED_DEMO: "false",
+      LOG_LEVEL: "warn",
+      // Every test customer signs up from 127.0.0.1.
+      AUTH_RATE_LIMIT_PER_MINUTE: "100000",
+      ...options.env,
+    },
+  });
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  const keep = (chunk: Buffer) => {
+    printed.push(chunk.toString("utf8"));
+    if (printed.length > 400) printed.shift();
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const output = () => printed.join("");
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+
+  const kill = async ({ database = false } = {}) => {
+    const postmaster = database ? runningPostmaster(path.join(options.dataDir, "postgres")) : undefined;
+    child.kill("SIGKILL");
+    if (postmaster !== undefined) process.kill(postmaster, "SIGKILL");
+    await exited;
+  };
+
+  const until = Date.now() + 120_000;
+  for (;;) {
+    if (gone) throw new Error(`The shop exited while starting (code ${await exited}):\n${output()}`);
+    if (Date.now() > until) {
+      await kill();
+      throw new Error(`The shop was not ready within 120 s:\n${output()}`);
+    }
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) break;
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+
+  return {
+    url,
+    startMs: Math.round(performance.now() - started),
+    output,
+    kill,
+    async stop() {
+      if (gone) return exited;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Call in a test: if it fails, what the shops printed (their logs explain a 5xx) goes to the output. */
+export function showOutputOnFailure(shops: () => (ShopProcess | undefined)[]) {
+  onTestFailed(() => {
+    for (const shop of shops()) if (shop) console.log(`Output of the shop at ${shop.url}:\n${shop.output()}`);
+  });
+}

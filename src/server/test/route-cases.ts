@@ -1,0 +1,485 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import type { OrderStatus } from "../../shared/orders.js";
+import { orders, products, profiles } from "../db/schema/index.js";
+import { AUTH_POST_PATHS } from "../plugins/auth.js";
+import { createTestApp, type TestContext } from "./app.js";
+import { memoryMailer, ORIGIN, signUp, type TestUser } from "./users.js";
+
+/**
+ * The authorization matrix's world, shared with the security suite: one app, three signed-in people
+ * (customers A and B, an admin), a stocked product, and for every /api route a way to prepare a
+ * request that succeeds for the right person. Routes come from the app itself (buildApp's `onRoute`),
+ * and better-auth's endpoints from `app.auth.api`, so a suite that walks them misses no new route.
+ */
+
+export type Actor = "visitor" | "customerA" | "customerB" | "admin";
+export type Person = Exclude<Actor, "visitor">;
+export const ACTORS: Actor[] = ["visitor", "customerB", "customerA", "admin"];
+export type Expected = Record<Actor, number>;
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Prepared {
+  url: string;
+  payload?: object | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface RouteCase {
+  expect: Expected;
+  /** A fresh request for one actor: routes that change their target get a new target per actor. */
+  prepare: (world: RouteWorld, actor: Actor) => Promise<Prepared>;
+}
+export type Entry = RouteCase | { skip: string };
+
+export const publicRoute = (ok: number): Expected => ({
+  visitor: ok,
+  customerA: ok,
+  customerB: ok,
+  admin: ok,
+});
+const signedIn = (ok: number): Expected => ({ visitor: 401, customerA: ok, customerB: ok, admin: ok });
+/** Customer A owns the target; B is told it does not exist, an admin may act on it. */
+const ownerOrAdmin = (ok: number): Expected => ({ visitor: 401, customerA: ok, customerB: 404, admin: ok });
+/** Customer A owns the target; to anyone else, admins included, it does not exist. */
+const ownerOnly = (ok: number): Expected => ({ visitor: 401, customerA: ok, customerB: 404, admin: 404 });
+const adminOnly = (ok: number): Expected => ({ visitor: 401, customerA: 403, customerB: 403, admin: ok });
+
+/** Whole subtrees left out of the matrix, with the reason. */
+export const SKIPPED_PREFIXES: Record<string, string> = {
+  "/api/docs": "Swagger UI and the OpenAPI document: public and read-only (app.test.ts reads the document)",
+};
+
+export const isSkippedPath = (key: string) =>
+  Object.keys(SKIPPED_PREFIXES).some((prefix) => {
+    const path = key.split(" ")[1] ?? "";
+    return path === prefix || path.startsWith(`${prefix}/`);
+  });
+
+export const ADMIN_EMAIL = "matrix.admin@example.com";
+
+export interface RouteWorld {
+  ctx: TestContext;
+  /** Every registered route as "METHOD /url", HEAD left out (Fastify's mirror of GET). */
+  registered: Set<string>;
+  people: Record<Person, TestUser>;
+  stockedProductId: string;
+  mailer: ReturnType<typeof memoryMailer>;
+  cookieOf(actor: Actor): string | undefined;
+  /** A fingerprint of every table but those named, to prove a request changed nothing. */
+  snapshot(ignoredTables?: readonly string[]): Promise<Record<string, string>>;
+}
+
+const post = (world: RouteWorld, url: string, cookie: string, payload: object) =>
+  world.ctx.app.inject({ method: "POST", url, headers: { cookie, origin: ORIGIN }, payload });
+
+export async function newProduct(world: RouteWorld): Promise<string> {
+  const [row] = await world.ctx.database.db
+    .insert(products)
+    .values({
+      name: `Matrix fan ${randomUUID()}`,
+      description: "A fan for the authorization matrix.",
+      image: "/media/products/gale-120-high-static-pressure-fan.svg",
+      price: 12,
+      quantity: 1000,
+      category: "cooling-fans",
+    })
+    .returning({ id: products.id });
+  return row?.id ?? "";
+}
+
+/** An order of customer A, written straight to the database in the given state. */
+export async function orderOfA(world: RouteWorld, status: OrderStatus): Promise<string> {
+  const a = world.people.customerA;
+  const [row] = await world.ctx.database.db
+    .insert(orders)
+    .values({
+      userId: a.id,
+      productId: world.stockedProductId,
+      productName: "Matrix fan",
+      img: "/media/products/gale-120-high-static-pressure-fan.svg",
+      name: "Customer A",
+      email: a.email,
+      address: "1 Loop Road",
+      phone: "5550123",
+      quantity: 10,
+      unitPrice: 12,
+      totalPrice: 120,
+      status,
+      transactionId: status === "pending" ? null : `pi_${randomUUID()}`,
+    })
+    .returning({ id: orders.id });
+  return row?.id ?? "";
+}
+
+/** A payment intent for a fresh pending order of customer A, made through the API as A. */
+export async function intentOfA(world: RouteWorld): Promise<{ orderId: string; clientSecret: string }> {
+  const orderId = await orderOfA(world, "pending");
+  const res = await post(world, `/api/orders/${orderId}/payment-intent`, world.people.customerA.cookie, {});
+  if (res.statusCode !== 200) throw new Error(`payment intent: ${res.statusCode} ${res.body}`);
+  return { orderId, clientSecret: res.json().clientSecret };
+}
+
+export const sandboxCard = (clientSecret: string) => ({
+  clientSecret,
+  card: { number: "4242424242424242", expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: "123" },
+  billing: { name: "Customer A", email: "a@example.com" },
+});
+
+/** A sandbox payment of customer A, confirmed but not yet reported with /pay. */
+export async function confirmedPaymentOfA(
+  world: RouteWorld,
+): Promise<{ orderId: string; transactionId: string }> {
+  const { orderId, clientSecret } = await intentOfA(world);
+  const confirmed = await post(
+    world,
+    "/api/payments/sandbox/confirm",
+    world.people.customerA.cookie,
+    sandboxCard(clientSecret),
+  );
+  if (confirmed.statusCode !== 200) throw new Error(`confirm: ${confirmed.statusCode} ${confirmed.body}`);
+  return { orderId, transactionId: confirmed.json().paymentIntent.id };
+}
+
+/** A multipart body with one image file, as a browser's FormData sends it. */
+export async function multipartImage(bytes: Uint8Array, filename = "fan.png", type = "image/png") {
+  const form = new FormData();
+  form.append("image", new Blob([bytes], { type }), filename);
+  const encoded = new Response(form);
+  return {
+    payload: Buffer.from(await encoded.arrayBuffer()),
+    headers: { "content-type": encoded.headers.get("content-type") ?? "" },
+  };
+}
+
+async function imageUpload(): Promise<Prepared> {
+  const png = await sharp({
+    create: { width: 16, height: 16, channels: 3, background: { r: 200, g: 30, b: 90 } },
+  })
+    .png()
+    .toBuffer();
+  return { url: "/api/uploads", ...(await multipartImage(png)) };
+}
+
+export const newProductBody = {
+  name: "Matrix keyboard",
+  image: "/media/products/pulse-60-compact-keyboard.svg",
+  price: 50,
+  quantity: 10,
+  description: "Added by the authorization matrix.",
+  category: "keyboards",
+};
+
+/** Every /api route of the app, keyed "METHOD /url" as registered. */
+export const ROUTES: Record<string, Entry> = {
+  "GET /api/auth/*": { skip: "better-auth's catch-all: its endpoints are in AUTH_ROUTES below" },
+  "POST /api/auth/*": { skip: "better-auth's catch-all: its endpoints are in AUTH_ROUTES below" },
+
+  // Public.
+  "GET /api/products": { expect: publicRoute(200), prepare: async () => ({ url: "/api/products" }) },
+  "GET /api/products/:id": {
+    expect: publicRoute(200),
+    prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}` }),
+  },
+  "GET /api/reviews": { expect: publicRoute(200), prepare: async () => ({ url: "/api/reviews" }) },
+  "GET /api/images/:file": {
+    expect: publicRoute(200),
+    prepare: async (w) => {
+      const upload = await imageUpload();
+      const res = await w.ctx.app.inject({
+        method: "POST",
+        url: upload.url,
+        payload: upload.payload,
+        headers: { ...upload.headers, cookie: w.people.admin.cookie, origin: ORIGIN },
+      });
+      if (res.statusCode !== 201) throw new Error(`upload: ${res.statusCode} ${res.body}`);
+      return { url: res.json().url };
+    },
+  },
+  // Signature-checked instead of signed in; the sandbox provider sends no webhooks, so it is "not found".
+  "POST /api/payments/webhook": {
+    expect: publicRoute(404),
+    prepare: async () => ({
+      url: "/api/payments/webhook",
+      payload: { id: "evt_forged", type: "payment_intent.succeeded" },
+      headers: { "stripe-signature": "t=1,v1=forged" },
+    }),
+  },
+
+  // Signed in, acting on one's own data.
+  "GET /api/me": { expect: signedIn(200), prepare: async () => ({ url: "/api/me" }) },
+  "GET /api/profile": { expect: signedIn(200), prepare: async () => ({ url: "/api/profile" }) },
+  "POST /api/profile": {
+    expect: signedIn(201),
+    prepare: async (w, actor) => {
+      if (actor !== "visitor")
+        await w.ctx.database.db.delete(profiles).where(eq(profiles.userId, w.people[actor].id));
+      return { url: "/api/profile", payload: { address: "2 Fan Street", city: "Austin", phone: "5550123" } };
+    },
+  },
+  "PUT /api/profile": {
+    expect: signedIn(200),
+    prepare: async (w, actor) => {
+      if (actor !== "visitor")
+        await w.ctx.database.db
+          .insert(profiles)
+          .values({ userId: w.people[actor].id, address: "1 Loop Road", city: "Austin", phone: "5550123" })
+          .onConflictDoNothing();
+      return { url: "/api/profile", payload: { address: "3 Fan Street", city: "Denver", phone: "5550124" } };
+    },
+  },
+  "POST /api/reviews": {
+    expect: signedIn(201),
+    prepare: async () => ({ url: "/api/reviews", payload: { comment: "Quiet and bright.", rating: 5 } }),
+  },
+  "POST /api/orders": {
+    expect: signedIn(201),
+    prepare: async (w) => ({
+      url: "/api/orders",
+      payload: { productId: w.stockedProductId, quantity: 10, address: "1 Loop Road", phone: "5550123" },
+    }),
+  },
+  "GET /api/orders/mine": { expect: signedIn(200), prepare: async () => ({ url: "/api/orders/mine" }) },
+  "POST /api/uploads": { expect: signedIn(201), prepare: imageUpload },
+  "POST /api/payments/sandbox/confirm": {
+    expect: ownerOnly(200),
+    prepare: async (w) => ({
+      url: "/api/payments/sandbox/confirm",
+      payload: sandboxCard((await intentOfA(w)).clientSecret),
+    }),
+  },
+
+  // Customer A's order.
+  "GET /api/orders/:id": {
+    expect: ownerOrAdmin(200),
+    prepare: async (w) => ({ url: `/api/orders/${await orderOfA(w, "pending")}` }),
+  },
+  "DELETE /api/orders/:id": {
+    expect: ownerOrAdmin(204),
+    prepare: async (w) => ({ url: `/api/orders/${await orderOfA(w, "pending")}` }),
+  },
+  "POST /api/orders/:id/payment-intent": {
+    expect: ownerOnly(200),
+    prepare: async (w) => ({
+      url: `/api/orders/${await orderOfA(w, "pending")}/payment-intent`,
+      payload: {},
+    }),
+  },
+  "POST /api/orders/:id/pay": {
+    expect: ownerOnly(200),
+    prepare: async (w) => {
+      const { orderId, transactionId } = await confirmedPaymentOfA(w);
+      return { url: `/api/orders/${orderId}/pay`, payload: { transactionId } };
+    },
+  },
+
+  // Admin only.
+  "GET /api/orders": { expect: adminOnly(200), prepare: async () => ({ url: "/api/orders" }) },
+  "POST /api/orders/:id/ship": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/orders/${await orderOfA(w, "paid")}/ship` }),
+  },
+  "POST /api/products": {
+    expect: adminOnly(201),
+    prepare: async () => ({ url: "/api/products", payload: newProductBody }),
+  },
+  "PATCH /api/products/:id": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}`, payload: { quantity: 77 } }),
+  },
+  "GET /api/users": { expect: adminOnly(200), prepare: async () => ({ url: "/api/users" }) },
+  "DELETE /api/users/:id": {
+    expect: adminOnly(204),
+    prepare: async (w) => ({ url: `/api/users/${(await signUp(w.ctx.app)).id}` }),
+  },
+  "PUT /api/users/:id/role": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({
+      url: `/api/users/${(await signUp(w.ctx.app)).id}/role`,
+      payload: { role: "admin" },
+    }),
+  },
+  "GET /api/admin/overview": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/overview" }),
+  },
+};
+
+/** A better-auth request, sent by a throwaway customer made for it (so it may end its own session). */
+export interface AuthCase {
+  /** Whether the customer's session cookie goes along. */
+  session: boolean;
+  /** The status of the prepared request as it is. */
+  ok: number;
+  prepare: (world: RouteWorld, self: TestUser) => Promise<Prepared>;
+}
+
+/** The raw session token inside a session cookie (the part before better-call's signature). */
+export const sessionTokenOf = (cookie: string) =>
+  decodeURIComponent(cookie.match(/gearhouse\.session_token=([^;]+)/)?.[1] ?? "").split(".")[0] ?? "";
+
+/** A reset token for the user, asked for through the API and read from the mail it sends. */
+export async function resetTokenOf(world: RouteWorld, email: string): Promise<string> {
+  const res = await world.ctx.app.inject({
+    method: "POST",
+    url: "/api/auth/request-password-reset",
+    headers: { origin: ORIGIN },
+    payload: { email },
+  });
+  if (res.statusCode !== 200) throw new Error(`reset request: ${res.statusCode} ${res.body}`);
+  const mail = world.mailer.sent.findLast((m) => m.to === email && m.subject.includes("Reset"));
+  return new URL(mail?.text.match(/https?:\/\/\S+/)?.[0] ?? "http://x").searchParams.get("token") ?? "";
+}
+
+/**
+ * Every better-auth POST endpoint the shop serves (AUTH_POST_PATHS in plugins/auth.ts); the others
+ * answer 404 to everyone, which the suites check from `app.auth.api`.
+ */
+export const AUTH_ROUTES: Record<string, AuthCase> = {
+  "/sign-up/email": {
+    session: false,
+    ok: 200,
+    prepare: async () => ({
+      url: "/api/auth/sign-up/email",
+      payload: {
+        name: "New Customer",
+        email: `new.${randomUUID()}@example.com`,
+        password: "Passw0rd!",
+        phone: "5550123",
+      },
+    }),
+  },
+  "/sign-in/email": {
+    session: false,
+    ok: 200,
+    prepare: async (_w, self) => ({
+      url: "/api/auth/sign-in/email",
+      payload: { email: self.email, password: self.password },
+    }),
+  },
+  // Google is not configured on the suites' app, so better-auth's answer is a clear 404.
+  "/sign-in/social": {
+    session: false,
+    ok: 404,
+    prepare: async () => ({
+      url: "/api/auth/sign-in/social",
+      payload: { provider: "google", callbackURL: "/" },
+    }),
+  },
+  "/sign-out": { session: true, ok: 200, prepare: async () => ({ url: "/api/auth/sign-out", payload: {} }) },
+  "/request-password-reset": {
+    session: false,
+    ok: 200,
+    prepare: async (_w, self) => ({
+      url: "/api/auth/request-password-reset",
+      payload: { email: self.email },
+    }),
+  },
+  "/reset-password": {
+    session: false,
+    ok: 200,
+    prepare: async (w, self) => ({
+      url: "/api/auth/reset-password",
+      payload: { token: await resetTokenOf(w, self.email), newPassword: "N3wPassword" },
+    }),
+  },
+  "/change-password": {
+    session: true,
+    ok: 200,
+    prepare: async (_w, self) => ({
+      url: "/api/auth/change-password",
+      payload: { currentPassword: self.password, newPassword: "N3wPassword", revokeOtherSessions: true },
+    }),
+  },
+  "/update-user": {
+    session: true,
+    ok: 200,
+    prepare: async () => ({
+      url: "/api/auth/update-user",
+      payload: { name: "Renamed Customer", phone: "5550999" },
+    }),
+  },
+  "/revoke-session": {
+    session: true,
+    ok: 200,
+    prepare: async (_w, self) => ({
+      url: "/api/auth/revoke-session",
+      payload: { token: sessionTokenOf(self.cookie) },
+    }),
+  },
+  "/revoke-sessions": {
+    session: true,
+    ok: 200,
+    prepare: async () => ({ url: "/api/auth/revoke-sessions", payload: {} }),
+  },
+  "/revoke-other-sessions": {
+    session: true,
+    ok: 200,
+    prepare: async () => ({ url: "/api/auth/revoke-other-sessions", payload: {} }),
+  },
+};
+
+/** better-auth's endpoints that take POST, as "/path" under /api/auth, read from the running app. */
+export function authPostPaths(world: RouteWorld): string[] {
+  const paths = new Set<string>();
+  for (const endpoint of Object.values(world.ctx.app.auth.api)) {
+    const { path, options } = endpoint as { path?: string; options?: { method?: string | string[] } };
+    if (path && [options?.method ?? []].flat().includes("POST")) paths.add(path);
+  }
+  return [...paths].sort();
+}
+
+export { AUTH_POST_PATHS };
+
+/**
+ * Builds the world on a fresh database. `rateLimit` stays high: the suites send many sign-ins;
+ * the authentication suite checks the real limit on an app of its own.
+ */
+export async function createRouteWorld(env: Record<string, string> = {}): Promise<RouteWorld> {
+  const registered = new Set<string>();
+  const mailer = memoryMailer();
+  const ctx = await createTestApp(
+    { ADMIN_EMAILS: ADMIN_EMAIL, ...env },
+    {
+      mailer,
+      rateLimit: { max: 100_000, windowSeconds: 60 },
+      onRoute: (route) => {
+        for (const method of [route.method].flat())
+          if (method !== "HEAD") registered.add(`${method} ${route.url}`);
+      },
+    },
+  );
+  const world: RouteWorld = {
+    ctx,
+    registered,
+    mailer,
+    people: {} as Record<Person, TestUser>,
+    stockedProductId: "",
+    cookieOf: (actor) => (actor === "visitor" ? undefined : world.people[actor].cookie),
+    snapshot: (ignored = []) => snapshot(ctx, ignored),
+  };
+  world.people.customerA = await signUp(ctx.app, { name: "Customer A" });
+  world.people.customerB = await signUp(ctx.app, { name: "Customer B" });
+  world.people.admin = await signUp(ctx.app, { email: ADMIN_EMAIL, name: "Matrix Admin" });
+  world.stockedProductId = await newProduct(world);
+  return world;
+}
+
+/**
+ * A fingerprint of every row of every table in the public schema, so a refused request that wrote
+ * anything anywhere (or a table added later) is caught.
+ */
+async function snapshot(ctx: TestContext, ignored: readonly string[]): Promise<Record<string, string>> {
+  const tables = await ctx.database.pool.query<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1",
+  );
+  const parts = tables.rows
+    .filter(({ name }) => !ignored.includes(name))
+    .map(
+      ({ name }) =>
+        `select '${name}' as name, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${name}" t`,
+    );
+  const result = await ctx.database.pool.query<{ name: string; digest: string }>(parts.join(" union all "));
+  return Object.fromEntries(result.rows.map((r) => [r.name, r.digest]));
+}
