@@ -1,6 +1,11 @@
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type ResolvedConfig } from "vite";
+import { SLIDES } from "./src/client/features/home/slides.js";
+import { paths } from "./src/client/lib/paths.js";
 
 const apiPort = process.env.API_PORT ?? "3001";
 
@@ -22,10 +27,128 @@ function sonnerWithoutStyleInjection(): Plugin {
   };
 }
 
+/**
+ * Pages visitors often open first, and what each needs before the app's own code would ask for
+ * it: the route's lazily loaded module (as in app/router.tsx, with everything it imports), or the
+ * image that is its largest paint.
+ */
+const LANDING_PAGES: { path: string; modules?: string[]; images?: string[] }[] = [
+  { path: paths.home, images: [SLIDES[0]?.image ?? ""] },
+  { path: paths.tools, modules: ["features/catalog/pages/products-page.tsx"] },
+  { path: paths.login, modules: ["features/accounts/pages/login-page.tsx"] },
+  { path: paths.registration, modules: ["features/accounts/pages/registration-page.tsx"] },
+  { path: paths.passwordReset, modules: ["features/accounts/pages/password-reset-page.tsx"] },
+  { path: paths.about, modules: ["features/content/pages/about-page.tsx"] },
+  { path: paths.blogs, modules: ["features/content/pages/blogs-page.tsx"] },
+  { path: paths.ique, modules: ["features/content/pages/ique-page.tsx"] },
+];
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+/**
+ * Writes pages/<name>.html for each landing page: index.html with preload links for what that
+ * page needs, so the browser fetches it beside the app's code instead of after it. The server
+ * sends these for their paths (plugins/spa.ts), and index.html for every other route.
+ */
+function landingPages(): Plugin {
+  let outDir = "";
+  return {
+    name: "gearhouse:landing-pages",
+    apply: "build",
+    configResolved(config: ResolvedConfig) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const manifest = JSON.parse(readFileSync(path.join(outDir, ".vite/manifest.json"), "utf8")) as Record<
+        string,
+        ManifestChunk
+      >;
+      const staticGraph = (key: string, into = new Set<string>()): Set<string> => {
+        if (into.has(key)) return into;
+        const chunk = manifest[key];
+        if (!chunk)
+          throw new Error(`${key} is no chunk of the build: update LANDING_PAGES in vite.config.ts`);
+        into.add(key);
+        for (const imported of chunk.imports ?? []) staticGraph(imported, into);
+        return into;
+      };
+      const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry) ?? "";
+      const initial = staticGraph(entry);
+      const html = readFileSync(path.join(outDir, "index.html"), "utf8");
+      mkdirSync(path.join(outDir, "pages"), { recursive: true });
+      for (const page of LANDING_PAGES) {
+        const modules = new Set((page.modules ?? []).flatMap((key) => [...staticGraph(key)]));
+        const links = [
+          ...(page.images ?? []).map(
+            (src) => `<link rel="preload" as="image" href="${src}" fetchpriority="high">`,
+          ),
+          ...[...modules]
+            .filter((key) => !initial.has(key))
+            // Low priority: the stylesheet and the app's own code come first, as the page needs them
+            // before the route's module can run.
+            .map(
+              (key) =>
+                `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${manifest[key]?.file}">`,
+            ),
+        ];
+        const name = page.path === paths.home ? "index" : page.path.slice(1);
+        writeFileSync(
+          path.join(outDir, "pages", `${name}.html`),
+          html.replace(/\n\s*<\/head>/, `\n    ${links.join("\n    ")}\n  </head>`),
+        );
+      }
+    },
+  };
+}
+
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
+
+/**
+ * Writes a Brotli (.br) and a gzip (.gz) copy beside every text file of the build, once, at the
+ * highest levels; the server sends them to browsers that accept them (@fastify/static
+ * preCompressed) instead of compressing on every request.
+ */
+function precompress(): Plugin {
+  let outDir = "";
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const file = path.join(dir, name);
+      return statSync(file).isDirectory() ? walk(file) : [file];
+    });
+  return {
+    name: "gearhouse:precompress",
+    apply: "build",
+    configResolved(config: ResolvedConfig) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const file of walk(outDir).filter((f) => COMPRESSIBLE.test(f))) {
+        const bytes = readFileSync(file);
+        // Below a packet, compression saves nothing worth a second file.
+        if (bytes.length < 1024) continue;
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
+        );
+        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), sonnerWithoutStyleInjection()],
+  // landingPages writes its pages before precompress compresses everything.
+  plugins: [react(), tailwindcss(), sonnerWithoutStyleInjection(), landingPages(), precompress()],
+  resolve: {
+    // zod in the browser must know the CSP forbids eval before it builds a schema (lib/zod.ts).
+    alias: [{ find: /^zod$/, replacement: path.resolve(import.meta.dirname, "src/client/lib/zod.ts") }],
+  },
   build: {
     outDir: "../../dist/client",
     emptyOutDir: true,

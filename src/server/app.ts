@@ -11,6 +11,7 @@ import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { adminRoutes } from "./features/admin/routes.js";
+import catalogCache from "./features/catalog/cache-plugin.js";
 import { catalogRoutes } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
 import { orderRoutes } from "./features/orders/routes.js";
@@ -92,6 +93,7 @@ export async function buildApp(
     mailer: options.mailer ?? createMailer(config, (msg) => app.log.info(msg)),
     rateLimit: options.rateLimit,
   });
+  await app.register(catalogCache);
 
   // Features.
   await app.register(healthRoutes);

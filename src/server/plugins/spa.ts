@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
@@ -6,8 +6,26 @@ import fp from "fastify-plugin";
 import { sendProblem } from "./errors.js";
 
 /**
+ * The build's landing pages (vite.config.ts): index.html with preload links for one route each,
+ * keyed by that route's path.
+ */
+function landingPages(staticDir: string): Map<string, Buffer> {
+  const dir = path.join(staticDir, "pages");
+  if (!existsSync(dir)) return new Map();
+  return new Map(
+    readdirSync(dir)
+      .filter((file) => file.endsWith(".html"))
+      .map((file) => {
+        const name = file.slice(0, -".html".length);
+        return [name === "index" ? "/" : `/${name}`, readFileSync(path.join(dir, file))];
+      }),
+  );
+}
+
+/**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated,
- * client routes answered with index.html, unknown /api paths with a 404 problem.
+ * client routes answered with their landing page or index.html, unknown /api paths with a 404
+ * problem.
  */
 async function spa(app: FastifyInstance, opts: { staticDir: string }) {
   const indexFile = path.join(opts.staticDir, "index.html");
@@ -17,6 +35,11 @@ async function spa(app: FastifyInstance, opts: { staticDir: string }) {
       root: opts.staticDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside every text file (vite.config.ts): sent as they are to
+      // browsers that take them, and never served under their own names.
+      preCompressed: true,
+      // Landing pages are sent for their routes below, not under their file names.
+      globIgnore: ["**/*.br", "**/*.gz", "pages/**"],
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -30,13 +53,15 @@ async function spa(app: FastifyInstance, opts: { staticDir: string }) {
     app.log.warn(`No built client in ${opts.staticDir}; run "npm run build" to serve the shop's pages.`);
   }
   const indexHtml = hasClient ? readFileSync(indexFile) : undefined;
+  const pages = hasClient ? landingPages(opts.staticDir) : new Map<string, Buffer>();
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split("?")[0] ?? "/";
     const isApi = pathname === "/api" || pathname.startsWith("/api/");
     const isAsset = /\.[a-z0-9]+$/i.test(pathname);
     if (!isApi && !isAsset && indexHtml && (request.method === "GET" || request.method === "HEAD")) {
-      return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(indexHtml);
+      const page = pages.get(pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname) ?? indexHtml;
+      return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(page);
     }
     return sendProblem(reply, {
       status: 404,

@@ -1,4 +1,6 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import {
   productIdParamsSchema,
   productInputSchema,
@@ -8,40 +10,110 @@ import {
   productSchema,
 } from "../../../shared/catalog.js";
 import { messages } from "../../../shared/messages.js";
+import { matchesEtag } from "../../lib/etag.js";
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
+import type { CachedBody, CatalogCache } from "./cache.js";
 import { createProduct, getProduct, listProducts, updateProduct } from "./service.js";
+
+const notModified = z.null().describe("Not modified: the client's copy (If-None-Match) is current");
+
+/** JSON as the route's response schema would send it, serialized once for every request it serves. */
+function encode<T>(schema: z.ZodType<T>, value: T): Buffer {
+  return Buffer.from(JSON.stringify(schema.parse(value)));
+}
+
+/**
+ * Sends a cached answer with its strong ETag. `no-cache` lets browsers keep it but ask each time,
+ * so stock is never shown older than the server's cache; an unchanged answer costs a 304.
+ */
+function sendCached(request: FastifyRequest, reply: FastifyReply, cached: CachedBody) {
+  reply.header("etag", cached.etag).header("cache-control", "no-cache");
+  if (matchesEtag(request.headers["if-none-match"], cached.etag)) return reply.code(304).send(null);
+  return reply.type("application/json; charset=utf-8").send(cached.body);
+}
+
+/** Raw URLs remembered with their cache keys; searches are free text, so the list is bounded. */
+const MAX_REMEMBERED_URLS = 1_000;
+
+/**
+ * Answers a request whose exact URL was parsed and validated before, straight from the cache, in
+ * an onRequest hook: the same URL parses to the same key, so parsing and validating it again (most
+ * of what the route costs besides sending) would change nothing. Other requests take the route's
+ * usual path, which remembers their URL once it has validated them.
+ */
+function answeredByUrl(cache: CatalogCache) {
+  const keys = new Map<string, string>();
+  return {
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = keys.get(request.url);
+      const cached = key === undefined ? undefined : cache.peek(key);
+      if (cached) return sendCached(request, reply, cached);
+    },
+    remember(url: string, key: string) {
+      if (keys.size >= MAX_REMEMBERED_URLS) keys.clear();
+      keys.set(url, key);
+    },
+  };
+}
 
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["catalog"];
+  const listByUrl = answeredByUrl(app.catalogCache);
+  const productByUrl = answeredByUrl(app.catalogCache);
 
   app.get(
     "/api/products",
     {
+      onRequest: listByUrl.onRequest,
       schema: {
         tags,
         summary: "List products with search, category filter, sorting and pagination",
         querystring: productListQuerySchema,
-        response: { 200: productListSchema, ...problemResponses(400) },
+        response: { 200: productListSchema, 304: notModified, ...problemResponses(400) },
       },
     },
-    async (request) => listProducts(app.db, request.query),
+    async (request, reply) => {
+      const query = request.query;
+      // The parsed query, so ?page=1 and no page at all share one entry.
+      const key = JSON.stringify([
+        "list",
+        query.search,
+        query.category,
+        query.sort,
+        query.page,
+        query.pageSize,
+      ]);
+      listByUrl.remember(request.url, key);
+      const cached = await app.catalogCache.get(key, async () => {
+        const list = await listProducts(app.db, query);
+        return { body: encode(productListSchema, list), productIds: list.items.map((p) => p.id) };
+      });
+      return sendCached(request, reply, cached);
+    },
   );
 
   app.get(
     "/api/products/:id",
     {
+      onRequest: productByUrl.onRequest,
       schema: {
         tags,
         summary: "One product",
         params: productIdParamsSchema,
-        response: { 200: productSchema, ...problemResponses(400, 404) },
+        response: { 200: productSchema, 304: notModified, ...problemResponses(400, 404) },
       },
     },
-    async (request) => {
-      const product = await getProduct(app.db, request.params.id);
-      if (!product) throw notFound(messages.product.notFound);
-      return product;
+    async (request, reply) => {
+      const { id } = request.params;
+      const key = JSON.stringify(["product", id]);
+      productByUrl.remember(request.url, key);
+      const cached = await app.catalogCache.get(key, async () => {
+        const product = await getProduct(app.db, id);
+        if (!product) throw notFound(messages.product.notFound);
+        return { body: encode(productSchema, product), productIds: [id] };
+      });
+      return sendCached(request, reply, cached);
     },
   );
 
@@ -56,7 +128,11 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 201: productSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createProduct(app.db, request.body)),
+    async (request, reply) => {
+      const product = await createProduct(app.db, request.body);
+      app.catalogCache.everythingChanged();
+      return reply.code(201).send(product);
+    },
   );
 
   app.patch(
@@ -74,6 +150,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const product = await updateProduct(app.db, request.params.id, request.body);
       if (!product) throw notFound(messages.product.notFound);
+      app.catalogCache.everythingChanged();
       return product;
     },
   );

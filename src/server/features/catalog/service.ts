@@ -8,6 +8,7 @@ import type {
 } from "../../../shared/catalog.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
+import { notifyCatalogChange } from "./listener.js";
 
 const columns = {
   id: products.id,
@@ -63,18 +64,28 @@ export async function getProduct(db: Db, id: string): Promise<Product | undefine
   return row;
 }
 
+/** Every instance drops its cached catalog answers when this commits (see listener.ts). */
 export async function createProduct(db: Db, input: Required<ProductInput>): Promise<Product> {
-  const [row] = await db.insert(products).values(input).returning(columns);
+  const [row] = await db
+    .insert(products)
+    .values(input)
+    .returning({ ...columns, notified: notifyCatalogChange() });
   if (!row) throw new Error("product insert returned nothing");
-  return row;
+  const { notified: _notified, ...product } = row;
+  return product;
 }
 
-/** Changes the given fields; undefined when there is no such product. */
+/**
+ * Changes the given fields; undefined when there is no such product. A name, price or category
+ * may move the product between pages, so every instance drops all its cached catalog answers.
+ */
 export async function updateProduct(db: Db, id: string, patch: ProductPatch): Promise<Product | undefined> {
   const [row] = await db
     .update(products)
     .set({ ...patch, updatedAt: new Date() })
     .where(eq(products.id, id))
-    .returning(columns);
-  return row;
+    .returning({ ...columns, notified: notifyCatalogChange() });
+  if (!row) return undefined;
+  const { notified: _notified, ...product } = row;
+  return product;
 }

@@ -38,6 +38,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         request.headers["idempotency-key"],
       );
       if (replayed) reply.header("idempotent-replayed", "true");
+      else if (order.productId) app.catalogCache.productChanged(order.productId);
       return reply.code(201).send(order);
     },
   );
@@ -94,7 +95,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await removeOrder(app.db, request.user, request.params.id);
+      const restocked = await removeOrder(app.db, request.user, request.params.id);
+      if (restocked) app.catalogCache.productChanged(restocked);
       return reply.code(204).send(null);
     },
   );

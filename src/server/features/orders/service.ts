@@ -6,6 +6,7 @@ import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { conflict, notFound, unprocessable } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/auth.js";
+import { notifyCatalogChange } from "../catalog/listener.js";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -45,10 +46,77 @@ export interface Placed {
   replayed: boolean;
 }
 
+type Queryable = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 /**
- * Books an order. The stock is taken by a conditional UPDATE in the same transaction that writes
- * the order, so concurrent buyers can never take more than there is. With an Idempotency-Key the
- * first order is returned again instead of a second one being made.
+ * Takes the stock and writes the order in one statement: the UPDATE takes the units only while
+ * enough are left, and the INSERT reads the row it returned, so concurrent buyers can never take
+ * more than there is. Holding the product's row lock for one statement, with no round trip to the
+ * app before the commit, is what lets many orders for one product go through each second.
+ * Undefined when the stock was short or the product is gone.
+ */
+async function takeStockAndInsert(
+  db: Queryable,
+  user: SessionUser,
+  input: OrderInput,
+): Promise<OrderRow | undefined> {
+  const quantity = input.quantity;
+  const taken = db.$with("taken").as(
+    db
+      .update(products)
+      .set({ quantity: sql`${products.quantity} - ${quantity}`, updatedAt: new Date() })
+      .where(and(eq(products.id, input.productId), sql`${products.quantity} >= ${quantity}`))
+      .returning({
+        productId: products.id,
+        productName: products.name,
+        unitPrice: products.price,
+        image: products.image,
+        // The stock shown by every instance's catalog cache changes when this commits.
+        notified: notifyCatalogChange(products.id),
+      }),
+  );
+  const param = <T>(value: T, column: string) => sql<T>`${value}`.as(column);
+  const [row] = await db
+    .with(taken)
+    .insert(orders)
+    .select((qb) =>
+      // INSERT … SELECT names every column, in the table's order.
+      qb
+        .select({
+          id: sql<string>`gen_random_uuid()`.as("id"),
+          userId: param(user.id, "user_id"),
+          productId: taken.productId,
+          productName: taken.productName,
+          img: sql<string>`coalesce(${input.img ?? null}, ${taken.image})`.as("img"),
+          name: param(user.name, "name"),
+          email: param(user.email, "email"),
+          address: param(input.address, "address"),
+          phone: param(input.phone, "phone"),
+          quantity: sql<number>`${quantity}::integer`.as("quantity"),
+          unitPrice: taken.unitPrice,
+          totalPrice: sql<number>`${taken.unitPrice} * ${quantity}::integer`.as("total_price"),
+          status: sql<"pending">`'pending'::order_status`.as("status"),
+          transactionId: sql<null>`null`.as("transaction_id"),
+          paidAt: sql<null>`null`.as("paid_at"),
+          shippedAt: sql<null>`null`.as("shipped_at"),
+          createdAt: sql<Date>`now()`.as("created_at"),
+        })
+        .from(taken),
+    )
+    .returning();
+  return row;
+}
+
+/** Why no stock was taken: 409 while the product exists, 404 once it is gone. */
+async function notPlaced(db: Queryable, productId: string): Promise<never> {
+  const [exists] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
+  throw exists ? conflict(messages.order.outOfStock) : notFound(messages.order.productMissing);
+}
+
+/**
+ * Books an order (see takeStockAndInsert). Without an Idempotency-Key that is a single statement.
+ * With one, the key is claimed first in the same transaction, and a retry with the same key gets
+ * the first order back instead of a second one.
  */
 export async function placeOrder(
   db: Db,
@@ -56,61 +124,35 @@ export async function placeOrder(
   input: OrderInput,
   idempotencyKey?: string,
 ): Promise<Placed> {
-  const hash = idempotencyKey ? requestHash(input) : "";
+  if (!idempotencyKey) {
+    const row = await takeStockAndInsert(db, user, input);
+    if (!row) return notPlaced(db, input.productId);
+    return { order: toOrder(row), replayed: false };
+  }
+  const hash = requestHash(input);
   return db.transaction(async (tx) => {
-    if (idempotencyKey) {
-      // Concurrent requests with the same key wait here for the first one to commit or roll back.
-      const [claimed] = await tx
-        .insert(idempotencyKeys)
-        .values({ userId: user.id, key: idempotencyKey, requestHash: hash })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
-      if (!claimed) {
-        const [previous] = await tx
-          .select({ requestHash: idempotencyKeys.requestHash, order: orders })
-          .from(idempotencyKeys)
-          .leftJoin(orders, eq(orders.id, idempotencyKeys.orderId))
-          .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
-        if (previous?.requestHash !== hash) throw unprocessable(messages.order.idempotencyMismatch);
-        if (!previous.order) throw notFound(messages.order.notFound);
-        return { order: toOrder(previous.order), replayed: true };
-      }
-    }
-    const [product] = await tx
-      .update(products)
-      .set({ quantity: sql`${products.quantity} - ${input.quantity}`, updatedAt: new Date() })
-      .where(and(eq(products.id, input.productId), sql`${products.quantity} >= ${input.quantity}`))
-      .returning({ name: products.name, price: products.price, image: products.image });
-    if (!product) {
-      const [exists] = await tx
-        .select({ id: products.id })
-        .from(products)
-        .where(eq(products.id, input.productId));
-      throw exists ? conflict(messages.order.outOfStock) : notFound(messages.order.productMissing);
-    }
-    const [row] = await tx
-      .insert(orders)
-      .values({
-        userId: user.id,
-        productId: input.productId,
-        productName: product.name,
-        img: input.img ?? product.image,
-        name: user.name,
-        email: user.email,
-        address: input.address,
-        phone: input.phone,
-        quantity: input.quantity,
-        unitPrice: product.price,
-        totalPrice: product.price * input.quantity,
-      })
-      .returning();
-    if (!row) throw new Error("order insert returned nothing");
-    if (idempotencyKey) {
-      await tx
-        .update(idempotencyKeys)
-        .set({ orderId: row.id })
+    // Concurrent requests with the same key wait here for the first one to commit or roll back.
+    const [claimed] = await tx
+      .insert(idempotencyKeys)
+      .values({ userId: user.id, key: idempotencyKey, requestHash: hash })
+      .onConflictDoNothing()
+      .returning({ key: idempotencyKeys.key });
+    if (!claimed) {
+      const [previous] = await tx
+        .select({ requestHash: idempotencyKeys.requestHash, order: orders })
+        .from(idempotencyKeys)
+        .leftJoin(orders, eq(orders.id, idempotencyKeys.orderId))
         .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
+      if (previous?.requestHash !== hash) throw unprocessable(messages.order.idempotencyMismatch);
+      if (!previous.order) throw notFound(messages.order.notFound);
+      return { order: toOrder(previous.order), replayed: true };
     }
+    const row = await takeStockAndInsert(tx, user, input);
+    if (!row) return notPlaced(tx, input.productId);
+    await tx
+      .update(idempotencyKeys)
+      .set({ orderId: row.id })
+      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
     return { order: toOrder(row), replayed: false };
   });
 }
@@ -136,9 +178,12 @@ export async function getVisibleOrder(db: Db, user: SessionUser, id: string): Pr
   return toOrder(row);
 }
 
-/** Removes an unpaid order and returns its units to the stock, in one transaction. */
-export async function removeOrder(db: Db, user: SessionUser, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * Removes an unpaid order and returns its units to the stock, in one transaction. Returns the
+ * product whose stock grew, if it still exists.
+ */
+export async function removeOrder(db: Db, user: SessionUser, id: string): Promise<string | undefined> {
+  return db.transaction(async (tx) => {
     const owner = user.role === "admin" ? undefined : eq(orders.userId, user.id);
     const [removed] = await tx
       .delete(orders)
@@ -151,12 +196,13 @@ export async function removeOrder(db: Db, user: SessionUser, id: string): Promis
         .where(and(eq(orders.id, id), owner));
       throw row ? conflict(messages.order.alreadyPaid) : notFound(messages.order.notFound);
     }
-    if (removed.productId) {
-      await tx
-        .update(products)
-        .set({ quantity: sql`${products.quantity} + ${removed.quantity}`, updatedAt: new Date() })
-        .where(eq(products.id, removed.productId));
-    }
+    if (!removed.productId) return undefined;
+    await tx
+      .update(products)
+      .set({ quantity: sql`${products.quantity} + ${removed.quantity}`, updatedAt: new Date() })
+      .where(eq(products.id, removed.productId))
+      .returning({ notified: notifyCatalogChange(products.id) });
+    return removed.productId;
   });
 }
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
 import { uploadResultSchema } from "../../../shared/uploads.js";
+import { matchesEtag } from "../../lib/etag.js";
 import {
   badRequest,
   HttpProblem,
@@ -13,6 +14,7 @@ import {
   unsupportedMediaType,
 } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { ImageEncoder } from "./encoder.js";
 import { findImage, imageKeyOf, storeImage } from "./service.js";
 
 const IMAGE_FIELD = "image";
@@ -23,17 +25,10 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 
 const imageParamsSchema = z.object({ file: z.string() });
 
-/** Whether an If-None-Match header names this ETag (or any, with `*`); weak validators count too. */
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch
-    .split(",")
-    .map((tag) => tag.trim().replace(/^W\//, ""))
-    .some((tag) => tag === "*" || tag === etag);
-}
-
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
+  const encoder = new ImageEncoder();
+  app.addHook("onClose", async () => encoder.close());
 
   // Registered in this encapsulated plugin only: no other route accepts multipart bodies.
   await app.register(multipart, {
@@ -107,7 +102,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const bytes = await readImage(request);
-      const url = await storeImage(app.db, request.user.id, bytes);
+      const url = await storeImage(app.db, (image) => encoder.encode(image), request.user.id, bytes);
       return reply.code(201).send({ url });
     },
   );

@@ -49,7 +49,7 @@ export interface EncodedImage {
 /**
  * Checks that the bytes are a JPEG, PNG, GIF or WebP of a sane pixel size, then re-encodes them:
  * upright from EXIF, metadata stripped, first frame only, at most MAX_IMAGE_SIDE a side, WebP.
- * sharp's async API runs the work on libuv's thread pool, off the event loop.
+ * The server runs it in its image worker (encoder.ts), below the event loop's priority.
  */
 export async function reencodeImage(bytes: Buffer): Promise<EncodedImage> {
   const sniffed = sniffImageFormat(bytes);
@@ -89,17 +89,32 @@ export function imageKeyOf(file: string): string | undefined {
   return IMAGE_FILE.exec(file)?.[1];
 }
 
-/**
- * Re-encodes and stores an upload under the SHA-256 of the stored bytes, so the same image
- * uploaded twice (by anyone) is one row and one URL. Returns the URL it is served from.
- */
-export async function storeImage(db: Db, userId: string, bytes: Buffer): Promise<string> {
+export interface StorableImage extends EncodedImage {
+  /** SHA-256 of the stored bytes: the same image uploaded twice (by anyone) is one row and one URL. */
+  key: string;
+}
+
+/** Re-encodes an upload and names it by its content: what the image worker does (encoder.ts). */
+export async function encodeForStorage(bytes: Buffer): Promise<StorableImage> {
   const image = await reencodeImage(bytes);
-  const key = createHash("sha256").update(image.data).digest("hex");
+  return { ...image, key: createHash("sha256").update(image.data).digest("hex") };
+}
+
+/**
+ * Stores an upload that `encode` (encodeForStorage, in the image worker) re-encoded and named.
+ * Returns the URL it is served from.
+ */
+export async function storeImage(
+  db: Db,
+  encode: (bytes: Buffer) => Promise<StorableImage>,
+  userId: string,
+  bytes: Buffer,
+): Promise<string> {
+  const image = await encode(bytes);
   await db
     .insert(images)
     .values({
-      key,
+      key: image.key,
       contentType: STORED_TYPE,
       data: image.data,
       width: image.width,
@@ -108,7 +123,7 @@ export async function storeImage(db: Db, userId: string, bytes: Buffer): Promise
       createdBy: userId,
     })
     .onConflictDoNothing();
-  return imageUrl(key);
+  return imageUrl(image.key);
 }
 
 export async function findImage(db: Db, key: string) {

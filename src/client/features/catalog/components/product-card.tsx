@@ -1,3 +1,4 @@
+import type { ComponentProps } from "react";
 import { Link } from "react-router";
 import type { Product } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS } from "../../../../shared/constants.js";
@@ -10,12 +11,13 @@ type Props = {
   product: Product;
   /** The heading level that fits the page the card sits in. */
   titleAs?: "h2" | "h3";
+  imageLoading?: ComponentProps<typeof ProductImage>["loading"];
 };
 
-export function ProductCard({ product, titleAs: Title = "h3" }: Props) {
+export function ProductCard({ product, titleAs: Title = "h3", imageLoading }: Props) {
   return (
     <article className="card h-full border border-base-content/10 bg-base-200 transition-colors hover:border-primary/60">
-      <ProductImage product={product} />
+      <ProductImage product={product} loading={imageLoading} />
       <div className="card-body gap-3">
         <p className="flex-none text-xs font-semibold uppercase tracking-wider text-primary">
           {CATEGORY_LABELS[product.category]}

@@ -58,7 +58,8 @@ export function ProductsPage() {
           />
         </div>
 
-        <div className="mt-8">
+        {/* A screen high while loading, so the footer does not show and then jump away as the list arrives. */}
+        <div className={products.isPending ? "mt-8 min-h-dvh" : "mt-8"}>
           {products.isPending ? (
             <Spinner />
           ) : products.isError ? (
@@ -83,7 +84,7 @@ export function ProductsPage() {
                 aria-busy={products.isPlaceholderData}
                 className={products.isPlaceholderData ? "opacity-60" : ""}
               >
-                <ProductGrid products={products.data.items} titleAs="h2" />
+                <ProductGrid products={products.data.items} titleAs="h2" aboveTheFold />
               </div>
               <Pagination
                 page={filter.page}

@@ -1,25 +1,13 @@
 import useEmblaCarousel from "embla-carousel-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { Category } from "../../../../shared/catalog.js";
 import { SLIDER_INTERVAL_MS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
+import { SLIDES } from "../slides.js";
 
 const text = messages.home.slider;
-
-const SLIDES: ReadonlyArray<{
-  key: keyof typeof text.slides;
-  image: string;
-  category: Category;
-}> = [
-  { key: "keyboard", image: "/media/slides/keyboard.svg", category: "keyboards" },
-  { key: "mouse", image: "/media/slides/mouse.svg", category: "mice" },
-  { key: "ram", image: "/media/slides/ram.svg", category: "memory" },
-  { key: "headphone", image: "/media/slides/headphone.svg", category: "headphones" },
-  { key: "coolingFan", image: "/media/slides/cooling-fan.svg", category: "cooling-fans" },
-];
 
 function Chevron({ direction }: { direction: "left" | "right" }) {
   return (

@@ -1,0 +1,103 @@
+// What the benchmark sets up through the shop's own API before it measures: sessions, a product
+// with a huge stock, a large JPEG to upload.
+import { randomFillSync } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import sharp from "sharp";
+
+/** The demo admin that a development start creates (README). */
+const DEMO_ADMIN = { email: "admin@gearhouse.local", password: "Admin123!" };
+
+function cookieOf(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0] ?? "")
+    .filter((c) => c && !c.endsWith("="))
+    .join("; ");
+}
+
+async function post(base: string, url: string, body: unknown, cookie = ""): Promise<Response> {
+  const res = await fetch(`${base}${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: base, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+export async function signInAdmin(base: string): Promise<string> {
+  return cookieOf(await post(base, "/api/auth/sign-in/email", DEMO_ADMIN));
+}
+
+/** New customers, each with a session of their own; sign-ups run a few at a time (each hashes a password). */
+export async function signUpCustomers(base: string, count: number): Promise<string[]> {
+  const cookies: string[] = [];
+  const run = `${Date.now()}`;
+  for (let i = 0; i < count; i += 5) {
+    const batch = Array.from({ length: Math.min(5, count - i) }, async (_, j) => {
+      const res = await post(base, "/api/auth/sign-up/email", {
+        name: `Bench Customer ${i + j}`,
+        email: `bench.${run}.${i + j}@example.com`,
+        password: "Bench123!",
+        phone: "+1 555 0100",
+      });
+      return cookieOf(res);
+    });
+    cookies.push(...(await Promise.all(batch)));
+  }
+  if (cookies.some((c) => !c)) throw new Error("a sign-up gave no session");
+  return cookies;
+}
+
+export async function createProduct(base: string, adminCookie: string, quantity: number): Promise<string> {
+  const res = await post(
+    base,
+    "/api/products",
+    {
+      name: `Bench fan ${Date.now()}`,
+      description: "A fan with a stock large enough for the order benchmark.",
+      image: "/media/products/gale-120-high-static-pressure-fan.svg",
+      price: 19,
+      quantity,
+      category: "cooling-fans",
+    },
+    adminCookie,
+  );
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Total units ordered of a product, from the admin's list of every order. */
+export async function unitsOrdered(base: string, adminCookie: string, productId: string): Promise<number> {
+  const res = await fetch(`${base}/api/orders`, { headers: { cookie: adminCookie } });
+  const orders = (await res.json()) as { productId: string | null; quantity: number }[];
+  return orders.filter((o) => o.productId === productId).reduce((sum, o) => sum + o.quantity, 0);
+}
+
+async function stockOf(base: string, productId: string): Promise<number> {
+  const res = await fetch(`${base}/api/products/${productId}`);
+  return ((await res.json()) as { quantity: number }).quantity;
+}
+
+/**
+ * The stock once it has stopped moving: orders the load generator sent just before it stopped are
+ * still being placed when it reports. Waits longer than the catalog cache's time to live each time.
+ */
+export async function settledStock(base: string, productId: string): Promise<number> {
+  let last = await stockOf(base, productId);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1_500));
+    const now = await stockOf(base, productId);
+    if (now === last) return now;
+    last = now;
+  }
+}
+
+/** A photo-sized JPEG of noise (noise compresses badly, so the file is large): width × height, bytes. */
+export async function writeLargeJpeg(file: string, width = 2400, height = 1800): Promise<number> {
+  const pixels = randomFillSync(Buffer.alloc(width * height * 3));
+  const jpeg = await sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  writeFileSync(file, jpeg);
+  return jpeg.length;
+}

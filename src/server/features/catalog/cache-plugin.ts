@@ -1,0 +1,33 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { CatalogCache } from "./cache.js";
+import { CatalogListener } from "./listener.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** This instance's cache of catalog answers; writers tell it what they changed after commit. */
+    catalogCache: CatalogCache;
+  }
+}
+
+/**
+ * The catalog cache and the listener that keeps it in step with every other instance on the same
+ * database. Caching starts once the listener is connected, and stops whenever it is cut off.
+ */
+async function catalogCache(app: FastifyInstance) {
+  const cache = new CatalogCache();
+  const listener = new CatalogListener(
+    app.database.pool.options,
+    {
+      live: (live) => cache.setLive(live),
+      productChanged: (id) => cache.productChanged(id),
+      everythingChanged: () => cache.everythingChanged(),
+    },
+    app.log,
+  );
+  app.decorate("catalogCache", cache);
+  app.addHook("onReady", () => listener.start());
+  app.addHook("onClose", () => listener.close());
+}
+
+export default fp(catalogCache, { name: "catalog-cache" });

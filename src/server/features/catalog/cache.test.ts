@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import { CatalogCache, type Loaded, strongEtag } from "./cache.js";
+
+const page = (text: string, productIds: string[] = []): Loaded => ({ body: Buffer.from(text), productIds });
+
+/** A read the test finishes when it chooses, to put changes in the middle of it. */
+function deferred() {
+  let resolve: (value: Loaded) => void = () => {};
+  const promise = new Promise<Loaded>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+function liveCache(ttlMs?: number): CatalogCache {
+  const cache = new CatalogCache(ttlMs);
+  cache.setLive(true);
+  return cache;
+}
+
+describe("CatalogCache", () => {
+  it("serves a stored answer without reading again, with a strong ETag of its bytes", async () => {
+    const cache = liveCache();
+    let reads = 0;
+    const load = async () => {
+      reads += 1;
+      return page('{"items":[]}');
+    };
+    const first = await cache.get("k", load);
+    const second = await cache.get("k", load);
+    expect(reads).toBe(1);
+    expect(second).toBe(first);
+    expect(first.etag).toBe(strongEtag(Buffer.from('{"items":[]}')));
+    expect(first.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+  });
+
+  it("shares one read between concurrent misses of a key", async () => {
+    const cache = liveCache();
+    const read = deferred();
+    let reads = 0;
+    const load = () => {
+      reads += 1;
+      return read.promise;
+    };
+    const answers = Promise.all([cache.get("k", load), cache.get("k", load), cache.get("k", load)]);
+    read.resolve(page("a"));
+    expect(new Set(await answers).size).toBe(1);
+    expect(reads).toBe(1);
+  });
+
+  it("reads again once an answer is older than its time to live", async () => {
+    const cache = liveCache(30);
+    let reads = 0;
+    const load = async () => page(String(++reads));
+    await cache.get("k", load);
+    await new Promise((r) => setTimeout(r, 60));
+    expect((await cache.get("k", load)).body.toString()).toBe("2");
+  });
+
+  it("does not make a later request wait for a read already older than the time to live", async () => {
+    const cache = liveCache(30);
+    const slow = deferred();
+    void cache.get("k", () => slow.promise);
+    await new Promise((r) => setTimeout(r, 60));
+    expect((await cache.get("k", async () => page("fresh"))).body.toString()).toBe("fresh");
+    slow.resolve(page("slow"));
+  });
+
+  it("drops only the answers that show a product whose stock changed", async () => {
+    const cache = liveCache();
+    await cache.get("with-a", async () => page("1", ["a", "b"]));
+    await cache.get("without-a", async () => page("1", ["b", "c"]));
+    cache.productChanged("a");
+    expect((await cache.get("with-a", async () => page("2", ["a", "b"]))).body.toString()).toBe("2");
+    expect((await cache.get("without-a", async () => page("2", ["b", "c"]))).body.toString()).toBe("1");
+  });
+
+  it("drops every answer when anything may have changed", async () => {
+    const cache = liveCache();
+    await cache.get("k", async () => page("1"));
+    cache.everythingChanged();
+    expect((await cache.get("k", async () => page("2"))).body.toString()).toBe("2");
+  });
+
+  it("does not keep an answer whose read overlapped a change of a product it shows", async () => {
+    const cache = liveCache();
+    const stale = deferred();
+    const answer = cache.get("k", () => stale.promise);
+    cache.productChanged("a");
+    stale.resolve(page("read before the change", ["a"]));
+    expect((await answer).body.toString()).toBe("read before the change");
+    expect((await cache.get("k", async () => page("fresh", ["a"]))).body.toString()).toBe("fresh");
+  });
+
+  it("does not make a request that came after a change wait for a read begun before it", async () => {
+    const cache = liveCache();
+    const stale = deferred();
+    void cache.get("k", () => stale.promise);
+    cache.everythingChanged();
+    const after = await cache.get("k", async () => page("fresh"));
+    expect(after.body.toString()).toBe("fresh");
+    stale.resolve(page("stale"));
+  });
+
+  it("keeps an answer whose read overlapped a change of another product", async () => {
+    const cache = liveCache();
+    const read = deferred();
+    const answer = cache.get("k", () => read.promise);
+    cache.productChanged("other");
+    read.resolve(page("1", ["a"]));
+    await answer;
+    expect((await cache.get("k", async () => page("2", ["a"]))).body.toString()).toBe("1");
+  });
+
+  it("keeps nothing while it cannot hear other instances' changes, and forgets all when it can again", async () => {
+    const cache = new CatalogCache();
+    let reads = 0;
+    const load = async () => page(String(++reads));
+    await cache.get("k", load);
+    await cache.get("k", load);
+    expect(reads).toBe(2);
+    cache.setLive(true);
+    await cache.get("k", load);
+    await cache.get("k", load);
+    expect(reads).toBe(3);
+    cache.setLive(false);
+    expect(cache.size).toBe(0);
+  });
+
+  it("forgets a failed read, so the next request tries again", async () => {
+    const cache = liveCache();
+    await expect(cache.get("k", async () => Promise.reject(new Error("down")))).rejects.toThrow("down");
+    expect((await cache.get("k", async () => page("up"))).body.toString()).toBe("up");
+  });
+});

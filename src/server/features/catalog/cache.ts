@@ -1,0 +1,132 @@
+import { createHash } from "node:crypto";
+
+/**
+ * How long a cached catalog answer may be served without asking PostgreSQL again. Changes made
+ * through the shop reach every instance's cache within milliseconds (see listener.ts); this bound
+ * holds even when a notification is lost (a listener cut off, PgBouncer in transaction mode, a
+ * change made with plain SQL): no instance shows a product, or its stock, older than this.
+ */
+export const CATALOG_CACHE_TTL_MS = 1_000;
+/** Searches are free text, so the number of distinct pages is bounded here, not by the catalog. */
+const MAX_ENTRIES = 1_000;
+/** Past this many products changed one by one, forgetting everything is cheaper than tracking them. */
+const MAX_TRACKED_PRODUCTS = 10_000;
+
+export interface CachedBody {
+  /** The serialized JSON answer, sent as is. */
+  body: Buffer;
+  /** Strong validator of exactly these bytes. */
+  etag: string;
+}
+
+export interface Loaded {
+  body: Buffer;
+  /** The products the answer shows: a stock change of any other product leaves it valid. */
+  productIds: readonly string[];
+}
+
+interface Entry extends CachedBody {
+  productIds: ReadonlySet<string>;
+  expiresAt: number;
+}
+
+export function strongEtag(body: Buffer): string {
+  return `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+}
+
+/**
+ * Serialized catalog answers (product list pages per normalized query, product details), shared
+ * by all requests of one instance. Concurrent misses of one key share a single database read.
+ *
+ * An answer read before a change and finished after it must not be kept: every invalidation gets
+ * a number (`epoch`), and a read stores its answer only when nothing it shows changed since it
+ * began. Until `setLive(true)` (the instance hears other instances' changes) nothing is kept.
+ */
+export class CatalogCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly inflight = new Map<string, { read: Promise<CachedBody>; expiresAt: number }>();
+  private epoch = 0;
+  private everythingChangedAt = 0;
+  private readonly productChangedAt = new Map<string, number>();
+  private live = false;
+
+  constructor(private readonly ttlMs = CATALOG_CACHE_TTL_MS) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Whether answers are kept: only while changes made elsewhere reach this instance. */
+  setLive(live: boolean): void {
+    // Changes made while nobody listened are unknown: start again from nothing either way.
+    this.everythingChanged();
+    this.live = live;
+  }
+
+  /** The stored answer for `key` while it is within its time to live; never reads. */
+  peek(key: string): CachedBody | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expiresAt > Date.now() ? hit : undefined;
+  }
+
+  async get(key: string, load: () => Promise<Loaded>): Promise<CachedBody> {
+    const hit = this.peek(key);
+    if (hit) return hit;
+    // A read slower than the time to live would make its waiters' answer older than the bound.
+    const pending = this.inflight.get(key);
+    if (pending && pending.expiresAt > Date.now()) return pending.read;
+
+    const startedAt = this.epoch;
+    // From the start of the read: the database's snapshot is no older than this.
+    const expiresAt = Date.now() + this.ttlMs;
+    const read = load()
+      .then(({ body, productIds }): CachedBody => {
+        const entry: Entry = { body, etag: strongEtag(body), productIds: new Set(productIds), expiresAt };
+        if (this.live && !this.changedSince(startedAt, productIds)) this.store(key, entry);
+        return entry;
+      })
+      .finally(() => {
+        if (this.inflight.get(key)?.read === read) this.inflight.delete(key);
+      });
+    this.inflight.set(key, { read, expiresAt });
+    return read;
+  }
+
+  /** A product's stock changed: only the answers that show it are dropped. */
+  productChanged(productId: string): void {
+    this.epoch += 1;
+    if (this.productChangedAt.size >= MAX_TRACKED_PRODUCTS) {
+      this.everythingChanged();
+      return;
+    }
+    this.productChangedAt.set(productId, this.epoch);
+    for (const [key, entry] of this.entries) {
+      if (entry.productIds.has(productId)) this.entries.delete(key);
+    }
+    // A read already under way may have missed the change; later requests must not wait for it.
+    this.inflight.clear();
+  }
+
+  /** Anything may have changed (a product added, renamed, repriced, moved): every answer is dropped. */
+  everythingChanged(): void {
+    this.epoch += 1;
+    this.everythingChangedAt = this.epoch;
+    this.productChangedAt.clear();
+    this.entries.clear();
+    this.inflight.clear();
+  }
+
+  private changedSince(epoch: number, productIds: readonly string[]): boolean {
+    if (this.everythingChangedAt > epoch) return true;
+    return productIds.some((id) => (this.productChangedAt.get(id) ?? 0) > epoch);
+  }
+
+  private store(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    if (this.entries.size >= MAX_ENTRIES) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, entry);
+  }
+}

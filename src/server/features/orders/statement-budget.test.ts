@@ -1,0 +1,88 @@
+import type { FastifyInstance } from "fastify";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../app.js";
+import { createDatabase, type Database } from "../../db/client.js";
+import { products } from "../../db/schema/index.js";
+import { createTestDatabase, testConfig } from "../../test/app.js";
+import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+
+/** Issue 7, P3: an order, session lookup included, costs at most this many SQL statements. */
+const STATEMENT_BUDGET = 10;
+
+let app: FastifyInstance;
+let database: Database;
+let drop: () => Promise<void>;
+let customer: TestUser;
+let productId: string;
+/** Every statement sent through the app's pool (transaction control included), in order. */
+const statements: string[] = [];
+
+/** Records every statement any client of the pool sends, from the client's first query on. */
+function recordStatements(pool: pg.Pool) {
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    Object.assign(client, {
+      query: (...args: unknown[]) => {
+        const [first] = args;
+        statements.push(typeof first === "string" ? first : String((first as { text?: string }).text));
+        return query(...args);
+      },
+    });
+  });
+}
+
+beforeAll(async () => {
+  const testDb = await createTestDatabase();
+  drop = testDb.drop;
+  database = createDatabase(testDb.url, { max: 4 });
+  recordStatements(database.pool);
+  app = await buildApp(testConfig(), database, { logger: false });
+  await app.ready();
+  customer = await signUp(app);
+  const [row] = await database.db
+    .insert(products)
+    .values({
+      name: "Budget fan",
+      description: "A fan with plenty of stock.",
+      image: "/media/products/gale-120-high-static-pressure-fan.svg",
+      price: 12,
+      quantity: 10_000,
+      category: "cooling-fans",
+    })
+    .returning({ id: products.id });
+  productId = row?.id ?? "";
+});
+afterAll(async () => {
+  await app.close();
+  await database.close();
+  await drop();
+});
+
+async function statementsToOrder(headers: Record<string, string> = {}): Promise<string[]> {
+  statements.length = 0;
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/orders",
+    headers: { cookie: customer.cookie, origin: ORIGIN, ...headers },
+    payload: { productId, quantity: 10, address: "1 Loop Road, Austin", phone: "5550123" },
+  });
+  expect(res.statusCode).toBe(201);
+  return [...statements];
+}
+
+describe("SQL statements per order", () => {
+  it(`places an order in at most ${STATEMENT_BUDGET} statements, the session lookup included`, async () => {
+    const sent = await statementsToOrder();
+    expect(
+      sent.some((s) => s.includes('from "session"')),
+      "the session lookup is counted",
+    ).toBe(true);
+    expect(sent.length, sent.join("\n")).toBeLessThanOrEqual(STATEMENT_BUDGET);
+  });
+
+  it(`places an order with an Idempotency-Key in at most ${STATEMENT_BUDGET} statements`, async () => {
+    const sent = await statementsToOrder({ "idempotency-key": "statement-budget-1" });
+    expect(sent.length, sent.join("\n")).toBeLessThanOrEqual(STATEMENT_BUDGET);
+  });
+});

@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { brotliCompressSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestContext } from "../test/app.js";
+
+const SCRIPT = `console.log("${"gearhouse ".repeat(200)}");`;
+
+/** A built client as vite.config.ts writes it: index.html, landing pages, compressed copies. */
+function clientDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-spa-"));
+  mkdirSync(path.join(dir, "assets"));
+  mkdirSync(path.join(dir, "pages"));
+  writeFileSync(path.join(dir, "index.html"), "<html>index</html>");
+  writeFileSync(path.join(dir, "pages", "index.html"), "<html>home</html>");
+  writeFileSync(path.join(dir, "pages", "login.html"), "<html>login</html>");
+  writeFileSync(path.join(dir, "assets", "app.js"), SCRIPT);
+  writeFileSync(path.join(dir, "assets", "app.js.br"), brotliCompressSync(SCRIPT));
+  return dir;
+}
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp({ STATIC_DIR: clientDir() });
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe("the built client", () => {
+  it("sends a route its landing page, and index.html to every other client route", async () => {
+    const page = async (url: string) => (await ctx.app.inject({ url })).body;
+    expect(await page("/")).toBe("<html>home</html>");
+    expect(await page("/login")).toBe("<html>login</html>");
+    expect(await page("/login/?redirect=%2Ftools")).toBe("<html>login</html>");
+    expect(await page("/dashboard/myOrders")).toBe("<html>index</html>");
+    const res = await ctx.app.inject({ url: "/login" });
+    expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(res.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("sends the Brotli copy of an asset to browsers that take it, and the file to the others", async () => {
+    const br = await ctx.app.inject({ url: "/assets/app.js", headers: { "accept-encoding": "gzip, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toContain("accept-encoding");
+    expect(br.headers["content-type"]).toContain("javascript");
+    expect(br.rawPayload.length).toBeLessThan(SCRIPT.length / 10);
+    const plain = await ctx.app.inject({ url: "/assets/app.js" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+  });
+
+  it("serves neither compressed copies nor landing pages under their own names", async () => {
+    expect((await ctx.app.inject({ url: "/assets/app.js.br" })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ url: "/pages/login.html" })).statusCode).toBe(404);
+  });
+});
