@@ -92,10 +92,24 @@ export async function settledStock(base: string, productId: string): Promise<num
   }
 }
 
-/** A photo-sized JPEG of noise (noise compresses badly, so the file is large): width × height, bytes. */
-export async function writeLargeJpeg(file: string, width = 2400, height = 1800): Promise<number> {
-  const pixels = randomFillSync(Buffer.alloc(width * height * 3));
-  const jpeg = await sharp(pixels, { raw: { width, height, channels: 3 } })
+/**
+ * A 12-megapixel JPEG like a phone photo: smooth gradients with sensor-like noise, about 2.5 MB.
+ * (Pure noise would make a WebP of over a megabyte, which no product photo is.) Returns its size.
+ */
+export async function writeLargeJpeg(file: string, width = 4000, height = 3000): Promise<number> {
+  const noise = randomFillSync(Buffer.alloc(width * height * 3));
+  // Clamped: a gradient's dark and light ends plus grain stay black and white instead of wrapping.
+  const pixels = new Uint8ClampedArray(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      const grain = (j: number) => ((noise[i + j] ?? 0) % 24) - 12;
+      pixels[i] = (x * 255) / width + grain(0);
+      pixels[i + 1] = (y * 255) / height + grain(1);
+      pixels[i + 2] = 128 + 100 * Math.sin(x / 200) * Math.cos(y / 150) + grain(2);
+    }
+  }
+  const jpeg = await sharp(Buffer.from(pixels.buffer), { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 90 })
     .toBuffer();
   writeFileSync(file, jpeg);

@@ -1,4 +1,7 @@
+import { fork } from "node:child_process";
+import { once } from "node:events";
 import os from "node:os";
+import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpProblem } from "../../lib/problem.js";
@@ -41,6 +44,17 @@ describe("ImageEncoder", () => {
     await expect(doomed).rejects.toThrow("image worker exited");
     expect(await next).toMatchObject({ width: 16, height: 16 });
     expect(encoder.workerPid).not.toBe(first);
+  });
+
+  it("has a worker exit by itself once its server is gone", async () => {
+    const worker = fork(fileURLToPath(new URL("./image-worker.ts", import.meta.url)), [], {
+      execArgv: ["--import", "tsx"],
+      serialization: "advanced",
+    });
+    await once(worker, "spawn");
+    const exited = once(worker, "exit");
+    worker.disconnect();
+    expect(await exited).toEqual([0, null]);
   });
 
   it("refuses new work once closed", async () => {

@@ -1,5 +1,5 @@
 // The image worker: a child process (see encoder.ts) that checks and re-encodes uploads, so that
-// decoding a large photo never competes with the server's event loop for its priority or memory.
+// decoding a large photo takes neither the event loop's CPU nor the server's memory.
 import { HttpProblem } from "../../lib/problem.js";
 import type { EncodeReply, EncodeRequest } from "./encoder.js";
 import { encodeForStorage } from "./service.js";
@@ -17,3 +17,6 @@ process.on("message", async ({ id, bytes }: EncodeRequest) => {
   }
   process.send?.(reply);
 });
+
+// The server is gone (stopped, or killed without a chance to stop its children): so is the work.
+process.on("disconnect", () => process.exit(0));
