@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { HttpProblem } from "../../lib/problem.js";
-import type { StorableImage } from "./service.js";
+import type { StorableImage } from "./reencode.js";
 
 export interface EncodeRequest {
   id: number;

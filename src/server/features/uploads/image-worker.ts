@@ -2,7 +2,7 @@
 // decoding a large photo takes neither the event loop's CPU nor the server's memory.
 import { HttpProblem } from "../../lib/problem.js";
 import type { EncodeReply, EncodeRequest } from "./encoder.js";
-import { encodeForStorage } from "./service.js";
+import { encodeForStorage } from "./reencode.js";
 
 process.on("message", async ({ id, bytes }: EncodeRequest) => {
   let reply: EncodeReply;

@@ -8,7 +8,7 @@ import { orderInputSchema } from "../../../shared/orders.js";
 import { images } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
-import { MAX_IMAGE_SIDE } from "./service.js";
+import { MAX_IMAGE_SIDE } from "./reencode.js";
 
 let ctx: TestContext;
 let alice: TestUser;
