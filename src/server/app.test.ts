@@ -48,7 +48,7 @@ describe("platform", () => {
     expect(res.json()).toMatchObject({ status: 403, detail: "Cross-origin requests are not allowed." });
     const site = await ctx.app.inject({
       method: "DELETE",
-      url: "/api/products/x",
+      url: "/api/users/x",
       headers: { "sec-fetch-site": "cross-site" },
     });
     expect(site.statusCode).toBe(403);

@@ -63,6 +63,8 @@ export async function buildApp(
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkErrors(config),
+    // One access line per request, written when it is answered (below), instead of Fastify's two.
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -71,6 +73,13 @@ export async function buildApp(
   app.decorate("database", database);
   app.decorate("db", database.db);
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
+  app.addHook("onResponse", (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
+      "request completed",
+    );
+    done();
+  });
 
   // External plugins.
   await app.register(swagger, {
