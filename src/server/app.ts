@@ -1,6 +1,11 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -46,6 +51,27 @@ export interface BuildOptions {
 }
 
 /**
+ * One access line per request, written when it is answered, instead of Fastify's two (the
+ * "incoming request" line moves to debug): half the logging work on every request.
+ */
+class AccessLog extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, "incoming request");
+  }
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: reply.elapsedTime,
+    };
+    if (error) reply.log.error({ ...line, err: error }, "request errored");
+    else reply.log.info(line, "request completed");
+  }
+}
+
+/**
  * The whole HTTP application as a Fastify plugin tree: external plugins, then the app's own
  * plugins, then the features. It owns no process concerns (listening, signals, the database server).
  */
@@ -63,8 +89,7 @@ export async function buildApp(
     requestTimeout: 30_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors: frameworkErrors(config),
-    // One access line per request, written when it is answered (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new AccessLog(),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -73,13 +98,6 @@ export async function buildApp(
   app.decorate("database", database);
   app.decorate("db", database.db);
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
-  app.addHook("onResponse", (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
-      "request completed",
-    );
-    done();
-  });
 
   // External plugins.
   await app.register(swagger, {

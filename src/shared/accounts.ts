@@ -63,6 +63,9 @@ export const meSchema = z.object({
 });
 export type Me = z.infer<typeof meSchema>;
 
+/** Who is signed in, if anyone: a visitor is an answer too, not an error. */
+export const sessionSchema = z.object({ user: meSchema.nullable() });
+
 export const profileInputSchema = z.object({
   address: z.string().trim().min(1, messages.profile.addressRequired).max(200),
   city: z.string().trim().min(1, messages.profile.cityRequired).max(100),

@@ -15,14 +15,10 @@ export type Session = {
 
 export const sessionQueryKey = ["session"] as const;
 
-/** The signed-in user, or null: any answer but 200 from /api/me means signed out. */
+/** The signed-in user, or null for a visitor (GET /api/session answers 200 either way). */
 export async function getSessionUser(): Promise<SessionUser | null> {
-  const response = await fetch("/api/me", {
-    credentials: "same-origin",
-    headers: { accept: "application/json" },
-  });
-  if (response.status !== 200) return null;
-  return (await response.json()) as SessionUser;
+  const { user } = await api<{ user: SessionUser | null }>("/api/session");
+  return user;
 }
 
 export function useSession(): Session {

@@ -209,6 +209,7 @@ export const ROUTES: Record<string, Entry> = {
 
   // Signed in, acting on one's own data.
   "GET /api/me": { expect: signedIn(200), prepare: async () => ({ url: "/api/me" }) },
+  "GET /api/session": { expect: publicRoute(200), prepare: async () => ({ url: "/api/session" }) },
   "GET /api/profile": { expect: signedIn(200), prepare: async () => ({ url: "/api/profile" }) },
   "POST /api/profile": {
     expect: signedIn(201),

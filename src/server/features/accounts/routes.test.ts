@@ -101,6 +101,27 @@ describe("sign-up", () => {
   });
 });
 
+describe("GET /api/session", () => {
+  const session = (cookie?: string) =>
+    ctx.app.inject({ method: "GET", url: "/api/session", headers: cookie ? { cookie } : {} });
+
+  it("answers 200 with a null user to a visitor, and never lets the answer be cached", async () => {
+    const res = await session();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ user: null });
+    expect(res.headers["cache-control"]).toBe("private, no-store");
+    expect((await session("gearhouse.session_token=forged.value")).json()).toEqual({ user: null });
+  });
+
+  it("answers with the signed-in user and their role, as /api/me does", async () => {
+    const user = await signUp(ctx.app, { name: "Session Reader", phone: "5550111" });
+    const res = await session(user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ user: (await me(user.cookie)).json() });
+    expect(res.json().user).toMatchObject({ name: "Session Reader", role: "user", phone: "5550111" });
+  });
+});
+
 describe("sign-in and sign-out", () => {
   it("signs in with the right password only", async () => {
     const user = await signUp(ctx.app);
