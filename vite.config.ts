@@ -1,9 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin, type ResolvedConfig } from "vite";
+import { build, type ConfigEnv, defineConfig, type Plugin, type ResolvedConfig, type UserConfig } from "vite";
 import { SLIDES } from "./src/client/features/home/slides.js";
 import { paths } from "./src/client/lib/paths.js";
 
@@ -49,93 +50,138 @@ interface ManifestChunk {
   imports?: string[];
 }
 
+/** The client build itself, not the server-side build of the prerenderer that it starts. */
+const clientBuildOnly = (_config: UserConfig, env: ConfigEnv) => env.command === "build" && !env.isSsrBuild;
+
 /**
- * Writes pages/<name>.html for each landing page: index.html with preload links for what that
- * page needs, so the browser fetches it beside the app's code instead of after it. The server
- * sends these for their paths (plugins/spa.ts), and index.html for every other route.
+ * Builds src/client/prerender.tsx for Node (its dependencies stay in node_modules, so the output
+ * lives under it) and returns its `prerender(path)`.
  */
-function landingPages(): Plugin {
-  let outDir = "";
-  return {
-    name: "gearhouse:landing-pages",
-    apply: "build",
-    configResolved(config: ResolvedConfig) {
-      outDir = path.resolve(config.root, config.build.outDir);
+async function loadPrerenderer(config: ResolvedConfig): Promise<(pathname: string) => Promise<string>> {
+  const outDir = path.resolve(import.meta.dirname, "node_modules/.cache/gearhouse-prerender");
+  await build({
+    configFile: config.configFile,
+    mode: config.mode,
+    logLevel: "warn",
+    build: {
+      ssr: "prerender.tsx",
+      outDir,
+      emptyOutDir: true,
+      manifest: false,
+      copyPublicDir: false,
+      rolldownOptions: { output: { codeSplitting: true } },
     },
-    closeBundle() {
-      const manifest = JSON.parse(readFileSync(path.join(outDir, ".vite/manifest.json"), "utf8")) as Record<
-        string,
-        ManifestChunk
-      >;
-      const staticGraph = (key: string, into = new Set<string>()): Set<string> => {
-        if (into.has(key)) return into;
-        const chunk = manifest[key];
-        if (!chunk)
-          throw new Error(`${key} is no chunk of the build: update LANDING_PAGES in vite.config.ts`);
-        into.add(key);
-        for (const imported of chunk.imports ?? []) staticGraph(imported, into);
-        return into;
-      };
-      const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry) ?? "";
-      const initial = staticGraph(entry);
-      const html = readFileSync(path.join(outDir, "index.html"), "utf8");
-      mkdirSync(path.join(outDir, "pages"), { recursive: true });
-      for (const page of LANDING_PAGES) {
-        const modules = new Set((page.modules ?? []).flatMap((key) => [...staticGraph(key)]));
-        const links = [
-          ...(page.images ?? []).map(
-            (src) => `<link rel="preload" as="image" href="${src}" fetchpriority="high">`,
-          ),
-          ...[...modules]
-            .filter((key) => !initial.has(key))
-            // Low priority: the stylesheet and the app's own code come first, as the page needs them
-            // before the route's module can run.
-            .map(
-              (key) =>
-                `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${manifest[key]?.file}">`,
-            ),
-        ];
-        const name = page.path === paths.home ? "index" : page.path.slice(1);
-        writeFileSync(
-          path.join(outDir, "pages", `${name}.html`),
-          html.replace(/\n\s*<\/head>/, `\n    ${links.join("\n    ")}\n  </head>`),
-        );
-      }
-    },
+  });
+  const module = (await import(pathToFileURL(path.join(outDir, "prerender.js")).href)) as {
+    prerender: (pathname: string) => Promise<string>;
   };
+  return module.prerender;
+}
+
+/**
+ * Writes pages/<name>.html for each landing page: index.html with the page's own markup,
+ * prerendered (prerender.tsx), so it shows before any script has run, and with preload links for
+ * what the page needs, so the browser fetches it beside the app's code instead of after it. The
+ * server sends these for their paths (plugins/spa.ts), and index.html for every other route.
+ */
+async function writeLandingPages(config: ResolvedConfig, outDir: string) {
+  const manifest = JSON.parse(readFileSync(path.join(outDir, ".vite/manifest.json"), "utf8")) as Record<
+    string,
+    ManifestChunk
+  >;
+  const staticGraph = (key: string, into = new Set<string>()): Set<string> => {
+    if (into.has(key)) return into;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is no chunk of the build: update LANDING_PAGES in vite.config.ts`);
+    into.add(key);
+    for (const imported of chunk.imports ?? []) staticGraph(imported, into);
+    return into;
+  };
+  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry) ?? "";
+  const initial = staticGraph(entry);
+  const html = readFileSync(path.join(outDir, "index.html"), "utf8");
+  const root = /<div id="root">[\s\S]*<\/div>(\s*<\/body>)/;
+  if (!root.test(html)) throw new Error('index.html has no <div id="root"> at the end of its body');
+  const prerender = await loadPrerenderer(config);
+  mkdirSync(path.join(outDir, "pages"), { recursive: true });
+  for (const page of LANDING_PAGES) {
+    const modules = new Set((page.modules ?? []).flatMap((key) => [...staticGraph(key)]));
+    const links = [
+      ...(page.images ?? []).map(
+        (src) => `<link rel="preload" as="image" href="${src}" fetchpriority="high">`,
+      ),
+      ...[...modules]
+        .filter((key) => !initial.has(key))
+        // Low priority: the stylesheet and the app's own code come first, as the page needs them
+        // before the route's module can run.
+        .map(
+          (key) =>
+            `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${manifest[key]?.file}">`,
+        ),
+    ];
+    // React renders what belongs in <head> (the page's <title>, preloads of images it marks as
+    // urgent) first; there it goes, so the page has its own title and no element twice.
+    const rendered = await prerender(page.path);
+    const [, hoisted = "", markup = ""] =
+      /^((?:<title>[^<]*<\/title>|<link [^>]*\/>)*)([\s\S]*)$/.exec(rendered) ?? [];
+    const title = /<title>[^<]*<\/title>/.exec(hoisted)?.[0];
+    for (const link of hoisted.match(/<link [^>]*\/>/g) ?? []) {
+      const href = /href="([^"]*)"/.exec(link)?.[1];
+      if (!links.some((known) => known.includes(`href="${href}"`))) links.push(link);
+    }
+    const name = page.path === paths.home ? "index" : page.path.slice(1);
+    writeFileSync(
+      path.join(outDir, "pages", `${name}.html`),
+      html
+        .replace(/<title>[^<]*<\/title>/, (found) => title ?? found)
+        .replace(/\n\s*<\/head>/, `\n    ${links.join("\n    ")}\n  </head>`)
+        // A function, so "$" in the markup is taken literally.
+        .replace(
+          root,
+          (_match, end: string) => `<div id="root" data-prerendered="${page.path}">${markup}</div>${end}`,
+        ),
+    );
+  }
 }
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
 
 /**
  * Writes a Brotli (.br) and a gzip (.gz) copy beside every text file of the build, once, at the
- * highest levels; the server sends them to browsers that accept them (@fastify/static
- * preCompressed) instead of compressing on every request.
+ * highest levels; the server sends them to browsers that accept them instead of compressing on
+ * every request.
  */
-function precompress(): Plugin {
-  let outDir = "";
+function precompress(outDir: string) {
   const walk = (dir: string): string[] =>
     readdirSync(dir).flatMap((name) => {
       const file = path.join(dir, name);
       return statSync(file).isDirectory() ? walk(file) : [file];
     });
+  for (const file of walk(outDir).filter((f) => COMPRESSIBLE.test(f))) {
+    const bytes = readFileSync(file);
+    // Below a packet, compression saves nothing worth a second file.
+    if (bytes.length < 1024) continue;
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
+    );
+    writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+  }
+}
+
+/** After the client build: the landing pages, then compressed copies of everything (in that order). */
+function finishBuild(): Plugin {
+  let config: ResolvedConfig;
   return {
-    name: "gearhouse:precompress",
-    apply: "build",
-    configResolved(config: ResolvedConfig) {
-      outDir = path.resolve(config.root, config.build.outDir);
+    name: "gearhouse:finish-build",
+    apply: clientBuildOnly,
+    configResolved(resolved) {
+      config = resolved;
     },
-    closeBundle() {
-      for (const file of walk(outDir).filter((f) => COMPRESSIBLE.test(f))) {
-        const bytes = readFileSync(file);
-        // Below a packet, compression saves nothing worth a second file.
-        if (bytes.length < 1024) continue;
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
-        );
-        writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
-      }
+    async closeBundle() {
+      const outDir = path.resolve(config.root, config.build.outDir);
+      await writeLandingPages(config, outDir);
+      precompress(outDir);
     },
   };
 }
@@ -143,8 +189,7 @@ function precompress(): Plugin {
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  // landingPages writes its pages before precompress compresses everything.
-  plugins: [react(), tailwindcss(), sonnerWithoutStyleInjection(), landingPages(), precompress()],
+  plugins: [react(), tailwindcss(), sonnerWithoutStyleInjection(), finishBuild()],
   resolve: {
     // zod in the browser must know the CSP forbids eval before it builds a schema (lib/zod.ts).
     alias: [{ find: /^zod$/, replacement: path.resolve(import.meta.dirname, "src/client/lib/zod.ts") }],

@@ -1,17 +1,42 @@
 import "./index.css";
 import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { AppProviders } from "./app/providers.js";
-import { router } from "./app/router.js";
+import { routes } from "./app/router.js";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("The page has no #root element to render the shop into.");
 
-createRoot(container).render(
+const router = createBrowserRouter(routes);
+const app = (
   <StrictMode>
     <AppProviders>
       <RouterProvider router={router} />
     </AppProviders>
-  </StrictMode>,
+  </StrictMode>
 );
+
+/** Resolves once the router has loaded the first page's code (a lazy route) and can draw it. */
+function initialized(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+// A landing page arrives prerendered for its exact address (see prerender.tsx). React takes that
+// markup over once the page's code is here; any other address is drawn from nothing.
+const prerendered = container.dataset.prerendered;
+if (prerendered !== undefined && prerendered === `${location.pathname}${location.search}`) {
+  await initialized(router);
+  hydrateRoot(container, app);
+} else {
+  // React replaces what the page came with (the top bar of index.html, or another address's markup).
+  createRoot(container).render(app);
+}

@@ -1,4 +1,4 @@
-import { createBrowserRouter, Outlet } from "react-router";
+import { Outlet, type RouteObject } from "react-router";
 import { RequireAuth } from "../components/require-auth.js";
 import { paths } from "../lib/paths.js";
 import { RootFallback, RootLayout, type RouteHandle } from "./root-layout.js";
@@ -34,7 +34,8 @@ const orderPages = {
 
 const footerHandle: RouteHandle = { ownFooter: true };
 
-export const router = createBrowserRouter([
+/** Every page of the shop: the browser runs them (main.tsx), the build prerenders the public ones (prerender.tsx). */
+export const routes: RouteObject[] = [
   {
     path: paths.home,
     element: <RootLayout />,
@@ -128,4 +129,4 @@ export const router = createBrowserRouter([
       { path: "*", element: <NotFoundPage /> },
     ],
   },
-]);
+];

@@ -9,6 +9,8 @@ export function useMediaQuery(query: string): boolean {
       return () => list.removeEventListener("change", onChange);
     },
     () => window.matchMedia(query).matches,
+    // Prerendered pages are built for no screen in particular: no query matches until the browser says.
+    () => false,
   );
 }
 

@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { brotliCompressSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../test/app.js";
 
+const TOOLS = `<html>${"<p>prerendered tools</p>".repeat(100)}</html>`;
 const SCRIPT = `console.log("${"gearhouse ".repeat(200)}");`;
 
 /** A built client as vite.config.ts writes it: index.html, landing pages, compressed copies. */
@@ -15,6 +16,9 @@ function clientDir(): string {
   writeFileSync(path.join(dir, "index.html"), "<html>index</html>");
   writeFileSync(path.join(dir, "pages", "index.html"), "<html>home</html>");
   writeFileSync(path.join(dir, "pages", "login.html"), "<html>login</html>");
+  writeFileSync(path.join(dir, "pages", "tools.html"), TOOLS);
+  writeFileSync(path.join(dir, "pages", "tools.html.br"), brotliCompressSync(TOOLS));
+  writeFileSync(path.join(dir, "pages", "tools.html.gz"), gzipSync(TOOLS));
   writeFileSync(path.join(dir, "assets", "app.js"), SCRIPT);
   writeFileSync(path.join(dir, "assets", "app.js.br"), brotliCompressSync(SCRIPT));
   return dir;
@@ -49,6 +53,24 @@ describe("the built client", () => {
     const plain = await ctx.app.inject({ url: "/assets/app.js" });
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.body).toBe(SCRIPT);
+  });
+
+  it("sends a landing page's compressed copy to browsers that take it", async () => {
+    const tools = (encoding?: string) =>
+      ctx.app.inject({ url: "/tools", headers: encoding ? { "accept-encoding": encoding } : {} });
+    const br = await tools("gzip, deflate, br, zstd");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toBe("accept-encoding");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(TOOLS);
+    const gzip = await tools("gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(TOOLS);
+    const plain = await tools();
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(TOOLS);
+    expect((await ctx.app.inject({ url: "/", headers: { "accept-encoding": "br" } })).body).toBe(
+      "<html>home</html>",
+    );
   });
 
   it("serves neither compressed copies nor landing pages under their own names", async () => {

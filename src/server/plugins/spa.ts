@@ -1,15 +1,27 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { sendProblem } from "./errors.js";
 
+/** An HTML page as built, with the Brotli and gzip copies the build wrote beside it, if any. */
+interface Page {
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+function readPage(file: string): Page {
+  const copy = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : undefined);
+  return { identity: readFileSync(file), br: copy(".br"), gzip: copy(".gz") };
+}
+
 /**
- * The build's landing pages (vite.config.ts): index.html with preload links for one route each,
- * keyed by that route's path.
+ * The build's landing pages (vite.config.ts): index.html with one route's prerendered markup and
+ * preload links, keyed by that route's path.
  */
-function landingPages(staticDir: string): Map<string, Buffer> {
+function landingPages(staticDir: string): Map<string, Page> {
   const dir = path.join(staticDir, "pages");
   if (!existsSync(dir)) return new Map();
   return new Map(
@@ -17,9 +29,21 @@ function landingPages(staticDir: string): Map<string, Buffer> {
       .filter((file) => file.endsWith(".html"))
       .map((file) => {
         const name = file.slice(0, -".html".length);
-        return [name === "index" ? "/" : `/${name}`, readFileSync(path.join(dir, file))];
+        return [name === "index" ? "/" : `/${name}`, readPage(path.join(dir, file))];
       }),
   );
+}
+
+/** The smallest copy the client accepts (q=0 refusals aside, which browsers do not send). */
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page) {
+  const accepted = request.headers["accept-encoding"] ?? "";
+  reply
+    .type("text/html; charset=utf-8")
+    .header("cache-control", "no-cache")
+    .header("vary", "accept-encoding");
+  if (page.br && /\bbr\b/.test(accepted)) return reply.header("content-encoding", "br").send(page.br);
+  if (page.gzip && /\bgzip\b/.test(accepted)) return reply.header("content-encoding", "gzip").send(page.gzip);
+  return reply.send(page.identity);
 }
 
 /**
@@ -52,8 +76,8 @@ async function spa(app: FastifyInstance, opts: { staticDir: string }) {
   } else {
     app.log.warn(`No built client in ${opts.staticDir}; run "npm run build" to serve the shop's pages.`);
   }
-  const indexHtml = hasClient ? readFileSync(indexFile) : undefined;
-  const pages = hasClient ? landingPages(opts.staticDir) : new Map<string, Buffer>();
+  const indexHtml = hasClient ? readPage(indexFile) : undefined;
+  const pages = hasClient ? landingPages(opts.staticDir) : new Map<string, Page>();
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split("?")[0] ?? "/";
@@ -61,7 +85,7 @@ async function spa(app: FastifyInstance, opts: { staticDir: string }) {
     const isAsset = /\.[a-z0-9]+$/i.test(pathname);
     if (!isApi && !isAsset && indexHtml && (request.method === "GET" || request.method === "HEAD")) {
       const page = pages.get(pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname) ?? indexHtml;
-      return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(page);
+      return sendPage(request, reply, page);
     }
     return sendProblem(reply, {
       status: 404,

@@ -1,0 +1,79 @@
+import { expect, test } from "@playwright/test";
+import { CATEGORY_LABELS } from "../src/shared/constants.js";
+import { messages } from "../src/shared/messages.js";
+
+/*
+ * Issue 7, P5: the landing pages arrive prerendered (src/client/prerender.tsx), so they show before
+ * any script has run, and React takes the markup over in place (hydration) instead of drawing the
+ * page a second time.
+ */
+const LANDING = [
+  {
+    path: "/",
+    heading: messages.home.exploreProducts,
+    title: `${messages.nav.brand} · ${messages.home.tagline}`,
+  },
+  {
+    path: "/tools",
+    heading: messages.pages.products,
+    title: `${messages.pages.products} · ${messages.nav.brand}`,
+  },
+  { path: "/login", heading: messages.pages.login, title: `${messages.pages.login} · ${messages.nav.brand}` },
+];
+
+test.describe("prerendered landing pages", () => {
+  for (const { path, heading, title } of LANDING) {
+    test(`${path} shows its content and title without JavaScript`, async ({ browser }) => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(path);
+      await expect(page).toHaveTitle(title);
+      await expect(page.getByRole("heading", { name: heading })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: messages.nav.label })).toBeVisible();
+      await context.close();
+    });
+
+    test(`${path} is hydrated: the page's elements are kept, and nothing is logged`, async ({ page }) => {
+      const problems: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error" || m.type() === "warning") problems.push(m.text());
+      });
+      page.on("pageerror", (e) => problems.push(e.message));
+      // Before the app's module runs (module scripts run after the document is parsed), remember
+      // the prerendered <main>; a page drawn again from nothing would have a new one.
+      await page.addInitScript(() => {
+        document.addEventListener("readystatechange", () => {
+          if (document.readyState === "interactive")
+            (window as unknown as { prerenderedMain: Element | null }).prerenderedMain =
+              document.querySelector("main");
+        });
+      });
+      // The app is running once it has asked who is signed in.
+      const session = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/session");
+      await page.goto(path);
+      await session;
+      await page.waitForLoadState("networkidle");
+      await expect(page.getByRole("link", { name: messages.nav.login })).toBeVisible();
+      const kept = await page.evaluate(() => {
+        const remembered = (window as unknown as { prerenderedMain: Element | null }).prerenderedMain;
+        return remembered !== null && remembered === document.querySelector("main") && remembered.isConnected;
+      });
+      expect(kept, "the prerendered <main> is the one on the page").toBe(true);
+      expect(problems).toEqual([]);
+    });
+  }
+
+  test("another address of a landing route is drawn by the app, with its own state", async ({ page }) => {
+    await page.goto("/tools?category=mice");
+    await expect(page.getByRole("heading", { name: messages.pages.products })).toBeVisible();
+    const filter = page.getByRole("navigation", { name: messages.catalog.categoryLabel });
+    await expect(filter.getByRole("link", { name: CATEGORY_LABELS.mice })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await expect(filter.getByRole("link", { name: messages.catalog.allCategories })).not.toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+  });
+});
