@@ -41,12 +41,11 @@ test.describe("prerendered landing pages", () => {
       page.on("pageerror", (e) => problems.push(e.message));
       // Before the app's module runs (module scripts run after the document is parsed), remember
       // the prerendered <main>; a page drawn again from nothing would have a new one.
-      await page.addInitScript(() => {
-        document.addEventListener("readystatechange", () => {
-          if (document.readyState === "interactive")
-            (window as unknown as { prerenderedMain: Element | null }).prerenderedMain =
-              document.querySelector("main");
-        });
+      // (Strings, as the browser runs them: this project's Node types know no DOM.)
+      await page.addInitScript({
+        content: `document.addEventListener("readystatechange", () => {
+          if (document.readyState === "interactive") window.prerenderedMain = document.querySelector("main");
+        });`,
       });
       // The app is running once it has asked who is signed in.
       const session = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/session");
@@ -54,10 +53,10 @@ test.describe("prerendered landing pages", () => {
       await session;
       await page.waitForLoadState("networkidle");
       await expect(page.getByRole("link", { name: messages.nav.login })).toBeVisible();
-      const kept = await page.evaluate(() => {
-        const remembered = (window as unknown as { prerenderedMain: Element | null }).prerenderedMain;
-        return remembered !== null && remembered === document.querySelector("main") && remembered.isConnected;
-      });
+      const kept = await page.evaluate(
+        `window.prerenderedMain != null && window.prerenderedMain === document.querySelector("main") &&
+          window.prerenderedMain.isConnected`,
+      );
       expect(kept, "the prerendered <main> is the one on the page").toBe(true);
       expect(problems).toEqual([]);
     });
