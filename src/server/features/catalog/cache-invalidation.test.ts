@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +113,38 @@ describe("ETag and 304", () => {
     const stale = await a.app.inject({ url: "/api/products", headers: { "if-none-match": '"other"' } });
     expect(stale.statusCode).toBe(200);
     expect(stale.body).toBe(first.body);
+  });
+
+  it("sends the list compressed to clients that take it, each coding with its own ETag", async () => {
+    const plain = await a.app.inject({ url: "/api/products" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toBe("accept-encoding");
+    const br = await a.app.inject({
+      url: "/api/products",
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await a.app.inject({ url: "/api/products", headers: { "accept-encoding": "gzip" } });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    const etags = new Set([plain.headers.etag, br.headers.etag, gzip.headers.etag]);
+    expect(etags.size).toBe(3);
+
+    const revalidated = await a.app.inject({
+      url: "/api/products",
+      headers: { "accept-encoding": "br", "if-none-match": String(br.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.headers.etag).toBe(br.headers.etag);
+    // The identity copy's validator does not stand for the Brotli one.
+    const other = await a.app.inject({
+      url: "/api/products",
+      headers: { "accept-encoding": "br", "if-none-match": String(plain.headers.etag) },
+    });
+    expect(other.statusCode).toBe(200);
+    expect(brotliDecompressSync(other.rawPayload).toString()).toBe(plain.body);
   });
 
   it("gives each query its own ETag, and one to the same query however it is spelled", async () => {

@@ -1,3 +1,4 @@
+import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -23,14 +24,58 @@ function encode<T>(schema: z.ZodType<T>, value: T): Buffer {
   return Buffer.from(JSON.stringify(schema.parse(value)));
 }
 
+/** Below about a packet, compressing saves nothing worth the work. */
+const COMPRESS_FROM_BYTES = 1024;
+
+interface Encoded {
+  body: Buffer;
+  etag: string;
+}
+
 /**
- * Sends a cached answer with its strong ETag. `no-cache` lets browsers keep it but ask each time,
- * so stock is never shown older than the server's cache; an unchanged answer costs a 304.
+ * Compressed copies of cached answers, made at most once per answer and coding, on the first
+ * request that accepts them; they go when the answer leaves the cache. Each copy has its own
+ * strong ETag (RFC 9110: a validator names one representation, content coding included).
+ */
+const encodedCopies = new WeakMap<CachedBody, { br?: Encoded; gzip?: Encoded }>();
+
+function encodedFor(
+  cached: CachedBody,
+  acceptEncoding: string | undefined,
+): Encoded & { coding?: "br" | "gzip" } {
+  if (!acceptEncoding || cached.body.length < COMPRESS_FROM_BYTES) return cached;
+  const coding = /\bbr\b/.test(acceptEncoding) ? "br" : /\bgzip\b/.test(acceptEncoding) ? "gzip" : undefined;
+  if (!coding) return cached;
+  let copies = encodedCopies.get(cached);
+  if (!copies) {
+    copies = {};
+    encodedCopies.set(cached, copies);
+  }
+  let copy = copies[coding];
+  if (!copy) {
+    const body =
+      coding === "br"
+        ? brotliCompressSync(cached.body, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: cached.body.length },
+          })
+        : gzipSync(cached.body, { level: 6 });
+    copy = { body, etag: `${cached.etag.slice(0, -1)}-${coding}"` };
+    copies[coding] = copy;
+  }
+  return { ...copy, coding };
+}
+
+/**
+ * Sends a cached answer with its strong ETag, compressed when the client takes it. `no-cache` lets
+ * browsers keep it but ask each time, so stock is never shown older than the server's cache; an
+ * unchanged answer costs a 304.
  */
 function sendCached(request: FastifyRequest, reply: FastifyReply, cached: CachedBody) {
-  reply.header("etag", cached.etag).header("cache-control", "no-cache");
-  if (matchesEtag(request.headers["if-none-match"], cached.etag)) return reply.code(304).send(null);
-  return reply.type("application/json; charset=utf-8").send(cached.body);
+  const sent = encodedFor(cached, request.headers["accept-encoding"]);
+  reply.header("etag", sent.etag).header("cache-control", "no-cache").header("vary", "accept-encoding");
+  if (matchesEtag(request.headers["if-none-match"], sent.etag)) return reply.code(304).send(null);
+  if (sent.coding) reply.header("content-encoding", sent.coding);
+  return reply.type("application/json; charset=utf-8").send(sent.body);
 }
 
 /** Raw URLs remembered with their cache keys; searches are free text, so the list is bounded. */
