@@ -62,6 +62,28 @@ test.describe("prerendered landing pages", () => {
     });
   }
 
+  test("a prerendered form is not sent before the page's code runs, so no password lands in a URL", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: messages.auth.form.signIn, exact: true })).toBeDisabled();
+    const form = page.getByRole("main");
+    await form.getByLabel(messages.auth.form.email).fill("someone@example.com");
+    await form.getByLabel(messages.auth.form.password).fill("Secret123");
+    await form.getByLabel(messages.auth.form.password).press("Enter");
+    await expect(page.getByRole("heading", { name: messages.pages.login })).toBeVisible();
+    expect(page.url()).not.toContain("Secret123");
+    expect(new URL(page.url()).search).toBe("");
+    await context.close();
+  });
+
+  test("the same form works once the page's code runs", async ({ page }) => {
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: messages.auth.form.signIn, exact: true })).toBeEnabled();
+  });
+
   test("another address of a landing route is drawn by the app, with its own state", async ({ page }) => {
     await page.goto("/tools?category=mice");
     await expect(page.getByRole("heading", { name: messages.pages.products })).toBeVisible();

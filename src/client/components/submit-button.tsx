@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useHydrated } from "../lib/use-hydrated.js";
 import { PendingButton } from "./pending-button.js";
 import { PendingStatus } from "./pending-status.js";
 
@@ -11,15 +12,20 @@ type Props = {
   children: ReactNode;
 };
 
-/** The form's main button; shows a spinner and refuses a second press while the request runs. */
+/**
+ * The form's main button; shows a spinner and refuses a second press while the request runs. It
+ * is disabled until the page's code runs (useHydrated), so a prerendered form is never sent by the
+ * browser on its own.
+ */
 export function SubmitButton({ pending, disabled, className = "w-full", children }: Props) {
+  const hydrated = useHydrated();
   return (
     <>
       <PendingButton
         type="submit"
         className={`btn btn-primary ${className}`}
         pending={pending}
-        disabled={disabled}
+        disabled={disabled || !hydrated}
       >
         {children}
       </PendingButton>
