@@ -97,27 +97,24 @@ async function writeLandingPages(config: ResolvedConfig, outDir: string) {
     for (const imported of chunk.imports ?? []) staticGraph(imported, into);
     return into;
   };
-  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry) ?? "";
-  const initial = staticGraph(entry);
+  const entry = staticGraph("index.html");
+  const boot = manifest["boot.ts"]?.file;
+  if (!boot) throw new Error("boot.ts is no entry of the build (build.rolldownOptions.input)");
   const html = readFileSync(path.join(outDir, "index.html"), "utf8");
   const root = /<div id="root">[\s\S]*<\/div>(\s*<\/body>)/;
   if (!root.test(html)) throw new Error('index.html has no <div id="root"> at the end of its body');
+  // The app's code, which boot.ts starts once the page has painted instead of <head> loading it.
+  const appScripts =
+    /\n\s*<script type="module" crossorigin src="[^"]+"><\/script>|\n\s*<link rel="modulepreload" [^>]*>/g;
   const prerender = await loadPrerenderer(config);
   mkdirSync(path.join(outDir, "pages"), { recursive: true });
   for (const page of LANDING_PAGES) {
-    const modules = new Set((page.modules ?? []).flatMap((key) => [...staticGraph(key)]));
+    // The entry and everything it imports, then the route's own module and its imports.
+    const chunks = new Set([...entry, ...(page.modules ?? []).flatMap((key) => [...staticGraph(key)])]);
     const links = [
       ...(page.images ?? []).map(
         (src) => `<link rel="preload" as="image" href="${src}" fetchpriority="high">`,
       ),
-      ...[...modules]
-        .filter((key) => !initial.has(key))
-        // Low priority: the stylesheet and the app's own code come first, as the page needs them
-        // before the route's module can run.
-        .map(
-          (key) =>
-            `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${manifest[key]?.file}">`,
-        ),
     ];
     // React renders what belongs in <head> (the page's <title>, preloads of images it marks as
     // urgent) first; there it goes, so the page has its own title and no element twice.
@@ -129,16 +126,21 @@ async function writeLandingPages(config: ResolvedConfig, outDir: string) {
       const href = /href="([^"]*)"/.exec(link)?.[1];
       if (!links.some((known) => known.includes(`href="${href}"`))) links.push(link);
     }
+    links.push(`<script type="module" crossorigin src="/${boot}"></script>`);
+    const files = [...chunks].map((key) => `/${manifest[key]?.file}`);
+    const [entryFile, ...imported] = files;
     const name = page.path === paths.home ? "index" : page.path.slice(1);
     writeFileSync(
       path.join(outDir, "pages", `${name}.html`),
       html
+        .replace(appScripts, "")
         .replace(/<title>[^<]*<\/title>/, (found) => title ?? found)
         .replace(/\n\s*<\/head>/, `\n    ${links.join("\n    ")}\n  </head>`)
         // A function, so "$" in the markup is taken literally.
         .replace(
           root,
-          (_match, end: string) => `<div id="root" data-prerendered="${page.path}">${markup}</div>${end}`,
+          (_match, end: string) =>
+            `<div id="root" data-prerendered="${page.path}" data-entry="${entryFile}" data-chunks="${imported.join(" ")}">${markup}</div>${end}`,
         ),
     );
   }
@@ -200,6 +202,11 @@ export default defineConfig({
     manifest: true,
     target: "es2022",
     rolldownOptions: {
+      // The app, and the starter of prerendered landing pages (boot.ts, used by writeLandingPages).
+      input: {
+        index: path.resolve(import.meta.dirname, "src/client/index.html"),
+        boot: path.resolve(import.meta.dirname, "src/client/boot.ts"),
+      },
       // zod schema builders are pure: the client uses plain constants of src/shared (category
       // labels, starCount) without paying for the zod runtime of the schemas beside them.
       treeshake: { manualPureFunctions: ["z", "categorySchema"] },

@@ -51,8 +51,10 @@ export function initialBundle(clientDir: string, routeOnly: string[]): InitialBu
     string,
     ManifestChunk
   >;
+  // The app (index.html) and the starter of prerendered landing pages (boot.ts): both are loaded
+  // for a first visit to the home page.
   const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
-  if (entries.length !== 1) throw new Error(`expected one entry in the manifest, found ${entries.length}`);
+  if (!manifest["index.html"]?.isEntry) throw new Error("index.html is no entry of the manifest");
 
   const chunks = new Set<string>();
   const pending = entries.map(([key]) => key);

@@ -1,5 +1,5 @@
 import "./index.css";
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
@@ -35,7 +35,11 @@ function initialized(router: ReturnType<typeof createBrowserRouter>): Promise<vo
 const prerendered = container.dataset.prerendered;
 if (prerendered !== undefined && prerendered === `${location.pathname}${location.search}`) {
   await initialized(router);
-  hydrateRoot(container, app);
+  // As a transition, hydration yields to the browser every few milliseconds instead of holding
+  // the main thread for the whole page: the page is already drawn, so nothing waits on it.
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
 } else {
   // React replaces what the page came with (the top bar of index.html, or another address's markup).
   createRoot(container).render(app);
