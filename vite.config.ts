@@ -219,6 +219,18 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/]react-query|@tanstack[\\/]query-core)[\\/]/,
               priority: 10,
             },
+            {
+              // The app code every page runs before its first render (router, layout, providers and
+              // what they import): one request instead of a dozen small ones, each of which costs
+              // a round trip on a phone's connection.
+              name: "app",
+              // Not the entries (index.html, main.tsx, boot.ts): they stay the chunks the pages name.
+              test: (id: string) =>
+                /[\\/]src[\\/](client|shared)[\\/]/.test(id) &&
+                !/[\\/](index\.html|main\.tsx|boot\.ts)(\?|$)/.test(id),
+              tags: ["$initial"],
+              priority: 5,
+            },
           ],
         },
       },

@@ -84,13 +84,31 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
 };
 
+/** Times a run that Lighthouse itself could not record (e.g. NO_NAVSTART) is made again. */
+const RETRIES = 2;
+
+/**
+ * One run, made again when Lighthouse fails to record the page load: now and then its trace
+ * misses the navigation start (NO_NAVSTART), a fault of the tool that says nothing of the page.
+ */
+async function runWithRetries(url: string): Promise<LighthouseRun> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await runOnce(url);
+    } catch (error) {
+      if (attempt >= RETRIES) throw error;
+      console.log(`[bench] ${url}: ${(error as Error).message}; running it again`);
+    }
+  }
+}
+
 /** The median of each figure over `runs` runs, and every audit that failed in any run. */
 export async function lighthouse(
   url: string,
   runs: number,
 ): Promise<{ figures: LighthouseFigures; failedAudits: string[] }> {
   const results: LighthouseRun[] = [];
-  for (let i = 0; i < runs; i++) results.push(await runOnce(url));
+  for (let i = 0; i < runs; i++) results.push(await runWithRetries(url));
   const pick = (key: keyof LighthouseFigures) => median(results.map((r) => r.figures[key]));
   return {
     figures: {

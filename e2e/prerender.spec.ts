@@ -97,4 +97,23 @@ test.describe("prerendered landing pages", () => {
       "page",
     );
   });
+
+  test("/tools preloads its product list and first image, and the page uses the preloaded list", async ({
+    page,
+  }) => {
+    const lists: string[] = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/api/products") lists.push(r.url());
+    });
+    const response = await page.goto("/tools");
+    const link = response?.headers().link ?? "";
+    const preloaded = /<([^>]+)>; rel=preload; as=fetch/.exec(link)?.[1];
+    const image = /<([^>]+)>; rel=preload; as=image/.exec(link)?.[1];
+    expect(preloaded, "the list is preloaded").toMatch(/^\/api\/products\?/);
+    const firstCard = page.getByRole("main").getByRole("article").first();
+    await expect(firstCard.getByRole("img")).toHaveAttribute("src", image ?? "no preloaded image");
+    await page.waitForLoadState("networkidle");
+    // One request: the page's own ask was answered by the preload, spelled the same way.
+    expect(lists.map((url) => new URL(url).pathname + new URL(url).search)).toEqual([preloaded]);
+  });
 });

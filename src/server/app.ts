@@ -17,7 +17,7 @@ import type { Database, Db } from "./db/client.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
-import { catalogRoutes } from "./features/catalog/routes.js";
+import { catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { paymentRoutes } from "./features/payments/routes.js";
@@ -134,6 +134,9 @@ export async function buildApp(
   await app.register(adminRoutes);
   await app.register(uploadRoutes);
 
-  await app.register(spa, { staticDir: config.staticDir });
+  await app.register(spa, {
+    staticDir: config.staticDir,
+    preloads: { "/tools": () => productsPagePreload(app) },
+  });
   return app;
 }

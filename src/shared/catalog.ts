@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { CATEGORIES, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PRODUCT_SORTS } from "./constants.js";
+import {
+  CATEGORIES,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_PRODUCT_SORT,
+  MAX_PAGE_SIZE,
+  PRODUCT_SORTS,
+} from "./constants.js";
 import { messages } from "./messages.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
@@ -23,7 +29,7 @@ export type Product = z.infer<typeof productSchema>;
 export const productListQuerySchema = z.object({
   search: z.string().trim().max(100).optional().default(""),
   category: categorySchema.optional(),
-  sort: z.enum(PRODUCT_SORTS).optional().default("name-asc"),
+  sort: z.enum(PRODUCT_SORTS).optional().default(DEFAULT_PRODUCT_SORT),
   page: z.coerce.number().int().min(1).max(10_000).optional().default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().default(DEFAULT_PAGE_SIZE),
 });

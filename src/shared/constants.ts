@@ -30,6 +30,34 @@ export const CATEGORY_LABELS: Record<Category, string> = {
 
 export const PRODUCT_SORTS = ["name-asc", "name-desc", "price-asc", "price-desc", "newest"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
+export const DEFAULT_PRODUCT_SORT: ProductSort = "name-asc";
+
+export interface ProductListFilter {
+  search?: string;
+  category?: Category;
+  sort?: ProductSort;
+  page?: number;
+  pageSize?: number;
+}
+
+/** Builds `path?query` from the given values in their order, leaving out empty ones. */
+export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  }
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/**
+ * The API path of one page of the product list, its parameters always in this order: the client
+ * asks it, and the server preloads the one /tools asks on arrival, which only works when both
+ * spell it alike.
+ */
+export function productListPath({ search, category, sort, page, pageSize }: ProductListFilter): string {
+  return withQuery("/api/products", { search, category, sort, page, pageSize });
+}
 
 /** Number of filled stars for a rating (the spec accepts 0..5 but shows 1..5 stars). */
 export function starCount(rating: number): number {

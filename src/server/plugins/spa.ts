@@ -47,11 +47,39 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page) {
 }
 
 /**
+ * Work a landing page's `Link` header may wait for: a read of a few milliseconds when the database
+ * is well. Past this the page goes without it, never later because of it.
+ */
+const PRELOAD_WAIT_MS = 100;
+
+/** A `Link` header worked out per request for a landing page (e.g. from the catalog), if any. */
+export type PreloadLink = () => Promise<string | undefined>;
+
+async function linkWithin(app: FastifyInstance, link: PreloadLink): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), PRELOAD_WAIT_MS);
+  });
+  const read = link().catch((error: unknown) => {
+    app.log.warn({ err: error }, "landing page preload skipped");
+    return undefined;
+  });
+  try {
+    return await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated,
  * client routes answered with their landing page or index.html, unknown /api paths with a 404
  * problem.
  */
-async function spa(app: FastifyInstance, opts: { staticDir: string }) {
+async function spa(
+  app: FastifyInstance,
+  opts: { staticDir: string; preloads?: Readonly<Record<string, PreloadLink>> },
+) {
   const indexFile = path.join(opts.staticDir, "index.html");
   const hasClient = existsSync(indexFile);
   if (hasClient) {
@@ -79,13 +107,18 @@ async function spa(app: FastifyInstance, opts: { staticDir: string }) {
   const indexHtml = hasClient ? readPage(indexFile) : undefined;
   const pages = hasClient ? landingPages(opts.staticDir) : new Map<string, Page>();
 
-  app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split("?")[0] ?? "/";
+  app.setNotFoundHandler(async (request, reply) => {
+    const [pathname = "/", search] = request.url.split("?");
     const isApi = pathname === "/api" || pathname.startsWith("/api/");
     const isAsset = /\.[a-z0-9]+$/i.test(pathname);
     if (!isApi && !isAsset && indexHtml && (request.method === "GET" || request.method === "HEAD")) {
-      const page = pages.get(pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname) ?? indexHtml;
-      return sendPage(request, reply, page);
+      const route = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+      const page = pages.get(route);
+      // Only the page as prerendered: a query string (a filter, a search) asks for other data.
+      const preload = page && search === undefined ? opts.preloads?.[route] : undefined;
+      const link = preload && (await linkWithin(app, preload));
+      if (link) reply.header("link", link);
+      return sendPage(request, reply, page ?? indexHtml);
     }
     return sendProblem(reply, {
       status: 404,

@@ -1,8 +1,10 @@
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  type ProductList,
+  type ProductListQuery,
   productIdParamsSchema,
   productInputSchema,
   productListQuerySchema,
@@ -10,6 +12,7 @@ import {
   productPatchSchema,
   productSchema,
 } from "../../../shared/catalog.js";
+import { productListPath } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
 import { matchesEtag } from "../../lib/etag.js";
 import { notFound } from "../../lib/problem.js";
@@ -102,6 +105,50 @@ function answeredByUrl(cache: CatalogCache) {
   };
 }
 
+/** The parsed query, so ?page=1 and no page at all share one entry. */
+function listKey(query: ProductListQuery): string {
+  return JSON.stringify(["list", query.search, query.category, query.sort, query.page, query.pageSize]);
+}
+
+/** One page of the product list, from the cache or read once for every request waiting on it. */
+function cachedList(app: FastifyInstance, query: ProductListQuery): Promise<CachedBody> {
+  return app.catalogCache.get(listKey(query), async () => {
+    const list = await listProducts(app.db, query);
+    return { body: encode(productListSchema, list), productIds: list.items.map((p) => p.id) };
+  });
+}
+
+/** The list /tools asks for on arrival: no search, no category, default order, first page. */
+const ARRIVAL_QUERY = productListQuerySchema.parse({});
+/** The URL the page asks it by (get-products.ts, use-catalog-filter.ts). */
+const ARRIVAL_PATH = productListPath(ARRIVAL_QUERY);
+/** Only plain same-origin paths go into a header (product images are checked when saved, too). */
+const SAFE_PATH = /^\/[A-Za-z0-9/._-]+$/;
+const firstImages = new WeakMap<CachedBody, string | null>();
+
+/**
+ * A `Link` header preloading what /tools shows on arrival: the first page of the list, and the
+ * image of its first product (the page's largest image, its Largest Contentful Paint). The browser
+ * fetches both beside the page's code instead of after the code has run and asked for the list.
+ * The read also warms the cache for the list request that follows. Throws when the catalog cannot
+ * be read (the page then goes without the header).
+ */
+export async function productsPagePreload(app: FastifyInstance): Promise<string | undefined> {
+  const cached = await cachedList(app, ARRIVAL_QUERY);
+  let image = firstImages.get(cached);
+  if (image === undefined) {
+    const first = (JSON.parse(cached.body.toString()) as ProductList).items[0]?.image;
+    image = first && SAFE_PATH.test(first) ? first : null;
+    firstImages.set(cached, image);
+  }
+  const links = [
+    // The list itself, as the page will ask for it: fetched beside the page's code, not after it.
+    `<${ARRIVAL_PATH}>; rel=preload; as=fetch; crossorigin=anonymous`,
+  ];
+  if (image) links.push(`<${image}>; rel=preload; as=image; fetchpriority=high`);
+  return links.join(", ");
+}
+
 export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["catalog"];
   const listByUrl = answeredByUrl(app.catalogCache);
@@ -119,22 +166,8 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const query = request.query;
-      // The parsed query, so ?page=1 and no page at all share one entry.
-      const key = JSON.stringify([
-        "list",
-        query.search,
-        query.category,
-        query.sort,
-        query.page,
-        query.pageSize,
-      ]);
-      listByUrl.remember(request.url, key);
-      const cached = await app.catalogCache.get(key, async () => {
-        const list = await listProducts(app.db, query);
-        return { body: encode(productListSchema, list), productIds: list.items.map((p) => p.id) };
-      });
-      return sendCached(request, reply, cached);
+      listByUrl.remember(request.url, listKey(request.query));
+      return sendCached(request, reply, await cachedList(app, request.query));
     },
   );
 

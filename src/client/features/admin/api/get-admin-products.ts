@@ -1,16 +1,16 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { ProductList } from "../../../../shared/catalog.js";
-import { api, withQuery } from "../../../lib/api.js";
+import { productListPath } from "../../../../shared/constants.js";
+import { api } from "../../../lib/api.js";
 
 /** Every product query starts with "products", so an invalidation also refreshes the storefront's lists. */
 export const productsQueryKey = ["products"] as const;
 export const ADMIN_PRODUCTS_PAGE_SIZE = 12;
 
 export function getAdminProducts(page: number, signal?: AbortSignal): Promise<ProductList> {
-  return api<ProductList>(
-    withQuery("/api/products", { sort: "newest", page, pageSize: ADMIN_PRODUCTS_PAGE_SIZE }),
-    { signal },
-  );
+  return api<ProductList>(productListPath({ sort: "newest", page, pageSize: ADMIN_PRODUCTS_PAGE_SIZE }), {
+    signal,
+  });
 }
 
 export function adminProductsQueryOptions(page: number) {

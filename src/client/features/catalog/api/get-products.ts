@@ -1,20 +1,13 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { ProductList, ProductListQuery } from "../../../../shared/catalog.js";
-import { api, withQuery } from "../../../lib/api.js";
+import { productListPath } from "../../../../shared/constants.js";
+import { api } from "../../../lib/api.js";
 
 export type ProductsFilter = Partial<ProductListQuery>;
 
 export function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductList> {
-  return api<ProductList>(
-    withQuery("/api/products", {
-      search: filter.search,
-      category: filter.category,
-      sort: filter.sort,
-      page: filter.page,
-      pageSize: filter.pageSize,
-    }),
-    { signal },
-  );
+  // One spelling of the URL for the client and the server's preload of /tools (constants.ts).
+  return api<ProductList>(productListPath(filter), { signal });
 }
 
 export function productsQueryOptions(filter: ProductsFilter) {

@@ -1,6 +1,12 @@
 import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
-import { CATEGORIES, type Category, PRODUCT_SORTS, type ProductSort } from "../../../../shared/constants.js";
+import {
+  CATEGORIES,
+  type Category,
+  DEFAULT_PRODUCT_SORT,
+  PRODUCT_SORTS,
+  type ProductSort,
+} from "../../../../shared/constants.js";
 
 export type CatalogFilter = {
   search: string;
@@ -8,8 +14,6 @@ export type CatalogFilter = {
   sort: ProductSort;
   page: number;
 };
-
-const DEFAULT_SORT: ProductSort = "name-asc";
 
 function isCategory(value: string | null): value is Category {
   return (CATEGORIES as readonly (string | null)[]).includes(value);
@@ -27,7 +31,7 @@ function readFilter(params: URLSearchParams): CatalogFilter {
   return {
     search: (params.get("search") ?? "").trim().slice(0, 100),
     category: isCategory(category) ? category : undefined,
-    sort: isSort(sort) ? sort : DEFAULT_SORT,
+    sort: isSort(sort) ? sort : DEFAULT_PRODUCT_SORT,
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -37,7 +41,7 @@ export function filterQuery(filter: CatalogFilter): string {
   const params = new URLSearchParams();
   if (filter.search) params.set("search", filter.search);
   if (filter.category) params.set("category", filter.category);
-  if (filter.sort !== DEFAULT_SORT) params.set("sort", filter.sort);
+  if (filter.sort !== DEFAULT_PRODUCT_SORT) params.set("sort", filter.sort);
   if (filter.page > 1) params.set("page", String(filter.page));
   const query = params.toString();
   return query ? `?${query}` : "";

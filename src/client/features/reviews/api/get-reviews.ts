@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { withQuery } from "../../../../shared/constants.js";
 import type { Review } from "../../../../shared/reviews.js";
-import { api, withQuery } from "../../../lib/api.js";
+import { api } from "../../../lib/api.js";
 
 /** Every reviews query starts with this key, whatever its limit. */
 export const reviewsQueryKey = ["reviews"] as const;
