@@ -30,6 +30,10 @@ test.describe("prerendered landing pages", () => {
       await expect(page).toHaveTitle(title);
       await expect(page.getByRole("heading", { name: heading })).toBeVisible();
       await expect(page.getByRole("navigation", { name: messages.nav.label })).toBeVisible();
+      // Only the page's code can answer a press: until it runs, every button says it cannot.
+      const buttons = await page.getByRole("button", { includeHidden: true }).all();
+      expect(buttons.length).toBeGreaterThan(0);
+      for (const button of buttons) await expect(button).toBeDisabled();
       await context.close();
     });
 
@@ -58,6 +62,8 @@ test.describe("prerendered landing pages", () => {
           window.prerenderedMain.isConnected`,
       );
       expect(kept, "the prerendered <main> is the one on the page").toBe(true);
+      const buttons = await page.getByRole("button", { includeHidden: true }).all();
+      for (const button of buttons) await expect(button).toBeEnabled();
       expect(problems).toEqual([]);
     });
   }

@@ -1,4 +1,5 @@
 import type { ComponentProps } from "react";
+import { ScriptButton } from "./script-button.js";
 
 type Props = ComponentProps<"button"> & {
   /** While true the button shows a spinner and refuses a second press. */
@@ -12,7 +13,10 @@ const SPINNER_CLASS = {
   sm: "loading loading-spinner loading-sm",
 } as const;
 
-/** A button whose request is running: the spinner before its label says so to sighted users. */
+/**
+ * A button whose request is running: the spinner before its label says so to sighted users. Like
+ * every ScriptButton, it waits for the page's code.
+ */
 export function PendingButton({
   pending,
   spinner = "sm",
@@ -22,9 +26,9 @@ export function PendingButton({
   ...button
 }: Props) {
   return (
-    <button type={type} disabled={pending || disabled} {...button}>
+    <ScriptButton type={type} disabled={pending || disabled} {...button}>
       {pending ? <span className={SPINNER_CLASS[spinner]} aria-hidden="true" /> : null}
       {children}
-    </button>
+    </ScriptButton>
   );
 }

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { useHydrated } from "../lib/use-hydrated.js";
 import { PendingButton } from "./pending-button.js";
 import { PendingStatus } from "./pending-status.js";
 
@@ -14,18 +13,17 @@ type Props = {
 
 /**
  * The form's main button; shows a spinner and refuses a second press while the request runs. It
- * is disabled until the page's code runs (useHydrated), so a prerendered form is never sent by the
- * browser on its own.
+ * is disabled until the page's code runs (ScriptButton), so a prerendered form is never sent by
+ * the browser on its own, with the password in the address.
  */
 export function SubmitButton({ pending, disabled, className = "w-full", children }: Props) {
-  const hydrated = useHydrated();
   return (
     <>
       <PendingButton
         type="submit"
         className={`btn btn-primary ${className}`}
         pending={pending}
-        disabled={disabled || !hydrated}
+        disabled={disabled}
       >
         {children}
       </PendingButton>

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { messages } from "../../../shared/messages.js";
+import { ScriptButton } from "../../components/script-button.js";
 import { useSession, useSignOut } from "../../lib/auth.js";
 import { paths } from "../../lib/paths.js";
 
@@ -47,9 +48,9 @@ function NavItems({ vertical }: { vertical: boolean }) {
             </NavLink>
           </li>
           <li>
-            <button type="button" onClick={onSignOut} disabled={signOut.isPending}>
+            <ScriptButton type="button" onClick={onSignOut} disabled={signOut.isPending}>
               {text.signOut}
-            </button>
+            </ScriptButton>
           </li>
         </>
       ) : (
@@ -99,7 +100,7 @@ export function Navbar() {
           <div className="hidden md:block">
             <NavItems vertical={false} />
           </div>
-          <button
+          <ScriptButton
             ref={toggleRef}
             type="button"
             className="btn btn-ghost btn-square md:hidden"
@@ -111,7 +112,7 @@ export function Navbar() {
             <svg viewBox="0 0 24 24" aria-hidden="true" className="h-6 w-6 fill-none stroke-current stroke-2">
               <path d={open ? "M6 6l12 12M18 6L6 18" : "M4 7h16M4 12h16M4 17h16"} />
             </svg>
-          </button>
+          </ScriptButton>
         </div>
         <div id={menuId} hidden={!open} className="border-t border-base-content/10 py-3 md:hidden">
           <NavItems vertical />

@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { toast } from "sonner";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
+import { ScriptButton } from "../../components/script-button.js";
 import { paths } from "../../lib/paths.js";
-import { useHydrated } from "../../lib/use-hydrated.js";
 
 const text = messages.footer;
 
@@ -54,8 +54,6 @@ function subscribe(event: FormEvent<HTMLFormElement>) {
 
 /** Home section 7 and the bottom of every page: link columns and the newsletter box. */
 export function SiteFooter() {
-  // Sent by the browser alone, the prerendered form would put the address in the URL.
-  const hydrated = useHydrated();
   return (
     <footer className="border-t border-base-content/10 bg-base-200">
       <div className="bg-rgb h-px opacity-60" aria-hidden="true" />
@@ -81,9 +79,9 @@ export function SiteFooter() {
                 placeholder={text.emailPlaceholder}
                 className="input join-item w-full"
               />
-              <button type="submit" className="btn btn-primary join-item" disabled={!hydrated}>
+              <ScriptButton type="submit" className="btn btn-primary join-item">
                 {text.subscribe}
-              </button>
+              </ScriptButton>
             </div>
           </form>
         </div>

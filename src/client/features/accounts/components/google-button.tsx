@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
 import { PendingStatus } from "../../../components/pending-status.js";
+import { ScriptButton } from "../../../components/script-button.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { loginPath } from "../../../lib/paths.js";
 import { useGoogleSignIn } from "../api/google-sign-in.js";
@@ -71,7 +72,7 @@ export function GoogleButton({ redirectTo }: Props) {
   const busy = google.isPending || google.isSuccess;
   return (
     <div className="flex flex-col gap-2">
-      <button
+      <ScriptButton
         type="button"
         className="btn btn-outline w-full gap-3"
         onClick={onClick}
@@ -80,7 +81,7 @@ export function GoogleButton({ redirectTo }: Props) {
       >
         {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : <GoogleLogo />}
         {messages.auth.form.google}
-      </button>
+      </ScriptButton>
       <PendingStatus pending={busy} />
       {problem ? (
         <p id={problemId} role="alert" className="text-sm text-error">

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { SLIDER_INTERVAL_MS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
+import { ScriptButton } from "../../../components/script-button.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
 import { SLIDES } from "../slides.js";
@@ -107,26 +108,26 @@ export function HeroSlider() {
         </div>
       </div>
 
-      <button
+      <ScriptButton
         type="button"
         onClick={scrollPrev}
         aria-label={text.previous}
         className="btn btn-circle btn-neutral absolute top-[18.75vw] left-3 -translate-y-1/2 lg:top-1/2"
       >
         <Chevron direction="left" />
-      </button>
-      <button
+      </ScriptButton>
+      <ScriptButton
         type="button"
         onClick={scrollNext}
         aria-label={text.next}
         className="btn btn-circle btn-neutral absolute top-[18.75vw] right-3 -translate-y-1/2 lg:top-1/2"
       >
         <Chevron direction="right" />
-      </button>
+      </ScriptButton>
 
       <div className="absolute inset-x-0 bottom-4 flex items-center justify-center gap-2">
         {SLIDES.map((slide, index) => (
-          <button
+          <ScriptButton
             key={slide.key}
             type="button"
             onClick={() => emblaApi?.scrollTo(index)}
@@ -141,9 +142,9 @@ export function HeroSlider() {
                   : "block h-2.5 w-2.5 rounded-full bg-base-content/50"
               }
             />
-          </button>
+          </ScriptButton>
         ))}
-        <button
+        <ScriptButton
           type="button"
           onClick={() => setPlayChoice(!playing)}
           aria-label={playing ? text.pause : text.play}
@@ -152,7 +153,7 @@ export function HeroSlider() {
           <svg viewBox="0 0 24 24" aria-hidden="true" className="h-4 w-4 fill-current">
             <path d={playing ? "M6 5h4v14H6zM14 5h4v14h-4z" : "M7 4.5v15l12-7.5z"} />
           </svg>
-        </button>
+        </ScriptButton>
       </div>
     </section>
   );

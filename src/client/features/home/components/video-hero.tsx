@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { messages } from "../../../../shared/messages.js";
+import { ScriptButton } from "../../../components/script-button.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
 
@@ -65,12 +66,12 @@ export function VideoHero({ standalone = false }: { standalone?: boolean }) {
           <Link to={paths.tools} className="btn btn-primary btn-lg">
             {text.cta}
           </Link>
-          <button type="button" onClick={toggle} className="btn btn-outline btn-lg">
+          <ScriptButton type="button" onClick={toggle} className="btn btn-outline btn-lg">
             <svg viewBox="0 0 24 24" aria-hidden="true" className="h-5 w-5 fill-current">
               <path d={playing ? "M6 5h4v14H6zM14 5h4v14h-4z" : "M7 4.5v15l12-7.5z"} />
             </svg>
             {playing ? text.pause : text.play}
-          </button>
+          </ScriptButton>
         </div>
       </div>
     </section>
