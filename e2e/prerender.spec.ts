@@ -90,6 +90,29 @@ test.describe("prerendered landing pages", () => {
     await expect(page.getByRole("button", { name: messages.auth.form.signIn, exact: true })).toBeEnabled();
   });
 
+  test("what a visitor types or picks in /tools before its code runs is applied once it runs", async ({
+    page,
+  }) => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The page's one up-front script waits until the visitor has chosen.
+    await page.route(/\/assets\/boot-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Module scripts hold back DOMContentLoaded, so the page is only committed and parsed.
+    await page.goto("/tools", { waitUntil: "commit" });
+    await page.getByLabel(messages.catalog.searchLabel).fill("fan");
+    await page.getByLabel(messages.catalog.sortLabel).selectOption("price-desc");
+    release();
+    await expect(page).toHaveURL(/[?&]search=fan(&|$)/);
+    await expect(page).toHaveURL(/[?&]sort=price-desc(&|$)/);
+    await expect(page.getByLabel(messages.catalog.searchLabel)).toHaveValue("fan");
+    await expect(page.getByLabel(messages.catalog.sortLabel)).toHaveValue("price-desc");
+  });
+
   test("another address of a landing route is drawn by the app, with its own state", async ({ page }) => {
     await page.goto("/tools?category=mice");
     await expect(page.getByRole("heading", { name: messages.pages.products })).toBeVisible();

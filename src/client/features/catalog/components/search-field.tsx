@@ -12,6 +12,14 @@ type Props = {
 export function SearchField({ value, onSearch }: Props) {
   const [input, setInput] = useState(value);
   const applied = useRef(value);
+  const field = useRef<HTMLInputElement>(null);
+
+  // Typed into a prerendered page before its code ran: keep that text, and search for it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the page's code takes over
+  useEffect(() => {
+    const typed = field.current?.value ?? "";
+    if (typed !== input) setInput(typed);
+  }, []);
 
   // Follow the URL when it changes from outside (back button, a link), not our own echo.
   useEffect(() => {
@@ -54,6 +62,7 @@ export function SearchField({ value, onSearch }: Props) {
             <path d="M21 21l-4.3-4.3M10.5 18a7.5 7.5 0 110-15 7.5 7.5 0 010 15z" />
           </svg>
           <input
+            ref={field}
             id="product-search"
             type="search"
             name="search"

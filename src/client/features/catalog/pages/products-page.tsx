@@ -1,4 +1,4 @@
-import { useCallback } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { DEFAULT_PAGE_SIZE, PRODUCT_SORTS, type ProductSort } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
@@ -20,6 +20,14 @@ export function ProductsPage() {
   const { filter, update } = useCatalogFilter();
   const products = useProducts({ ...filter, pageSize: DEFAULT_PAGE_SIZE });
   const onSearch = useCallback((search: string) => update({ search }, { replace: true }), [update]);
+  const sortField = useRef<HTMLSelectElement>(null);
+
+  // Chosen in a prerendered page before its code ran: list in that order.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the page's code takes over
+  useEffect(() => {
+    const chosen = sortField.current?.value;
+    if (chosen && chosen !== filter.sort) update({ sort: chosen as ProductSort });
+  }, []);
 
   const total = products.data?.total ?? 0;
   const pageCount = Math.ceil(total / DEFAULT_PAGE_SIZE);
@@ -39,6 +47,7 @@ export function ProductsPage() {
                 {text.sortLabel}
               </label>
               <select
+                ref={sortField}
                 id="product-sort"
                 value={filter.sort}
                 onChange={(event) => update({ sort: event.target.value as ProductSort })}
