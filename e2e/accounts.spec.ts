@@ -1,6 +1,6 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../src/shared/messages.js";
+import { expectAccessible } from "./support/axe.js";
 import { E2E } from "./support/env.js";
 import { firstLink, waitForMail } from "./support/mail.js";
 
@@ -191,15 +191,10 @@ test("no serious accessibility violations on the account pages", async ({ page }
   for (const path of ["/login", "/registration", "/passwordReset"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    const result = await new AxeBuilder({ page }).analyze();
-    const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${path}: ${v.id}`)).toEqual([]);
+    await expectAccessible(page, path);
   }
   await signUpInPage(page, newEmail("axe"));
   await page.goto("/dashboard/myProfile");
   await expect(page.getByLabel(messages.profile.form.address, { exact: true })).toBeVisible();
-  const result = await new AxeBuilder({ page }).analyze();
-  expect(
-    result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
-  ).toEqual([]);
+  await expectAccessible(page);
 });
