@@ -8,7 +8,7 @@
 // saved with the results. Settings: BENCH_DURATION (seconds a run, 8), BENCH_ROUNDS (interleaved
 // rounds, 3), BENCH_LIGHTHOUSE_RUNS (runs a page, 5; 0 skips Lighthouse), BENCH_ONLY (e.g. "P1,P3"),
 // BENCH_SERVER_NODE_ARGS (flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { initialBundle, routeOnlyModules } from "./bundle-size.js";
@@ -96,9 +96,16 @@ function saturation(runs: LoadResult[]): string | undefined {
 
 const notes = (...parts: (string | undefined)[]) => parts.filter(Boolean).join("; ") || undefined;
 
+/** The node flags `npm start` gives the server (package.json), so the bench runs it the same way. */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  const words = String(scripts.start).split(" ");
+  return words.slice(1, words.indexOf("scripts/start.mjs")).filter((w) => w.startsWith("--"));
+}
+
 function startApp(plan: CpuPlan, dataDir: string) {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  return spawnNode(plan.server, [...nodeArgs, path.join(ROOT, "dist/server/main.js")], {
+  return spawnNode(plan.server, [...startFlags(), ...nodeArgs, path.join(ROOT, "dist/server/main.js")], {
     stdout: "ignore",
     env: {
       ...process.env,
