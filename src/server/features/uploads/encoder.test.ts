@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpProblem } from "../../lib/problem.js";
 import { ImageEncoder } from "./encoder.js";
+import { MAX_IMAGE_SIDE } from "./reencode.js";
 
 const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
@@ -26,6 +27,40 @@ describe("ImageEncoder", () => {
     expect(os.getPriority(pid)).toBeGreaterThan(os.getPriority(process.pid));
   });
 
+  it("takes uploads of megabytes in pieces, as they came off the socket, one after another", async () => {
+    encoder = new ImageEncoder();
+    const noisy = (width: number) =>
+      sharp({
+        create: {
+          width,
+          height: 1500,
+          channels: 3,
+          background: "#808080",
+          noise: { type: "gaussian", mean: 128, sigma: 40 },
+        },
+      })
+        .jpeg({ quality: 95 })
+        .toBuffer();
+    const [large, larger] = await Promise.all([noisy(1800), noisy(2000)]);
+    expect(large.length).toBeGreaterThan(1_000_000);
+    const inPieces = (bytes: Buffer, size: number) =>
+      Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+        bytes.subarray(i * size, (i + 1) * size),
+      );
+    const images = await Promise.all([
+      encoder.encode(inPieces(large, 65_536)),
+      encoder.encode(inPieces(larger, 7)),
+      encoder.encode(large),
+    ]);
+    // Each comes back fitted within MAX_IMAGE_SIDE, so each was read whole and in order.
+    expect(images.map(({ width, height }) => [width, height])).toEqual([
+      [MAX_IMAGE_SIDE, Math.round((MAX_IMAGE_SIDE * 1500) / 1800)],
+      [MAX_IMAGE_SIDE, (MAX_IMAGE_SIDE * 1500) / 2000],
+      [MAX_IMAGE_SIDE, Math.round((MAX_IMAGE_SIDE * 1500) / 1800)],
+    ]);
+    expect(images[2]?.key).toBe(images[0]?.key);
+  });
+
   it("refuses what is not an image with the same problem as in process", async () => {
     encoder = new ImageEncoder();
     const refused = encoder.encode(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"));
@@ -33,16 +68,16 @@ describe("ImageEncoder", () => {
     await expect(refused).rejects.toMatchObject({ status: 415 });
   });
 
-  it("fails only the upload whose worker died, and starts a new worker for the next", async () => {
+  it("fails the uploads its dead worker held, and starts a new worker for the next", async () => {
     encoder = new ImageEncoder();
     await encoder.encode(await png(8, 8));
     const first = encoder.workerPid ?? 0;
-    const big = await png(3000, 3000);
-    const doomed = encoder.encode(big);
-    const next = encoder.encode(await png(16, 16));
+    const doomed = encoder.encode(await png(3000, 3000));
+    const queuedBehind = encoder.encode(await png(12, 12));
     process.kill(first, "SIGKILL");
     await expect(doomed).rejects.toThrow("image worker exited");
-    expect(await next).toMatchObject({ width: 16, height: 16 });
+    await expect(queuedBehind).rejects.toThrow("image worker exited");
+    expect(await encoder.encode(await png(16, 16))).toMatchObject({ width: 16, height: 16 });
     expect(encoder.workerPid).not.toBe(first);
   });
 

@@ -1,10 +1,10 @@
 // The image worker: a child process (see encoder.ts) that checks and re-encodes uploads, so that
 // decoding a large photo takes neither the event loop's CPU nor the server's memory.
 import { HttpProblem } from "../../lib/problem.js";
-import type { EncodeReply, EncodeRequest } from "./encoder.js";
+import { type EncodeReply, type EncodeRequest, FRAME_HEADER_BYTES } from "./encoder.js";
 import { encodeForStorage } from "./reencode.js";
 
-process.on("message", async ({ id, bytes }: EncodeRequest) => {
+async function encode({ id, bytes }: EncodeRequest): Promise<void> {
   let reply: EncodeReply;
   try {
     const image = await encodeForStorage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -16,7 +16,33 @@ process.on("message", async ({ id, bytes }: EncodeRequest) => {
         : { id, ok: false, message: error instanceof Error ? error.message : String(error) };
   }
   process.send?.(reply);
+}
+
+/** The requests on standard input (see FRAME_HEADER_BYTES), each encoded once all its bytes are in. */
+let queue = Promise.resolve();
+const pieces: Buffer[] = [];
+let buffered = 0;
+process.stdin.on("data", (piece: Buffer) => {
+  pieces.push(piece);
+  buffered += piece.length;
+  for (;;) {
+    if (buffered < FRAME_HEADER_BYTES) return;
+    // Joined to read a header that arrived split, and then once per request, never per piece.
+    if ((pieces[0]?.length ?? 0) < FRAME_HEADER_BYTES) pieces.splice(0, pieces.length, Buffer.concat(pieces));
+    const head = pieces[0] as Buffer;
+    const end = FRAME_HEADER_BYTES + head.readUInt32BE(4);
+    if (buffered < end) return;
+    const all = pieces.length === 1 ? head : Buffer.concat(pieces, buffered);
+    pieces.length = 0;
+    buffered -= end;
+    if (buffered > 0) pieces.push(all.subarray(end));
+    const request = { id: all.readUInt32BE(0), bytes: all.subarray(FRAME_HEADER_BYTES, end) };
+    // One at a time, in order: a single photo's decoding is all the memory this process takes.
+    queue = queue.then(() => encode(request));
+  }
 });
 
-// The server is gone (stopped, or killed without a chance to stop its children): so is the work.
+// The server is gone (stopped, or killed without a chance to stop its children): so is the work,
+// also when that happened while this module was loading.
 process.on("disconnect", () => process.exit(0));
+if (!process.connected) process.exit(0);

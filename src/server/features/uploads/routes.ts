@@ -59,10 +59,13 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     return badRequest(messages.upload.unreadable);
   }
 
-  /** Reads the whole body and returns the bytes of its `image` file, refusing anything else. */
-  async function readImage(request: FastifyRequest): Promise<Buffer> {
+  /**
+   * Reads the whole body and returns the bytes of its `image` file as they arrived, in pieces
+   * (UploadBytes), refusing anything else.
+   */
+  async function readImage(request: FastifyRequest): Promise<Buffer[]> {
     if (!request.isMultipart()) throw unsupportedMediaType(messages.upload.notMultipart);
-    let image: Buffer | undefined;
+    let image: Buffer[] | undefined;
     try {
       // Reading to the end lets busboy report a second file or too many fields.
       for await (const part of request.parts()) {
@@ -71,14 +74,15 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
           part.file.resume();
           continue;
         }
-        image = await part.toBuffer();
-        // toBuffer throws on a cut-off file already; this keeps a silent truncation impossible.
+        image = [];
+        for await (const piece of part.file) image.push(piece);
+        // Cut off at MAX_UPLOAD_BYTES: refused, never stored short.
         if (part.file.truncated) throw payloadTooLarge(messages.upload.tooLarge);
       }
     } catch (error) {
       throw uploadProblem(error);
     }
-    if (!image?.length) throw badRequest(messages.upload.missing);
+    if (!image?.some((piece) => piece.length > 0)) throw badRequest(messages.upload.missing);
     return image;
   }
 

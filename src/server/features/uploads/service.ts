@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { images } from "../../db/schema/index.js";
+import type { UploadBytes } from "./encoder.js";
 import type { StorableImage } from "./reencode.js";
 
 const STORED_TYPE = "image/webp";
@@ -20,9 +21,9 @@ export function imageKeyOf(file: string): string | undefined {
  */
 export async function storeImage(
   db: Db,
-  encode: (bytes: Buffer) => Promise<StorableImage>,
+  encode: (bytes: UploadBytes) => Promise<StorableImage>,
   userId: string,
-  bytes: Buffer,
+  bytes: UploadBytes,
 ): Promise<string> {
   const image = await encode(bytes);
   await db
