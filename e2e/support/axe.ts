@@ -8,10 +8,15 @@ import { expect, type Page } from "@playwright/test";
  */
 export async function expectAccessible(page: Page, label = page.url(), tags?: string[]): Promise<void> {
   await page.waitForLoadState("networkidle");
-  // A string, as the browser runs it: this project's Node types know no DOM.
-  await page.waitForFunction(
-    `document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running")`,
-  );
+  // Polled from here: page.waitForFunction would evaluate the string in the page, which its
+  // Content-Security-Policy forbids. (A string: this project's Node types know no DOM.)
+  await expect
+    .poll(() =>
+      page.evaluate(
+        `document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running")`,
+      ),
+    )
+    .toBe(true);
   const builder = new AxeBuilder({ page });
   if (tags) builder.withTags(tags);
   const result = await builder.analyze();
