@@ -2,6 +2,10 @@
  * Business constants of the shop (SPEC.md §9). Free of zod, so the home page's bundle can use them
  * without the schemas of src/shared.
  */
+
+// Type only: catalog.ts imports this module at run time.
+import type { ProductListQuery } from "./catalog.js";
+
 export const MIN_ORDER_QUANTITY = 10;
 export const HOME_REVIEW_COUNT = 3;
 export const RATING_MIN = 0;
@@ -32,14 +36,6 @@ export const PRODUCT_SORTS = ["name-asc", "name-desc", "price-asc", "price-desc"
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 export const DEFAULT_PRODUCT_SORT: ProductSort = "name-asc";
 
-export interface ProductListFilter {
-  search?: string;
-  category?: Category;
-  sort?: ProductSort;
-  page?: number;
-  pageSize?: number;
-}
-
 /** Builds `path?query` from the given values in their order, leaving out empty ones. */
 export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
@@ -55,7 +51,13 @@ export function withQuery(path: string, query: Record<string, string | number | 
  * asks it, and the server preloads the one /tools asks on arrival, which only works when both
  * spell it alike.
  */
-export function productListPath({ search, category, sort, page, pageSize }: ProductListFilter): string {
+export function productListPath({
+  search,
+  category,
+  sort,
+  page,
+  pageSize,
+}: Partial<ProductListQuery>): string {
   return withQuery("/api/products", { search, category, sort, page, pageSize });
 }
 

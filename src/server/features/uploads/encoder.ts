@@ -94,7 +94,8 @@ export class ImageEncoder {
   /** One write of the frame's header and all the pieces (writev), each sent from where it lies. */
   private send(id: number, pieces: readonly Buffer[]): void {
     const input = this.startedWorker().stdin;
-    if (!input) return;
+    // Never so with stdio "pipe"; were it so, the upload fails now rather than at the time-out.
+    if (!input) throw new Error("the image worker has no input");
     const header = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
     header.writeUInt32BE(id, 0);
     header.writeUInt32BE(
