@@ -2,11 +2,18 @@ import { defineConfig, devices } from "@playwright/test";
 import { E2E } from "./e2e/support/env.js";
 
 /**
+ * GEARHOUSE_PLANTED_FAILURE=1 adds a test that fails on purpose and needs no shop (so no web server
+ * is started); src/server/test/harness runs Playwright with it and expects a non-zero exit.
+ */
+const planted = process.env.GEARHOUSE_PLANTED_FAILURE === "1";
+
+/**
  * Browser tests against the built shop (`npm run build` first): e2e/support/stack.ts starts it on a
  * fresh embedded database, beside a local mail server and a local OpenID provider.
  */
 export default defineConfig({
   testDir: "e2e",
+  testMatch: planted ? ["**/*.spec.ts", "harness/planted-failure.fixture.ts"] : "**/*.spec.ts",
   outputDir: E2E.outputDir,
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
@@ -36,13 +43,15 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: "node --import tsx e2e/support/stack.ts",
-    url: `${E2E.baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    stdout: "ignore",
-    stderr: "pipe",
-  },
+  webServer: planted
+    ? undefined
+    : {
+        command: "node --import tsx e2e/support/stack.ts",
+        url: `${E2E.baseURL}/readyz`,
+        reuseExistingServer: false,
+        timeout: 120_000,
+        gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+        stdout: "ignore",
+        stderr: "pipe",
+      },
 });

@@ -85,6 +85,7 @@ async function stop(code: number) {
   }
   await oidc.stop();
   smtp.close();
+  rmSync(E2E.dataDir, { recursive: true, force: true });
   process.exit(code);
 }
 app.on("exit", (code) => void stop(code ?? 1));

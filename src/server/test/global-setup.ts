@@ -6,6 +6,7 @@ import { createDatabase } from "../db/client.js";
 import { startEmbeddedPostgres } from "../db/embedded.js";
 import { runMigrations } from "../db/migrate.js";
 import { seedDemoCatalog } from "../db/seed/index.js";
+import { freePort } from "./free-port.js";
 import { TEMPLATE_DB } from "./template.js";
 
 declare module "vitest" {
@@ -29,13 +30,16 @@ export default async function setup(project: TestProject) {
   let stop = async () => {};
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const port = Number(process.env.TEST_PG_PORT ?? 54330);
+    const port = process.env.TEST_PG_PORT ? Number(process.env.TEST_PG_PORT) : await freePort();
     // One directory per port, so runs on different ports can share a checkout.
     const dir = path.resolve(`.test-data/postgres-${port}`);
     rmSync(dir, { recursive: true, force: true });
     const embedded = await startEmbeddedPostgres(dir, port);
     adminUrl = withDatabase(embedded.url, "postgres");
-    stop = embedded.stop;
+    stop = async () => {
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
   }
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -26,8 +26,8 @@ const START_STOCK = 10_000_000;
 const BUYERS = 12;
 const LOAD_WORKERS = 8;
 
-const httpPort = await freePort("crash", "http");
-const pgPort = await freePort("crash", "pg");
+const httpPort = await freePort();
+const pgPort = await freePort();
 const dataDir = path.join(TEST_DATA_DIR, `crash-${httpPort}`);
 const pgDir = path.join(dataDir, "postgres");
 const databaseUrl = `postgres://gearhouse:gearhouse@127.0.0.1:${pgPort}/gearhouse`;
@@ -203,8 +203,8 @@ describe("crash safety", () => {
   );
 
   it("refuses to start on the data directory of a running shop, and leaves its PostgreSQL alone", async () => {
-    const ports = [await freePort("crash", "http"), await freePort("crash", "http")];
-    const pgPorts = [await freePort("crash", "pg"), await freePort("crash", "pg")];
+    const ports = [await freePort(), await freePort()];
+    const pgPorts = [await freePort(), await freePort()];
     const sharedDir = path.join(TEST_DATA_DIR, `crash-owner-${ports[0]}`);
     const shops: ShopProcess[] = [];
     cleanUpAfterTest([sharedDir], () => shops);

@@ -22,8 +22,8 @@ const STOPPED_BOUND_MS = 3_000;
 /** A call on a connection that was open when the database stopped answering waits for query_timeout (20 s). */
 const FROZEN_BOUND_MS = 23_000;
 
-const httpPort = await freePort("outage", "http");
-const pgPort = await freePort("outage", "pg");
+const httpPort = await freePort();
+const pgPort = await freePort();
 const dataDir = path.join(TEST_DATA_DIR, `outage-${httpPort}`);
 const pgDir = path.join(dataDir, "postgres");
 

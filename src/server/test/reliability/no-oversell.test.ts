@@ -21,7 +21,7 @@ let database: Database;
 let shop: ShopProcess | undefined;
 let client: ShopClient;
 let buyers: Customer[];
-const port = await freePort("oversell", "http");
+const port = await freePort();
 const dataDir = path.join(TEST_DATA_DIR, `oversell-${port}`);
 
 beforeAll(async () => {

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
 import { onTestFailed } from "vitest";
 import { runningPostmaster } from "../../db/embedded.js";
@@ -8,37 +7,7 @@ const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
 /** Every shop a test starts signs sessions with this secret, so instances accept each other's. */
 export const AUTH_SECRET = "reliability-suite-secret-0123456789-abcdef";
 
-/**
- * Each test file probes its own block of ports, so files running in parallel workers never race
- * for one. RELIABILITY_PORT_BASE and RELIABILITY_PG_PORT_BASE move the blocks for parallel runs.
- */
-const BLOCKS = { oversell: 0, "two-instances": 10, crash: 20, outage: 30 } as const;
-type PortBlock = keyof typeof BLOCKS;
-const BASES = {
-  http: Number(process.env.RELIABILITY_PORT_BASE ?? 3200),
-  pg: Number(process.env.RELIABILITY_PG_PORT_BASE ?? 54500),
-};
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
-
-const handedOut = new Set<number>();
-
-/** A port of this file's block that nothing listens on, for the shop (http) or its PostgreSQL (pg). */
-export async function freePort(block: PortBlock, kind: keyof typeof BASES): Promise<number> {
-  const first = BASES[kind] + BLOCKS[block];
-  for (let port = first; port < first + 10; port += 1) {
-    if (handedOut.has(port) || !(await isFree(port))) continue;
-    handedOut.add(port);
-    return port;
-  }
-  throw new Error(`No free ${kind} port in ${first}–${first + 9}.`);
-}
+export { freePort } from "../free-port.js";
 
 export interface ShopOptions {
   port: number;

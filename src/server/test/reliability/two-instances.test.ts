@@ -28,7 +28,7 @@ async function admin(statement: string) {
   await client.query(statement).finally(() => client.end());
 }
 
-const ports = [await freePort("two-instances", "http"), await freePort("two-instances", "http")];
+const ports = [await freePort(), await freePort()];
 const dataDirOf = (port: number) => path.join(TEST_DATA_DIR, `instance-${port}`);
 let database: Database;
 const shops: ShopProcess[] = [];

@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../../../..");
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/**
+ * Runs one of the project's test commands in a child process, on the test that fails on purpose
+ * (GEARHOUSE_PLANTED_FAILURE=1 adds it to every configuration), with the environment of a
+ * developer's shell: none of this run's own Vitest variables.
+ */
+function runPlanted(command: string, args: string[]): Promise<Run> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith("VITEST") && key !== "NODE_ENV" && key !== "TEST") env[key] = value;
+  }
+  env.GEARHOUSE_PLANTED_FAILURE = "1";
+  env.CI = "1";
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => {
+      output += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      output += c.toString("utf8");
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, output }));
+  });
+}
+
+const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
+
+// Each run starts its own database (the configuration's global set-up): minutes on a busy machine
+// are a safety net, not a budget.
+const RUN_LIMIT_MS = 300_000;
+
+describe("a failing test fails the command that ran it", () => {
+  it(
+    "npm run test:unit (Vitest with the database set-up) exits non-zero",
+    async () => {
+      const run = await runPlanted("npm", ["run", "test:unit", "--", "planted-failure"]);
+      expect(run.output).toMatch(/1 failed/);
+      expect(run.code, run.output).not.toBe(0);
+    },
+    RUN_LIMIT_MS,
+  );
+
+  it(
+    "npm run test:stress's configuration exits non-zero",
+    async () => {
+      const run = await runPlanted(bin("vitest"), [
+        "run",
+        "--config",
+        "vitest.stress.config.ts",
+        "planted-failure",
+      ]);
+      expect(run.output).toMatch(/1 failed/);
+      expect(run.code, run.output).not.toBe(0);
+    },
+    RUN_LIMIT_MS,
+  );
+
+  it(
+    "Playwright with the browser tests' configuration exits non-zero",
+    async () => {
+      const run = await runPlanted(bin("playwright"), ["test", "planted-failure"]);
+      expect(run.output).toMatch(/1 failed/);
+      expect(run.code, run.output).not.toBe(0);
+    },
+    RUN_LIMIT_MS,
+  );
+});
