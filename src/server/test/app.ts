@@ -8,6 +8,7 @@ import { inject } from "vitest";
 import { type BuildOptions, buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { createDatabase, type Database } from "../db/client.js";
+import { stoppedTest } from "./current-test.js";
 import { TEMPLATE_DB } from "./template.js";
 
 export interface TestContext {
@@ -62,6 +63,13 @@ export async function createTestApp(
   const config = testConfig({ ...env });
   const database = createDatabase(testDb.url, { max: 10 });
   const app = await buildApp(config, database, { logger: false, ...options });
+  // A test that timed out may still be sending requests: from then on every request is refused,
+  // so its work ends and changes nothing that a later test checks.
+  app.addHook("onRequest", async () => {
+    const stopped = stoppedTest();
+    if (stopped)
+      throw new Error(`Refused: the test "${stopped}" was stopped (timed out) and may still be running.`);
+  });
   await app.ready();
   return {
     app,

@@ -1,7 +1,7 @@
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { z } from "zod";
 import {
   type ProductList,
   type ProductListQuery,
@@ -14,13 +14,11 @@ import {
 } from "../../../shared/catalog.js";
 import { productListPath } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
-import { matchesEtag } from "../../lib/etag.js";
+import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import type { CachedBody, CatalogCache } from "./cache.js";
 import { createProduct, getProduct, listProducts, updateProduct } from "./service.js";
-
-const notModified = z.null().describe("Not modified: the client's copy (If-None-Match) is current");
 
 /** JSON as the route's response schema would send it, serialized once for every request it serves. */
 function encode<T>(schema: z.ZodType<T>, value: T): Buffer {
@@ -76,7 +74,7 @@ function encodedFor(
 function sendCached(request: FastifyRequest, reply: FastifyReply, cached: CachedBody) {
   const sent = encodedFor(cached, request.headers["accept-encoding"]);
   reply.header("etag", sent.etag).header("cache-control", "no-cache").header("vary", "accept-encoding");
-  if (matchesEtag(request.headers["if-none-match"], sent.etag)) return reply.code(304).send(null);
+  if (matchesEtag(request.headers["if-none-match"], sent.etag)) return sendNotModified(reply);
   if (sent.coding) reply.header("content-encoding", sent.coding);
   return reply.type("application/json; charset=utf-8").send(sent.body);
 }
@@ -162,7 +160,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "List products with search, category filter, sorting and pagination",
         querystring: productListQuerySchema,
-        response: { 200: productListSchema, 304: notModified, ...problemResponses(400) },
+        response: { 200: productListSchema, 304: notModifiedSchema, ...problemResponses(400) },
       },
     },
     async (request, reply) => {
@@ -179,7 +177,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "One product",
         params: productIdParamsSchema,
-        response: { 200: productSchema, 304: notModified, ...problemResponses(400, 404) },
+        response: { 200: productSchema, 304: notModifiedSchema, ...problemResponses(400, 404) },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
 import { uploadResultSchema } from "../../../shared/uploads.js";
-import { matchesEtag } from "../../lib/etag.js";
+import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import {
   badRequest,
   HttpProblem,
@@ -126,7 +126,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
               "image/webp": { schema: z.instanceof(Buffer).meta({ type: "string", format: "binary" }) },
             },
           },
-          304: z.null().describe("Not modified"),
+          304: notModifiedSchema,
           ...problemResponses(404),
         },
       },
@@ -137,7 +137,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!image) throw notFound(messages.upload.notFound);
       const etag = `"${image.key}"`;
       reply.header("cache-control", IMMUTABLE).header("etag", etag);
-      if (matchesEtag(request.headers["if-none-match"], etag)) return reply.code(304).send(null);
+      if (matchesEtag(request.headers["if-none-match"], etag)) return sendNotModified(reply);
       return reply
         .header("x-content-type-options", "nosniff")
         .header("content-disposition", `inline; filename="${request.params.file}"`)

@@ -20,6 +20,8 @@ function runPlanted(command: string, args: string[]): Promise<Run> {
     if (!key.startsWith("VITEST") && key !== "NODE_ENV" && key !== "TEST") env[key] = value;
   }
   env.GEARHOUSE_PLANTED_FAILURE = "1";
+  env.NO_COLOR = "1";
+  delete env.FORCE_COLOR;
   env.CI = "1";
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -47,6 +49,17 @@ describe("a failing test fails the command that ran it", () => {
     async () => {
       const run = await runPlanted("npm", ["run", "test:unit", "--", "planted-failure"]);
       expect(run.output).toMatch(/1 failed/);
+      expect(run.code, run.output).not.toBe(0);
+    },
+    RUN_LIMIT_MS,
+  );
+
+  it(
+    "a test that times out is stopped: the requests it goes on sending are refused, the next test passes",
+    async () => {
+      const run = await runPlanted(bin("vitest"), ["run", "timed-out"]);
+      expect(run.output, run.output).toMatch(/Test timed out in 500ms/);
+      expect(run.output, run.output).toMatch(/1 failed \| 1 passed/);
       expect(run.code, run.output).not.toBe(0);
     },
     RUN_LIMIT_MS,

@@ -15,6 +15,11 @@ export interface ShopOptions {
   dataDir: string;
   /** Variables on top of the defaults below: DATABASE_URL or EMBEDDED_PG_PORT, PUBLIC_URL, … */
   env?: Record<string, string>;
+  /**
+   * Start the shop through a launcher process, as `npm start` does: `kill()` then kills the
+   * launcher alone, and the shop counts as gone once it has closed its output.
+   */
+  launcher?: boolean;
 }
 
 export interface ShopProcess {
@@ -23,10 +28,12 @@ export interface ShopProcess {
   readonly startMs: number;
   /** What the process printed, for failure messages and for checking what it did at start. */
   output(): string;
-  /** SIGKILL for the shop process; with `database`, also for its embedded PostgreSQL. */
+  /** The shop's process id (the launcher's with `launcher`). */
+  readonly pid: number;
+  /** SIGKILL for the shop process (or its launcher); with `database`, also for its embedded PostgreSQL. */
   kill(options?: { database?: boolean }): Promise<void>;
-  /** SIGTERM, then the exit code of the graceful stop (SIGKILL after 20 s). */
-  stop(): Promise<number | null>;
+  /** SIGTERM (or `signal`), then the exit code of the graceful stop (SIGKILL after 60 s). */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 const running = new Set<ChildProcess>();
@@ -34,6 +41,12 @@ const running = new Set<ChildProcess>();
 process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
+
+/** A launcher that runs the shop as its child with its own output and passes signals on, as npm does. */
+const LAUNCHER = `const { spawn } = require("node:child_process");
+const shop = spawn(process.execPath, process.argv.slice(1), { stdio: "inherit" });
+shop.on("exit", (code) => process.exit(code ?? 1));
+for (const s of ["SIGTERM", "SIGINT"]) process.on(s, () => shop.kill(s));`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -64,7 +77,9 @@ export async function startShop(options: ShopOptions): Promise<ShopProcess> {
   const started = performance.now();
   const url = `http://127.0.0.1:${options.port}`;
   const printed: string[] = [];
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  const shopArgs = ["--import", "tsx", "src/server/main.ts"];
+  const args = options.launcher ? ["-e", LAUNCHER, "--", ...shopArgs] : shopArgs;
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
@@ -91,8 +106,9 @@ export async function startShop(options: ShopOptions): Promise<ShopProcess> {
     },
   });
   running.add(child);
+  // "close": the process has exited and closed its output, a launcher's shop included.
   const exited = new Promise<number | null>((resolve) =>
-    child.once("exit", (code) => {
+    child.once("close", (code) => {
       running.delete(child);
       resolve(code);
     }),
@@ -134,13 +150,15 @@ export async function startShop(options: ShopOptions): Promise<ShopProcess> {
 
   return {
     url,
+    pid: child.pid ?? 0,
     startMs: Math.round(performance.now() - started),
     output,
     kill,
-    async stop() {
+    async stop(signal: NodeJS.Signals = "SIGTERM") {
       if (gone) return exited;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.kill(signal);
+      // A safety net for a stop that hangs, not a budget: the shop's own limit is 10 s.
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
       const code = await exited;
       clearTimeout(timer);
       return code;

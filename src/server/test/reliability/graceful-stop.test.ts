@@ -1,0 +1,135 @@
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { createDatabase } from "../../db/client.js";
+import { runningPostmaster } from "../../db/embedded.js";
+import { orders } from "../../db/schema/index.js";
+import { TEST_DATA_DIR } from "./figures.js";
+import { freshProduct } from "./oversell-round.js";
+import { ShopClient } from "./shop-client.js";
+import {
+  freePort,
+  type ShopProcess,
+  showOutputOnFailure,
+  startShop,
+  stopLeftoverPostgres,
+} from "./shop-process.js";
+
+// The shop with its own embedded PostgreSQL is stopped the three ways a shop is stopped: SIGTERM
+// from a supervisor, SIGINT (Ctrl+C), and the death of the process that launched it. Each time it
+// answers what it has in flight, then closes its pool and the PostgreSQL it started, and exits 0.
+
+const port = await freePort();
+const pgPort = await freePort();
+const dataDir = path.join(TEST_DATA_DIR, `stop-${port}`);
+const pgDir = path.join(dataDir, "postgres");
+const databaseUrl = `postgres://gearhouse:gearhouse@127.0.0.1:${pgPort}/gearhouse`;
+let shop: ShopProcess | undefined;
+const start = (launcher = false) =>
+  startShop({ port, dataDir, env: { EMBEDDED_PG_PORT: String(pgPort) }, launcher });
+
+afterAll(async () => {
+  await shop?.stop();
+  await stopLeftoverPostgres(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Polls `done` until it holds; the limit is only there so a broken stop cannot hang the run. */
+async function until(what: string, done: () => boolean | Promise<boolean>, limitMs = 120_000) {
+  const deadline = Date.now() + limitMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`Still waiting after ${limitMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const refusesConnections = () =>
+  fetch(`http://127.0.0.1:${port}/healthz`).then(
+    () => false,
+    () => true,
+  );
+
+/** The process group of a live process (Linux /proc): a terminal's Ctrl+C reaches one group. */
+const processGroup = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2];
+};
+
+describe("stopping the shop", () => {
+  beforeEach(() => showOutputOnFailure(() => [shop]));
+
+  it("SIGTERM with an order in flight: the order is answered and kept, then the shop exits 0 and its PostgreSQL stops", async () => {
+    shop = await start();
+    const database = createDatabase(databaseUrl, { max: 2 });
+    const productId = await freshProduct(database.db, 100);
+    const client = new ShopClient(shop.url);
+    const customer = await client.signUp("Late Buyer");
+
+    // The product's row stays locked, so the order waits inside the shop until the lock goes.
+    const locker = new pg.Client({ connectionString: databaseUrl });
+    // Ended by the shop's stop if the test fails before it lets go: not an error of the run.
+    locker.on("error", () => {});
+    await locker.connect();
+    await locker.query("begin");
+    await locker.query("select 1 from product where id = $1 for update", [productId]);
+    const order = client.placeOrder(customer, productId, 10);
+    await until("the order to wait on the row lock", async () => {
+      const waiting = await locker.query(
+        "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+      );
+      return waiting.rows[0].n > 0;
+    });
+
+    const stopped = shop.stop();
+    await until("the shop to take the signal", () => shop?.output().includes("SIGTERM received") ?? false);
+    await until("the shop to refuse new connections", refusesConnections);
+    expect(runningPostmaster(pgDir), "PostgreSQL waits for the requests in flight").toBeDefined();
+
+    await locker.query("commit");
+    await locker.end();
+    const answer = await order;
+    expect(answer.status, answer.text).toBe(201);
+    const { id } = answer.json<{ id: string }>();
+    await database.close();
+    client.close();
+
+    expect(await stopped).toBe(0);
+    expect(runningPostmaster(pgDir)).toBeUndefined();
+
+    // The acknowledged order is there after a restart.
+    shop = await start();
+    const again = createDatabase(databaseUrl, { max: 1 });
+    const rows = await again.db.select({ id: orders.id }).from(orders).where(eq(orders.id, id));
+    await again.close();
+    expect(rows).toHaveLength(1);
+  });
+
+  it("SIGINT (Ctrl+C): exit 0, PostgreSQL stopped after the shop; it runs in a process group of its own", async () => {
+    shop ??= await start();
+    const postmaster = runningPostmaster(pgDir);
+    expect(postmaster).toBeDefined();
+    // A terminal sends Ctrl+C to its foreground group: the shop's PostgreSQL is not in it.
+    expect(processGroup(postmaster as number)).not.toBe(processGroup(shop.pid));
+    const stopped = shop.stop("SIGINT");
+    expect(await stopped).toBe(0);
+    expect(shop.output()).toContain("SIGINT received, shutting down.");
+    expect(runningPostmaster(pgDir)).toBeUndefined();
+    shop = undefined;
+  });
+
+  it("the launcher killed (npm start's npm, SIGKILL): the shop stops by itself, its PostgreSQL too", async () => {
+    shop = await start(true);
+    expect(runningPostmaster(pgDir)).toBeDefined();
+    const launched = shop;
+    await launched.kill();
+    await until("the shop to stop after its launcher", () => launched.output().includes("shutting down"));
+    await until("PostgreSQL to stop", () => runningPostmaster(pgDir) === undefined);
+    await until("the shop to close its port", refusesConnections);
+    expect(launched.output()).toMatch(
+      /The process that started the shop \(pid \d+\) is gone, shutting down\./,
+    );
+    shop = undefined;
+  });
+});
