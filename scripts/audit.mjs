@@ -12,7 +12,9 @@ const FAILING = ["critical", "high"];
 const SEVERITIES = ["critical", "high", "moderate", "low", "info"];
 
 function unreachable(reason) {
-  console.log(`npm audit: NOT CHECKED: the advisory service did not answer (${reason}); no advisory was looked at.`);
+  console.log(
+    `npm audit: NOT CHECKED: the advisory service did not answer (${reason}); no advisory was looked at.`,
+  );
   process.exit(process.env.AUDIT_REQUIRED === "1" ? 2 : 0);
 }
 
