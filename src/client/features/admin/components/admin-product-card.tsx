@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { type Path, useForm } from "react-hook-form";
 import { toast } from "sonner";
@@ -9,6 +10,8 @@ import { messages } from "../../../../shared/messages.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
+import { useLoadedValues } from "../../../lib/use-loaded-values.js";
+import { productQueryOptions } from "../../catalog/api/get-product.js";
 import { ProductImage } from "../../catalog/components/product-image.js";
 import { useUpdateProduct } from "../api/update-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
@@ -21,20 +24,34 @@ type EditInput = z.input<typeof editSchema>;
 type EditValues = z.output<typeof editSchema>;
 const FIELDS: readonly Path<EditInput>[] = ["price", "quantity", "description"];
 
+function editFields(product: Product): EditInput {
+  return { price: product.price, quantity: product.quantity, description: product.description };
+}
+
+/**
+ * A card's Edit form. It opens at once with the list's values and asks for the product as it is now
+ * (orders move its stock while the list sits in the page); what arrives, and what later refetches
+ * bring, fills the fields the admin has not changed and leaves the ones the admin typed into. So
+ * Save does not write back the list's older stock over the orders placed since, nor lose typing.
+ */
 function EditProductForm({ product, onDone }: { product: Product; onDone: () => void }) {
   const update = useUpdateProduct();
+  const current = useQuery({ ...productQueryOptions(product.id), refetchOnMount: "always" });
+  const latest = current.isFetchedAfterMount && current.data ? current.data : product;
+  const form = useForm<EditInput, unknown, EditValues>({
+    resolver: zodResolver(editSchema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: editFields(product),
+  });
   const {
     register,
     handleSubmit,
     setError,
     setFocus,
     formState: { errors },
-  } = useForm<EditInput, unknown, EditValues>({
-    resolver: zodResolver(editSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
-    defaultValues: { price: product.price, quantity: product.quantity, description: product.description },
-  });
+  } = form;
+  useLoadedValues(form, editFields(latest));
 
   useEffect(() => setFocus("price"), [setFocus]);
 

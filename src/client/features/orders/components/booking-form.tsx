@@ -4,6 +4,7 @@ import { type Path, useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
+import type { Profile } from "../../../../shared/accounts.js";
 import type { Product } from "../../../../shared/catalog.js";
 import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
@@ -16,6 +17,8 @@ import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { randomKey } from "../../../lib/random-key.js";
+import { useLoadedValues } from "../../../lib/use-loaded-values.js";
+import { useProfile } from "../../profile/api/get-profile.js";
 import { uploadImage } from "../../uploads/api/upload-image.js";
 import { ImageField } from "../../uploads/components/image-field.js";
 import { usePlaceOrder } from "../api/place-order.js";
@@ -36,8 +39,19 @@ type BookingFields = z.input<ReturnType<typeof bookingSchema>>;
 const FIELDS: readonly Path<BookingFields>[] = ["quantity", "address", "phone"];
 
 /**
+ * The delivery details a saved profile gives the booking form: its address with the city, and its
+ * phone. Nothing without a saved profile, so a new customer starts from empty fields.
+ */
+function deliveryFields(profile: Profile | undefined): Pick<BookingFields, "address" | "phone"> | undefined {
+  if (!profile?.exists) return undefined;
+  return { address: [profile.address, profile.city].filter(Boolean).join(", "), phone: profile.phone };
+}
+
+/**
  * The product page's booking form (SPEC.md §2, §4, §5). The image is uploaded first; when that
  * fails no order is sent and the reason is shown. Retries of one booking share an Idempotency-Key.
+ * The form does not wait for the saved profile: when it arrives, it fills the address and contact
+ * number unless the customer has typed into them already.
  */
 export function BookingForm({ product, user }: { product: Product; user: SessionUser }) {
   const navigate = useNavigate();
@@ -47,6 +61,18 @@ export function BookingForm({ product, user }: { product: Product; user: Session
   const [uploading, setUploading] = useState(false);
   const attempt = useRef<{ input: string; key: string }>(undefined);
   const schema = useMemo(() => bookingSchema(product.quantity), [product.quantity]);
+  const profile = useProfile();
+  const delivery = deliveryFields(profile.data);
+  const form = useForm<BookingFields, unknown, BookingValues>({
+    resolver: zodResolver(schema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: {
+      quantity: Math.min(MIN_ORDER_QUANTITY, product.quantity),
+      address: delivery?.address ?? "",
+      phone: delivery?.phone ?? "",
+    },
+  });
   const {
     register,
     handleSubmit,
@@ -54,16 +80,8 @@ export function BookingForm({ product, user }: { product: Product; user: Session
     trigger,
     setError,
     formState: { errors },
-  } = useForm<BookingFields, unknown, BookingValues>({
-    resolver: zodResolver(schema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
-    defaultValues: {
-      quantity: Math.min(MIN_ORDER_QUANTITY, product.quantity),
-      address: "",
-      phone: "",
-    },
-  });
+  } = form;
+  useLoadedValues(form, delivery);
 
   const quantity = watch("quantity");
   const quantityOk =

@@ -9,6 +9,7 @@ import { PendingButton } from "../../../components/pending-button.js";
 import { PendingStatus } from "../../../components/pending-status.js";
 import { TextField } from "../../../components/text-field.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
+import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { type ProfileMode, type ProfileValues, useSaveProfile } from "../api/save-profile.js";
 
 const text = messages.profile.form;
@@ -17,10 +18,12 @@ const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
 function ModeCheckbox({
   label,
   checked,
+  disabled,
   onChange,
 }: {
   label: string;
   checked: boolean;
+  disabled: boolean;
   onChange: (checked: boolean) => void;
 }) {
   const id = useId();
@@ -31,6 +34,7 @@ function ModeCheckbox({
         type="checkbox"
         className="checkbox checkbox-primary"
         checked={checked}
+        disabled={disabled}
         onChange={(event) => onChange(event.target.checked)}
       />
       <label htmlFor={id} className="cursor-pointer">
@@ -40,27 +44,42 @@ function ModeCheckbox({
   );
 }
 
+/** The form's fields as the saved profile fills them. */
+function savedFields(profile: Profile): ProfileInput {
+  return { address: profile.address, city: profile.city, phone: profile.phone };
+}
+
 /**
  * Address, city and phone, with the spec's two checkboxes: "Create a new profile" enables Submit
  * (POST), "Update my profile" enables Update (PUT); ticking one unticks the other.
+ *
+ * Shown, and typed into, while the saved profile loads (`profile` undefined): when it arrives it
+ * fills the fields the user has not changed and ticks the mode it calls for. The checkboxes wait
+ * for it, since whether a profile exists decides the mode (and a tick made just as it arrived
+ * would untick the mode it set).
  */
-export function ProfileForm({ profile }: { profile: Profile }) {
-  const [mode, setMode] = useState<ProfileMode | null>(profile.exists ? "update" : "create");
+export function ProfileForm({ profile }: { profile: Profile | undefined }) {
+  // undefined until the user ticks or saves: until then the saved profile decides.
+  const [chosenMode, setChosenMode] = useState<ProfileMode | null>();
+  const mode =
+    chosenMode !== undefined ? chosenMode : profile ? (profile.exists ? "update" : "create") : null;
   const save = useSaveProfile();
+  const form = useForm<ProfileInput, unknown, ProfileValues>({
+    resolver: zodResolver(profileInputSchema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: profile ? savedFields(profile) : { address: "", city: "", phone: "" },
+  });
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors },
-  } = useForm<ProfileInput, unknown, ProfileValues>({
-    resolver: zodResolver(profileInputSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
-    defaultValues: { address: profile.address, city: profile.city, phone: profile.phone },
-  });
+  } = form;
+  useLoadedValues(form, profile ? savedFields(profile) : undefined);
 
-  const toggle = (which: ProfileMode) => (checked: boolean) => setMode(checked ? which : null);
+  const toggle = (which: ProfileMode) => (checked: boolean) => setChosenMode(checked ? which : null);
 
   const onSubmit = handleSubmit((values) => {
     if (!mode) return;
@@ -69,9 +88,9 @@ export function ProfileForm({ profile }: { profile: Profile }) {
       {
         onSuccess: (saved) => {
           toast.success(mode === "create" ? messages.profile.created : messages.profile.updated);
-          reset({ address: saved.address, city: saved.city, phone: saved.phone });
+          reset(savedFields(saved));
           // The profile exists now: a second Submit would be refused, Update is what comes next.
-          setMode("update");
+          setChosenMode("update");
         },
         onError: (error) => {
           toast.error(problemMessage(error));
@@ -92,8 +111,18 @@ export function ProfileForm({ profile }: { profile: Profile }) {
           <p className="mt-1 text-base-content/80">{text.formLead}</p>
         </div>
         <div className="flex flex-col gap-3 sm:flex-row sm:gap-8">
-          <ModeCheckbox label={text.createMode} checked={mode === "create"} onChange={toggle("create")} />
-          <ModeCheckbox label={text.updateMode} checked={mode === "update"} onChange={toggle("update")} />
+          <ModeCheckbox
+            label={text.createMode}
+            checked={mode === "create"}
+            disabled={!profile}
+            onChange={toggle("create")}
+          />
+          <ModeCheckbox
+            label={text.updateMode}
+            checked={mode === "update"}
+            disabled={!profile}
+            onChange={toggle("update")}
+          />
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           <div className="sm:col-span-2">
