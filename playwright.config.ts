@@ -20,8 +20,10 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: "list",
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Safety nets for a journey that hangs, not budgets: every step waits for what the page shows.
+  // A journey takes seconds on a quiet machine and several times that beside CPU hogs.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   use: {
     baseURL: E2E.baseURL,
     trace: "retain-on-failure",

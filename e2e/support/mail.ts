@@ -9,8 +9,11 @@ function decodeQuotedPrintable(text: string): string {
     .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
-/** Waits for a mail to `to` received by the local SMTP server and returns its decoded text. */
-export async function waitForMail(to: string, timeoutMs = 10_000): Promise<string> {
+/**
+ * Waits for a mail to `to` received by the local SMTP server and returns its decoded text. The
+ * limit is a safety net for a mail that never comes, not a budget.
+ */
+export async function waitForMail(to: string, timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const file of readdirSync(E2E.mailDir)) {

@@ -199,7 +199,7 @@ describe("crash safety", () => {
         cycles,
       });
     },
-    120_000 + FIGURES.kills * 30_000,
+    180_000 + FIGURES.kills * 90_000,
   );
 
   it("refuses to start on the data directory of a running shop, and leaves its PostgreSQL alone", async () => {

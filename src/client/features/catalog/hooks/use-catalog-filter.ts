@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useRef } from "react";
 import { useSearchParams } from "react-router";
 import {
   CATEGORIES,
@@ -53,18 +53,31 @@ export function filterQuery(filter: CatalogFilter): string {
  */
 export function useCatalogFilter() {
   const [params, setParams] = useSearchParams();
-  const filter = useMemo(() => readFilter(params), [params]);
+  /**
+   * The filter asked for last: two changes made before the router has shown the first (a sort and
+   * a debounced search, on a busy machine) both land, the second on top of the first. A new URL
+   * (a link, the back button, or a change of ours arriving) resets it.
+   */
+  const latest = useRef<CatalogFilter | undefined>(undefined);
+  const filter = useMemo(() => {
+    const read = readFilter(params);
+    latest.current = read;
+    return read;
+  }, [params]);
 
   /** Applies a change; every change but a page step starts again at page 1. */
   const update = useCallback(
     (change: Partial<CatalogFilter>, options: { replace?: boolean } = {}) => {
-      const next = { ...filter, page: 1, ...change };
+      // Set by the memo above in the render that made this callback reachable.
+      const next = { ...(latest.current as CatalogFilter), page: 1, ...change };
+      latest.current = next;
       setParams(new URLSearchParams(filterQuery(next)), {
         replace: options.replace,
         preventScrollReset: true,
       });
     },
-    [filter, setParams],
+    // Depends on no filter, so a debounced caller never holds an old one.
+    [setParams],
   );
 
   return { filter, update };
