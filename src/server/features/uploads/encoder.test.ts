@@ -16,7 +16,9 @@ const png = (width: number, height: number) =>
 let encoder: ImageEncoder;
 afterEach(() => encoder?.close());
 
-describe("ImageEncoder", () => {
+// The worker runs at the lowest priority: beside CPU hogs it waits for a core most of the time, so
+// these tests take minutes on a busy machine (seconds on a quiet one). The limit is a safety net.
+describe("ImageEncoder", { timeout: 600_000 }, () => {
   it("re-encodes in a child process that runs below the server's priority", async () => {
     encoder = new ImageEncoder();
     const image = await encoder.encode(await png(40, 30));
@@ -50,15 +52,14 @@ describe("ImageEncoder", () => {
     const images = await Promise.all([
       encoder.encode(inPieces(large, 65_536)),
       encoder.encode(inPieces(larger, 7)),
-      encoder.encode(large),
     ]);
     // Each comes back fitted within MAX_IMAGE_SIDE, so each was read whole and in order.
     expect(images.map(({ width, height }) => [width, height])).toEqual([
       [MAX_IMAGE_SIDE, Math.round((MAX_IMAGE_SIDE * 1500) / 1800)],
       [MAX_IMAGE_SIDE, (MAX_IMAGE_SIDE * 1500) / 2000],
-      [MAX_IMAGE_SIDE, Math.round((MAX_IMAGE_SIDE * 1500) / 1800)],
     ]);
-    expect(images[2]?.key).toBe(images[0]?.key);
+    // The same bytes in one piece make the same image.
+    expect((await encoder.encode(large)).key).toBe(images[0]?.key);
   });
 
   it("refuses what is not an image with the same problem as in process", async () => {

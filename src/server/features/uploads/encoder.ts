@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,8 +37,17 @@ export type EncodeReply =
  * (`npm run bench`, P6), 10 still left the list's p99 about twice as high as 19 does.
  */
 const WORKER_NICENESS = 19;
-/** An image takes well under a second; a worker stuck this long is killed and the upload refused. */
-const JOB_TIMEOUT_MS = 30_000;
+/**
+ * An image takes well under a second of CPU; a worker that has spent this much CPU time on one is
+ * stuck: it is killed and the uploads it held refused. Measured in CPU time, not on the clock, so
+ * a worker that only waits for a core (it runs at the lowest priority, on a busy machine) is never
+ * taken for a stuck one.
+ */
+const JOB_CPU_LIMIT_MS = 30_000;
+/** A job is given up after this long whatever CPU it used (a worker blocked without using any). */
+const JOB_WALL_LIMIT_MS = 300_000;
+/** How often the running job's CPU time is read. */
+const JOB_CHECK_MS = 1_000;
 /** A worker unused this long exits, giving back the memory that decoding photos took. */
 const IDLE_EXIT_MS = 30_000;
 
@@ -45,6 +55,16 @@ const here = fileURLToPath(import.meta.url);
 /** Run from the sources (tests, dev), the worker is TypeScript too. */
 const fromSources = here.endsWith(".ts");
 const WORKER_FILE = path.join(path.dirname(here), `image-worker.${fromSources ? "ts" : "js"}`);
+
+/** The CPU time a process has run, in milliseconds (Linux's /proc/PID/schedstat); undefined elsewhere. */
+function cpuTimeMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
 
 interface Job {
   id: number;
@@ -108,10 +128,20 @@ export class ImageEncoder {
     input.uncork();
   }
 
-  /** The worker takes the first pending upload now: it has JOB_TIMEOUT_MS for it. */
+  /** The worker takes the first pending upload now: it has JOB_CPU_LIMIT_MS of CPU time for it. */
   private startJobTimer(): void {
-    clearTimeout(this.jobTimer);
-    this.jobTimer = setTimeout(() => this.stopWorker(new Error("image worker timed out")), JOB_TIMEOUT_MS);
+    clearInterval(this.jobTimer);
+    const pid = this.worker?.pid;
+    const startedAt = Date.now();
+    const cpuAtStart = cpuTimeMs(pid);
+    this.jobTimer = setInterval(() => {
+      const elapsed = Date.now() - startedAt;
+      const cpu = cpuTimeMs(pid);
+      // Without /proc (not Linux) the clock stands in for the CPU time.
+      const used = cpu !== undefined && cpuAtStart !== undefined ? cpu - cpuAtStart : elapsed;
+      if (used > JOB_CPU_LIMIT_MS || elapsed > JOB_WALL_LIMIT_MS)
+        this.stopWorker(new Error("image worker timed out"));
+    }, JOB_CHECK_MS);
   }
 
   private startedWorker(): ChildProcess {
@@ -139,7 +169,7 @@ export class ImageEncoder {
     const job = this.pending[0];
     if (!job || job.id !== reply.id) return;
     this.pending.shift();
-    clearTimeout(this.jobTimer);
+    clearInterval(this.jobTimer);
     if (this.pending.length > 0) this.startJobTimer();
     else {
       this.idleTimer = setTimeout(() => this.stopWorker(), IDLE_EXIT_MS);
@@ -161,7 +191,7 @@ export class ImageEncoder {
     const worker = this.worker;
     this.worker = undefined;
     worker?.kill();
-    clearTimeout(this.jobTimer);
+    clearInterval(this.jobTimer);
     for (const job of this.pending.splice(0)) job.reject(error ?? new Error("image worker stopped"));
   }
 }
