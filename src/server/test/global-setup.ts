@@ -34,7 +34,11 @@ export default async function setup(project: TestProject) {
     // One directory per port, so runs on different ports can share a checkout.
     const dir = path.resolve(`.test-data/postgres-${port}`);
     rmSync(dir, { recursive: true, force: true });
-    const embedded = await startEmbeddedPostgres(dir, port);
+    const embedded = await startEmbeddedPostgres(dir, port).catch((error: unknown) => {
+      // Vitest then reports "No test files found": this line says why.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`The tests' PostgreSQL could not start (TEST_PG_PORT=${port}): ${reason}`);
+    });
     adminUrl = withDatabase(embedded.url, "postgres");
     stop = async () => {
       await embedded.stop();
