@@ -124,7 +124,10 @@ function everyKindOfAnswer(shop: Shop): [string, () => Promise<LightMyRequestRes
     ["readiness", get("/readyz")],
     ["the API docs page", get("/api/docs")],
     ["the OpenAPI document", get("/api/docs/json")],
-    ["better-auth's own answer", get("/api/auth/get-session", { cookie: shop.cookie })],
+    [
+      "better-auth's own answer (a redirect)",
+      get("/api/auth/callback/google?code=x", { cookie: shop.cookie }),
+    ],
     ["a better-auth 404", get("/api/auth/no-such-endpoint")],
   ];
 }
