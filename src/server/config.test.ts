@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messages } from "../shared/messages.js";
 import { ConfigError, loadConfig } from "./config.js";
 
 const base = { DATA_DIR: "/tmp/gearhouse-config-test", AUTH_SECRET: "x".repeat(40) };
@@ -47,5 +48,49 @@ describe("loadConfig", () => {
     expect(config.adminEmails).toEqual(["boss@shop.example", "ops@shop.example"]);
     expect(config.google?.issuer).toBe("https://accounts.google.com");
     expect(config.stripe).toBeUndefined();
+  });
+
+  describe("listen address (the demo accounts' passwords are published)", () => {
+    it("is loopback when HOST is not set and demo accounts exist, and says so", () => {
+      for (const env of [
+        {},
+        { NODE_ENV: "development" },
+        { NODE_ENV: "test" },
+        { HOST: "" },
+        { HOST: "  " },
+      ]) {
+        const config = loadConfig({ ...base, ...env });
+        expect(config.host, JSON.stringify(env)).toBe("127.0.0.1");
+        expect(config.hostNotice).toBe(messages.startup.loopbackOnly);
+        expect(config.demoAccounts, JSON.stringify(env)).toBe(true);
+      }
+    });
+
+    it("is HOST when it is set, demo accounts or not", () => {
+      for (const host of ["0.0.0.0", "::", "192.168.1.20", "localhost"]) {
+        const config = loadConfig({ ...base, HOST: host });
+        expect(config.host).toBe(host);
+        expect(config.hostNotice).toBeUndefined();
+        expect(config.demoAccounts).toBe(true);
+      }
+      const prod = loadConfig({
+        ...base,
+        NODE_ENV: "production",
+        PUBLIC_URL: "https://shop.example",
+        HOST: "10.0.0.5",
+      });
+      expect(prod.host).toBe("10.0.0.5");
+    });
+
+    it("is every interface without demo accounts: production, or SEED_DEMO=false", () => {
+      const production = { ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" };
+      // SEED_DEMO=true in production seeds the catalog only, never the accounts.
+      for (const env of [production, { ...production, SEED_DEMO: "true" }, { ...base, SEED_DEMO: "false" }]) {
+        const config = loadConfig(env);
+        expect(config.host, JSON.stringify(env)).toBe("0.0.0.0");
+        expect(config.hostNotice).toBeUndefined();
+        expect(config.demoAccounts, JSON.stringify(env)).toBe(false);
+      }
+    });
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { messages } from "../shared/messages.js";
 
 const optionalString = z
   .string()
@@ -21,7 +22,8 @@ export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default("0.0.0.0"),
+    /** Unset: 127.0.0.1 while demo accounts exist, otherwise 0.0.0.0 (see `listenHost`). */
+    HOST: optionalString,
     DATA_DIR: z.string().min(1).default("./data"),
     DATABASE_URL: optionalUrl(/^postgres(ql)?$/),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
@@ -65,7 +67,10 @@ export const envSchema = z
 export interface Config {
   env: "development" | "production" | "test";
   port: number;
+  /** Where the server listens: HOST, or the default `listenHost` picks. */
   host: string;
+  /** Set when the host is loopback only because of the demo accounts: the line to print at start. */
+  hostNotice: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   embeddedPgPort: number;
@@ -88,6 +93,8 @@ export interface Config {
   /** Sign-in, sign-up and reset attempts allowed per client address and minute. */
   authRateLimitPerMinute: number;
   seedDemo: boolean;
+  /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
+  demoAccounts: boolean;
   logLevel: string;
   staticDir: string;
 }
@@ -110,6 +117,20 @@ function persistedSecret(dataDir: string): string {
     writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
     return secret;
   }
+}
+
+/**
+ * The listen address: HOST when set; otherwise loopback while the demo accounts (whose passwords
+ * the README publishes) exist, so the demo admin is not offered to the whole network, and every
+ * interface when they do not.
+ */
+export function listenHost(
+  host: string | undefined,
+  demoAccounts: boolean,
+): { host: string; notice?: string } {
+  if (host) return { host };
+  if (demoAccounts) return { host: "127.0.0.1", notice: messages.startup.loopbackOnly };
+  return { host: "0.0.0.0" };
 }
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -137,10 +158,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           apiUrl: env.STRIPE_API_URL,
         }
       : undefined;
+  const seedDemo = env.SEED_DEMO ? env.SEED_DEMO === "true" : env.NODE_ENV !== "production";
+  const demoAccounts = seedDemo && env.NODE_ENV !== "production";
+  const listen = listenHost(env.HOST, demoAccounts);
   return {
     env: env.NODE_ENV,
     port: env.PORT,
-    host: env.HOST,
+    host: listen.host,
+    hostNotice: listen.notice,
     dataDir,
     databaseUrl: env.DATABASE_URL,
     embeddedPgPort: env.EMBEDDED_PG_PORT,
@@ -154,7 +179,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminEmails: env.ADMIN_EMAILS,
     trustProxy: env.TRUST_PROXY,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
-    seedDemo: env.SEED_DEMO ? env.SEED_DEMO === "true" : env.NODE_ENV !== "production",
+    seedDemo,
+    demoAccounts,
     logLevel: env.LOG_LEVEL,
     staticDir: path.resolve(env.STATIC_DIR ?? "dist/client"),
   };

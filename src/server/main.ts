@@ -65,12 +65,13 @@ async function main() {
     await withSetupLock(database, async () => {
       const promoted = await promoteAdminEmails(database.db, config.adminEmails);
       if (promoted) say(`ADMIN_EMAILS: ${promoted} account(s) have role admin.`);
-      if (config.seedDemo && config.env !== "production") await seedDemoAccounts(database.db, built.auth);
+      if (config.demoAccounts) await seedDemoAccounts(database.db, built.auth);
     });
-    if (config.seedDemo && config.env !== "production") {
+    if (config.demoAccounts) {
       say("Demo accounts (development only):");
       for (const a of DEMO_ACCOUNTS) say(`  ${a.role.padEnd(5)}  ${a.email}  /  ${a.password}`);
     }
+    if (config.hostNotice) say(config.hostNotice);
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close().catch(() => {});

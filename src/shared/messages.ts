@@ -531,4 +531,9 @@ export const messages = {
     unstorableText:
       "The request holds characters the shop cannot store (invalid UTF-8, a NUL or half a surrogate pair).",
   },
+  /** Printed by the server at start. */
+  startup: {
+    loopbackOnly:
+      "Listening on 127.0.0.1 only, because demo accounts with published passwords exist; set HOST to listen elsewhere.",
+  },
 } as const;

@@ -10,7 +10,13 @@ import {
   signUpSchema,
 } from "../../shared/accounts.js";
 import { messages } from "../../shared/messages.js";
-import { AUTH_BASE_PATH, type Auth, accountExistsMail, createAuth } from "../features/accounts/auth.js";
+import {
+  AUTH_BASE_PATH,
+  type Auth,
+  accountExistsMail,
+  createAuth,
+  GOOGLE_PROVIDER_ID,
+} from "../features/accounts/auth.js";
 import { userIdByEmail } from "../features/accounts/service.js";
 import type { Mailer } from "../lib/mailer.js";
 import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
@@ -97,6 +103,17 @@ const POST_BODIES: Record<string, AuthBody> = {
 };
 /** The better-auth POST endpoints the shop serves, as paths under /api/auth. */
 export const AUTH_POST_PATHS = Object.keys(POST_BODIES);
+/**
+ * The better-auth GET endpoints the shop serves: only Google's OAuth callback, where Google sends
+ * the browser back. Every other GET under /api/auth answers 404, among them better-auth's error
+ * page (which shows text from its query string on the shop's origin, next to a link to another
+ * site), get-session and list-sessions (the client asks /api/session), reset-password/:token (the
+ * reset mail links to the shop's own page), verify-email, delete-user/callback, account-info,
+ * list-accounts and ok. OAuth failures are sent to the login page instead of that error page
+ * (`onAPIError.errorURL` in features/accounts/auth.ts).
+ */
+export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`];
+const GET_PATHS = new Set(AUTH_GET_PATHS);
 const RATE_LIMITED = /^\/(sign-in|sign-up|request-password-reset|reset-password)(\/|$)/;
 const SIGN_UP_PATH = "/sign-up/email";
 /** better-auth's codes for a sign-up whose email was taken after the shop looked. */
@@ -195,6 +212,9 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
         const accepted = POST_BODIES[subPath];
         if (!accepted) throw notFound();
         body = checkBody(accepted, request.body ?? {});
+      } else if (!GET_PATHS.has(subPath)) {
+        // GET, and HEAD (Fastify's mirror of GET routes).
+        throw notFound();
       }
       const headers = new Headers();
       for (const [key, value] of Object.entries(request.headers)) {

@@ -73,6 +73,13 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
     reply.headers(headers);
     done();
   });
+  // No answer is kept by a browser or a shared cache unless its route says how (the catalog, images,
+  // pages and assets do): what depends on who is signed in (session, orders, profile, the admin's
+  // lists, better-auth's answers) is then never stored, whichever route a future change adds.
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (!reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    done(null, payload);
+  });
 
   // A cross-site page can send a "simple" request without asking first only as a form encoding or
   // text/plain; with no text/plain parser either, every mutating route takes JSON or multipart only.
@@ -124,6 +131,7 @@ export function frameworkErrors(config: Config) {
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
       "x-frame-options": "DENY",
+      "cache-control": "no-store",
       ...(config.secureCookies ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
     });
     const status = error.statusCode ?? 400;

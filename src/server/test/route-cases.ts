@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
 import { orders, products, profiles } from "../db/schema/index.js";
-import { AUTH_POST_PATHS } from "../plugins/auth.js";
+import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../plugins/auth.js";
 import { createTestApp, type TestContext } from "./app.js";
 import { memoryMailer, ORIGIN, signUp, type TestUser } from "./users.js";
 
@@ -421,17 +422,24 @@ export const AUTH_ROUTES: Record<string, AuthCase> = {
   },
 };
 
-/** better-auth's endpoints that take POST, as "/path" under /api/auth, read from the running app. */
-export function authPostPaths(world: RouteWorld): string[] {
+/** better-auth's endpoints that take `method`, as "/path" under /api/auth, read from the running app. */
+export function authEndpointPaths(app: FastifyInstance, method: "GET" | "POST"): string[] {
   const paths = new Set<string>();
-  for (const endpoint of Object.values(world.ctx.app.auth.api)) {
+  for (const endpoint of Object.values(app.auth.api)) {
     const { path, options } = endpoint as { path?: string; options?: { method?: string | string[] } };
-    if (path && [options?.method ?? []].flat().includes("POST")) paths.add(path);
+    const methods = [options?.method ?? []].flat();
+    if (path && (methods.includes(method) || methods.includes("*"))) paths.add(path);
   }
   return [...paths].sort();
 }
 
-export { AUTH_POST_PATHS };
+/** better-auth's endpoints that take POST, as "/path" under /api/auth, read from the running app. */
+export const authPostPaths = (world: RouteWorld): string[] => authEndpointPaths(world.ctx.app, "POST");
+
+/** A better-auth path with its parameters filled in (`:id` → the shop's one provider, "google"). */
+export const authUrl = (path: string) => `/api/auth${path.replace(/:[a-zA-Z]+/g, "google")}`;
+
+export { AUTH_GET_PATHS, AUTH_POST_PATHS };
 
 /**
  * Builds the world on a fresh database. `rateLimit` stays high: the suites send many sign-ins;

@@ -50,6 +50,10 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
       },
     },
     trustedOrigins: [origin],
+    // An OAuth failure that cannot be sent to the client's errorCallbackURL (no or a bad state)
+    // lands on the login page, which says Google sign-in failed; better-auth's own error page is
+    // closed (GET endpoints in plugins/auth.ts).
+    onAPIError: { errorURL: `${config.publicUrl}/login` },
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications },

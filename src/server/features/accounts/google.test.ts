@@ -89,6 +89,8 @@ describe("Google sign-in through OpenID Connect", () => {
     });
     expect(me.statusCode).toBe(401);
     expect(String(done.headers.location)).toMatch(/error=/);
+    // No errorCallbackURL was given: the login page, never better-auth's own (closed) error page.
+    expect(new URL(String(done.headers.location), ctx.config.publicUrl).pathname).toBe("/login");
   });
 });
 

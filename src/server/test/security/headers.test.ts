@@ -5,8 +5,17 @@ import type { LightMyRequestResponse } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestContext } from "../app.js";
-import { multipartImage } from "../route-cases.js";
-import { cookieHeader, uniqueEmail } from "../users.js";
+import {
+  ACTORS,
+  type Actor,
+  AUTH_ROUTES,
+  createRouteWorld,
+  type Method,
+  multipartImage,
+  ROUTES,
+  type RouteWorld,
+} from "../route-cases.js";
+import { cookieHeader, ORIGIN, signUp, uniqueEmail } from "../users.js";
 
 /**
  * ASVS V3.4 and V14.4: every kind of answer (page, asset, JSON, problem, image, 404, health, API
@@ -115,7 +124,10 @@ function everyKindOfAnswer(shop: Shop): [string, () => Promise<LightMyRequestRes
     ["readiness", get("/readyz")],
     ["the API docs page", get("/api/docs")],
     ["the OpenAPI document", get("/api/docs/json")],
-    ["better-auth's own answer", get("/api/auth/get-session", { cookie: shop.cookie })],
+    [
+      "better-auth's own answer (a redirect)",
+      get("/api/auth/callback/google?code=x", { cookie: shop.cookie }),
+    ],
     ["a better-auth 404", get("/api/auth/no-such-endpoint")],
   ];
 }
@@ -223,5 +235,99 @@ describe("session cookies", () => {
     expect(session).toMatch(/Max-Age=0/i);
     expect(session).toMatch(/;\s*HttpOnly/i);
     expect(session).toMatch(/;\s*Secure/i);
+  });
+});
+
+/**
+ * Issue 14, finding 9: an answer that depends on who is signed in (the session, one's orders and
+ * profile, the admin's lists, better-auth's answers) says `Cache-Control: no-store`, so neither the
+ * browser's cache nor a shared one keeps it for the next person; every /api route is walked, from
+ * route-cases.ts. Only the catalog and images, the same for everyone, keep their own caching.
+ */
+describe("Cache-Control on every /api answer", () => {
+  let world: RouteWorld;
+  beforeAll(async () => {
+    world = await createRouteWorld();
+  });
+  afterAll(async () => {
+    await world?.ctx.close();
+  });
+
+  /** Routes whose answers are the same for everyone and say how they may be kept. */
+  const OWN_CACHING: Record<string, string> = {
+    "GET /api/products": "no-cache",
+    "GET /api/products/:id": "no-cache",
+    "GET /api/images/:file": "public, max-age=31536000, immutable",
+  };
+  const directives = (res: LightMyRequestResponse) =>
+    String(res.headers["cache-control"] ?? "")
+      .split(",")
+      .map((d) => d.trim().toLowerCase());
+  /** Signed in as the first person the route serves; GET routes also for everyone else. */
+  const actorsFor = (method: Method, ok: Record<Actor, number>): Actor[] => {
+    if (method === "GET") return ACTORS;
+    const served = (["customerA", "admin", "customerB", "visitor"] as const).find((a) => ok[a] < 300);
+    return [served ?? "visitor"];
+  };
+
+  it("walks the private routes the audit names", () => {
+    for (const key of [
+      "GET /api/me",
+      "GET /api/session",
+      "GET /api/profile",
+      "GET /api/orders/mine",
+      "GET /api/orders/:id",
+      "GET /api/orders",
+      "GET /api/users",
+      "GET /api/admin/overview",
+    ])
+      expect(ROUTES[key], key).toHaveProperty("prepare");
+  });
+
+  for (const [key, entry] of Object.entries(ROUTES)) {
+    if ("skip" in entry) continue;
+    const method = key.split(" ")[0] as Method;
+    const own = OWN_CACHING[key];
+    it(`${key}: ${own ? `keeps "${own}"` : "no-store"}`, async () => {
+      for (const actor of actorsFor(method, entry.expect)) {
+        const request = await entry.prepare(world, actor);
+        const cookie = world.cookieOf(actor);
+        const res = await world.ctx.app.inject({
+          method,
+          url: request.url,
+          headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}), ...request.headers },
+          ...(request.payload ? { payload: request.payload } : {}),
+        });
+        const label = `${actor} (${res.statusCode}): ${res.body.slice(0, 200)}`;
+        expect(res.statusCode, label).toBe(entry.expect[actor]);
+        if (own && res.statusCode < 300) expect(res.headers["cache-control"], label).toBe(own);
+        else expect(directives(res), label).toContain("no-store");
+      }
+    });
+  }
+
+  for (const [path, c] of Object.entries(AUTH_ROUTES)) {
+    it(`POST /api/auth${path}: no-store`, async () => {
+      const self = await signUp(world.ctx.app, { name: "Cache Tester" });
+      const request = await c.prepare(world, self);
+      const res = await world.ctx.app.inject({
+        method: "POST",
+        url: request.url,
+        headers: { origin: ORIGIN, ...(c.session ? { cookie: self.cookie } : {}), ...request.headers },
+        ...(request.payload ? { payload: request.payload } : {}),
+      });
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(c.ok);
+      expect(directives(res)).toContain("no-store");
+    });
+  }
+
+  it("keeps the catalog's revalidation on a 304", async () => {
+    const first = await world.ctx.app.inject({ url: "/api/products" });
+    const again = await world.ctx.app.inject({
+      url: "/api/products",
+      headers: { "if-none-match": String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers["cache-control"]).toBe("no-cache");
   });
 });
