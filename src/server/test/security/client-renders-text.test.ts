@@ -23,6 +23,8 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === "public" ? [] : sourceFiles(full);
+    // The client's own tests are not shipped; they spell out hostile values on purpose.
+    if (/\.test\.tsx?$/.test(entry.name)) return [];
     return /\.(tsx?|jsx?|html)$/.test(entry.name) ? [full] : [];
   });
 }
