@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import type { Product, ProductList } from "../src/shared/catalog.js";
 import { messages } from "../src/shared/messages.js";
-import type { Order } from "../src/shared/orders.js";
+import { type Order, orderTotalTooLarge } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
 import { E2E } from "./support/env.js";
 import { signUpCustomer } from "./support/users.js";
@@ -159,6 +159,26 @@ test("the quantity is checked on change and Book waits for a valid one", async (
   await page.getByLabel(form.phone, { exact: true }).fill("call me");
   await expect(page.getByText(messages.auth.phoneInvalid)).toBeVisible();
   await expect(page).toHaveURL(`/tool/${item.id}`);
+});
+
+test("an order over what one card payment can take is refused in the form, with the reason", async ({
+  page,
+}) => {
+  const item = await product(page, 4);
+  await signUpCustomer(page, "total-cap");
+  // The page is shown the product at the highest price an admin may set ($100,000); the server
+  // refuses such an order too (src/server/features/orders/routes.test.ts).
+  await page.route(`**/api/products/${item.id}`, async (route) => {
+    const response = await route.fetch();
+    const shown = { ...((await response.json()) as Product), price: 100_000, quantity: 500 };
+    await route.fulfill({ response, json: shown });
+  });
+  await page.goto(`/tool/${item.id}`);
+  const quantity = page.getByLabel(form.quantity, { exact: true });
+  const book = page.getByRole("button", { name: form.book });
+  await quantity.fill("10");
+  await expect(page.getByText(orderTotalTooLarge())).toBeVisible();
+  await expect(book).toBeDisabled();
 });
 
 test("a refused image sends no order and says why", async ({ page }) => {

@@ -7,6 +7,11 @@
 import type { ProductListQuery } from "./catalog.js";
 
 export const MIN_ORDER_QUANTITY = 10;
+/**
+ * The most one order may total, in whole US dollars: the most a card payment can take at once
+ * (Stripe charges at most 999,999.99 USD), and well within the 32-bit columns of cents.
+ */
+export const MAX_ORDER_TOTAL = 999_999;
 export const HOME_REVIEW_COUNT = 3;
 export const RATING_MIN = 0;
 export const RATING_MAX = 5;

@@ -16,6 +16,8 @@ export const messages = {
     alreadyPaid: "This order is paid and cannot be removed.",
     idempotencyMismatch: "This Idempotency-Key was already used for a different order.",
     notPaid: "This order is not paid yet.",
+    totalTooLarge: (max: string) =>
+      `One order can total at most ${max}, the most a card payment can take. Order fewer units, or split them over several orders.`,
     booked: "Your order is booked. Pay for it from My Orders in your dashboard.",
     imageFailed: (reason: string) => `Your image could not be uploaded, so no order was sent. ${reason}`,
     form: {

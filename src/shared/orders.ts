@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { phoneSchema } from "./accounts.js";
-import { MIN_ORDER_QUANTITY } from "./constants.js";
+import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "./constants.js";
 import { messages } from "./messages.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
@@ -20,6 +20,14 @@ export const orderInputSchema = z.object({
   img: z.string().regex(UPLOADED_IMAGE_PATTERN, messages.order.imageInvalid).optional(),
 });
 export type OrderInput = z.input<typeof orderInputSchema>;
+
+/** Whether `quantity` units at `unitPrice` stay within what one order may total. */
+export const withinOrderTotal = (unitPrice: number, quantity: number) =>
+  unitPrice * quantity <= MAX_ORDER_TOTAL;
+
+/** The message for an order over MAX_ORDER_TOTAL, with the limit as a price. */
+export const orderTotalTooLarge = () =>
+  messages.order.totalTooLarge(`$${MAX_ORDER_TOTAL.toLocaleString("en-US")}`);
 
 export const orderSchema = z.object({
   id: z.string(),

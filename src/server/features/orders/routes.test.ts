@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRODUCT_PRICE_MAX } from "../../../shared/catalog.js";
+import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
-import type { Order } from "../../../shared/orders.js";
+import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { orders, products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
@@ -107,6 +110,52 @@ describe("POST /api/orders", () => {
     expect((await book(alice, { productId, quantity: 10, phone: "call me" })).statusCode).toBe(400);
     const ghost = await book(alice, { productId: "00000000-0000-4000-8000-000000000000", quantity: 10 });
     expect(ghost.statusCode).toBe(404);
+  });
+
+  it("refuses an order over what one payment can take with 400 and the reason, changing nothing", async () => {
+    // The audit's cases: 21,475 units at $100,000 overflowed 32 bits (a 500); 215 units made an
+    // order of $21.5 M whose payment intent then failed.
+    const id = await newProduct(1_000_000, PRODUCT_PRICE_MAX);
+    const before = await ctx.database.db.select({ id: orders.id }).from(orders);
+    for (const quantity of [21_475, 215, 10, 1_000_000]) {
+      const res = await book(alice, { productId: id, quantity });
+      expect(res.statusCode, `${quantity} units`).toBe(400);
+      expect(res.json().detail).toBe(orderTotalTooLarge());
+    }
+    expect(await stockOf(id)).toBe(1_000_000);
+    expect(await ctx.database.db.select({ id: orders.id }).from(orders)).toHaveLength(before.length);
+
+    // Exactly the limit is fine, and its payment intent can be made.
+    const divisor = await newProduct(1_000_000, 3);
+    const res = await book(alice, { productId: divisor, quantity: MAX_ORDER_TOTAL / 3 });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().totalPrice).toBe(MAX_ORDER_TOTAL);
+    const intent = await ctx.app.inject({
+      method: "POST",
+      url: `/api/orders/${res.json().id}/payment-intent`,
+      headers: { cookie: alice.cookie, origin: ORIGIN },
+    });
+    expect(intent.statusCode, intent.body).toBe(200);
+    expect(intent.json().amount).toBe(MAX_ORDER_TOTAL * 100);
+  });
+
+  it("answers no 5xx for any price and quantity: 201, 400 or 409, and stock + ordered units stay whole", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: PRODUCT_PRICE_MAX }),
+        fc.oneof(fc.integer({ min: 10, max: 3_000 }), fc.integer({ min: 10, max: 1_000_000 })),
+        async (price, quantity) => {
+          const stock = 2_000;
+          const id = await newProduct(stock, price);
+          const res = await book(alice, { productId: id, quantity });
+          const fits = price * quantity <= MAX_ORDER_TOTAL;
+          const expected = !fits ? 400 : quantity > stock ? 409 : 201;
+          expect(res.statusCode, `${quantity} × $${price}: ${res.body}`).toBe(expected);
+          expect(await stockOf(id)).toBe(res.statusCode === 201 ? stock - quantity : stock);
+        },
+      ),
+      { seed: 146, numRuns: 60 },
+    );
   });
 
   it("answers 401 to a visitor", async () => {

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
+import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
-import type { Order, OrderInput } from "../../../shared/orders.js";
+import { type Order, type OrderInput, orderTotalTooLarge, withinOrderTotal } from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
-import { conflict, notFound, unprocessable } from "../../lib/problem.js";
+import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/auth.js";
 import { notifyCatalogChange } from "../catalog/listener.js";
 
@@ -65,7 +66,14 @@ async function takeStockAndInsert(
     db
       .update(products)
       .set({ quantity: sql`${products.quantity} - ${quantity}`, updatedAt: new Date() })
-      .where(and(eq(products.id, input.productId), sql`${products.quantity} >= ${quantity}`))
+      .where(
+        and(
+          eq(products.id, input.productId),
+          sql`${products.quantity} >= ${quantity}`,
+          // In 64 bits, so no product of price and quantity overflows before it is compared.
+          sql`${products.price}::bigint * ${quantity}::bigint <= ${MAX_ORDER_TOTAL}`,
+        ),
+      )
       .returning({
         productId: products.id,
         productName: products.name,
@@ -107,10 +115,18 @@ async function takeStockAndInsert(
   return row;
 }
 
-/** Why no stock was taken: 409 while the product exists, 404 once it is gone. */
-async function notPlaced(db: Queryable, productId: string): Promise<never> {
-  const [exists] = await db.select({ id: products.id }).from(products).where(eq(products.id, productId));
-  throw exists ? conflict(messages.order.outOfStock) : notFound(messages.order.productMissing);
+/**
+ * Why no stock was taken: 404 once the product is gone, 400 when the order would total more than
+ * one payment can take, otherwise 409 (out of stock).
+ */
+async function notPlaced(db: Queryable, input: OrderInput): Promise<never> {
+  const [product] = await db
+    .select({ price: products.price })
+    .from(products)
+    .where(eq(products.id, input.productId));
+  if (!product) throw notFound(messages.order.productMissing);
+  if (!withinOrderTotal(product.price, input.quantity)) throw badRequest(orderTotalTooLarge());
+  throw conflict(messages.order.outOfStock);
 }
 
 /**
@@ -126,7 +142,7 @@ export async function placeOrder(
 ): Promise<Placed> {
   if (!idempotencyKey) {
     const row = await takeStockAndInsert(db, user, input);
-    if (!row) return notPlaced(db, input.productId);
+    if (!row) return notPlaced(db, input);
     return { order: toOrder(row), replayed: false };
   }
   const hash = requestHash(input);
@@ -148,7 +164,7 @@ export async function placeOrder(
       return { order: toOrder(previous.order), replayed: true };
     }
     const row = await takeStockAndInsert(tx, user, input);
-    if (!row) return notPlaced(tx, input.productId);
+    if (!row) return notPlaced(tx, input);
     await tx
       .update(idempotencyKeys)
       .set({ orderId: row.id })

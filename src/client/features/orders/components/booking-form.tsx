@@ -8,7 +8,12 @@ import type { Profile } from "../../../../shared/accounts.js";
 import type { Product } from "../../../../shared/catalog.js";
 import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
-import { type OrderInput, orderInputSchema } from "../../../../shared/orders.js";
+import {
+  type OrderInput,
+  orderInputSchema,
+  orderTotalTooLarge,
+  withinOrderTotal,
+} from "../../../../shared/orders.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
@@ -26,10 +31,15 @@ import { usePlaceOrder } from "../api/place-order.js";
 const text = messages.order.form;
 const shape = orderInputSchema.shape;
 
-/** The booking rules of the server, with the product's current stock as the upper bound. */
-function bookingSchema(stock: number) {
+/**
+ * The booking rules of the server, with the product's current stock as the upper bound and the
+ * most one order may total.
+ */
+function bookingSchema(stock: number, unitPrice: number) {
   return z.object({
-    quantity: shape.quantity.max(stock, messages.order.outOfStock),
+    quantity: shape.quantity
+      .max(stock, messages.order.outOfStock)
+      .refine((quantity) => withinOrderTotal(unitPrice, quantity), orderTotalTooLarge()),
     address: shape.address,
     phone: shape.phone,
   });
@@ -60,7 +70,10 @@ export function BookingForm({ product, user }: { product: Product; user: Session
   const [imageError, setImageError] = useState<string>();
   const [uploading, setUploading] = useState(false);
   const attempt = useRef<{ input: string; key: string }>(undefined);
-  const schema = useMemo(() => bookingSchema(product.quantity), [product.quantity]);
+  const schema = useMemo(
+    () => bookingSchema(product.quantity, product.price),
+    [product.quantity, product.price],
+  );
   const profile = useProfile();
   const delivery = deliveryFields(profile.data);
   const form = useForm<BookingFields, unknown, BookingValues>({
@@ -88,7 +101,8 @@ export function BookingForm({ product, user }: { product: Product; user: Session
     typeof quantity === "number" &&
     Number.isInteger(quantity) &&
     quantity >= MIN_ORDER_QUANTITY &&
-    quantity <= product.quantity;
+    quantity <= product.quantity &&
+    withinOrderTotal(product.price, quantity);
   const busy = uploading || place.isPending;
 
   /** One key per distinct booking: a retry of the same input reuses it, a changed input gets a new one. */
