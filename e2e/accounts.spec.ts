@@ -145,6 +145,8 @@ test("profile: create, then update", async ({ page }) => {
   await signUpInPage(page, newEmail("profile"));
   await page.goto("/dashboard/myProfile");
   const text = messages.profile.form;
+  // The mode follows the saved profile once it has arrived (until then the boxes wait, disabled).
+  await expect(page.getByLabel(text.createMode)).toBeEnabled();
   await page.getByLabel(text.createMode).check();
   await page.getByLabel(text.address, { exact: true }).fill("12 Loop Road");
   await page.getByLabel(text.city, { exact: true }).fill("Austin");
