@@ -49,7 +49,10 @@ declare module "fastify" {
 
 export interface AuthPluginOptions {
   mailer: Mailer;
-  /** Attempts per address and window on sign-in, sign-up and reset requests. */
+  /**
+   * Attempts per address and window on sign-in, sign-up and reset requests, and on password
+   * changes per address and per account.
+   */
   rateLimit?: { max: number; windowSeconds: number };
 }
 
@@ -90,7 +93,8 @@ const POST_BODIES: Record<string, AuthBody> = {
     schema: z.object({
       currentPassword: z.string({ error: messages.auth.passwordRequired }).min(1).max(128),
       newPassword: passwordSchema,
-      revokeOtherSessions: z.boolean().optional(),
+      // The account's other sessions end unless the request keeps them (the current one goes on).
+      revokeOtherSessions: z.boolean().default(true),
     }),
     formNames: { newPassword: "password" },
   },
@@ -116,6 +120,7 @@ export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`];
 const GET_PATHS = new Set(AUTH_GET_PATHS);
 const RATE_LIMITED = /^\/(sign-in|sign-up|request-password-reset|reset-password)(\/|$)/;
 const SIGN_UP_PATH = "/sign-up/email";
+const CHANGE_PASSWORD_PATH = "/change-password";
 /** better-auth's codes for a sign-up whose email was taken after the shop looked. */
 const ALREADY_EXISTS = new Set(["USER_ALREADY_EXISTS", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"]);
 /** Sign-up's one answer, for a new email and a known one alike. */
@@ -189,6 +194,15 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     return reply.code(200).send(SIGNED_UP);
   }
 
+  /** Counts an attempt under `key`; false (and a 429 sent) when the limit is reached. */
+  async function withinLimit(reply: FastifyReply, key: string, detail: string): Promise<boolean> {
+    const hit = await hitRateLimit(app.db, key, limit.max, limit.windowSeconds);
+    if (hit.allowed) return true;
+    reply.header("retry-after", String(hit.retryAfterSeconds));
+    await sendProblem(reply, { status: 429, title: "Too Many Requests", detail });
+    return false;
+  }
+
   app.route({
     method: ["GET", "POST"],
     url: `${AUTH_BASE_PATH}/*`,
@@ -199,15 +213,15 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       let body: unknown;
       if (request.method === "POST") {
         if (RATE_LIMITED.test(subPath)) {
-          const hit = await hitRateLimit(app.db, `auth:${request.ip}`, limit.max, limit.windowSeconds);
-          if (!hit.allowed) {
-            reply.header("retry-after", String(hit.retryAfterSeconds));
-            return sendProblem(reply, {
-              status: 429,
-              title: "Too Many Requests",
-              detail: messages.auth.rateLimited,
-            });
-          }
+          if (!(await withinLimit(reply, `auth:${request.ip}`, messages.auth.rateLimited))) return reply;
+        }
+        if (subPath === CHANGE_PASSWORD_PATH) {
+          // Like sign-in, per client address; and per account, however many addresses guess.
+          const detail = messages.auth.changePasswordRateLimited;
+          if (!(await withinLimit(reply, `change-password:${request.ip}`, detail))) return reply;
+          const changing = await request.currentUser();
+          if (changing && !(await withinLimit(reply, `change-password:user:${changing.id}`, detail)))
+            return reply;
         }
         const accepted = POST_BODIES[subPath];
         if (!accepted) throw notFound();
@@ -233,7 +247,7 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
             body: body === undefined ? undefined : JSON.stringify(body),
           }),
         );
-      if (subPath === SIGN_UP_PATH && request.method === "POST")
+      if (request.method === "POST" && subPath === SIGN_UP_PATH)
         return signUpEmail(body as z.output<typeof signUpSchema>, toBetterAuth, reply);
       return forward(await toBetterAuth(), reply);
     },
