@@ -17,7 +17,7 @@ import {
   createAuth,
   GOOGLE_PROVIDER_ID,
 } from "../features/accounts/auth.js";
-import { userIdByEmail } from "../features/accounts/service.js";
+import { endResetLinks, userIdByEmail } from "../features/accounts/service.js";
 import type { Mailer } from "../lib/mailer.js";
 import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
 import { hitRateLimit } from "../lib/rate-limit.js";
@@ -121,6 +121,7 @@ const GET_PATHS = new Set(AUTH_GET_PATHS);
 const RATE_LIMITED = /^\/(sign-in|sign-up|request-password-reset|reset-password)(\/|$)/;
 const SIGN_UP_PATH = "/sign-up/email";
 const CHANGE_PASSWORD_PATH = "/change-password";
+const RESET_REQUEST_PATH = "/request-password-reset";
 /** better-auth's codes for a sign-up whose email was taken after the shop looked. */
 const ALREADY_EXISTS = new Set(["USER_ALREADY_EXISTS", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"]);
 /** Sign-up's one answer, for a new email and a known one alike. */
@@ -211,6 +212,8 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       const url = new URL(request.url, app.config.publicUrl);
       const subPath = url.pathname.slice(AUTH_BASE_PATH.length);
       let body: unknown;
+      // The account whose password this request changes (known from its session).
+      let changing: SessionUser | null = null;
       if (request.method === "POST") {
         if (RATE_LIMITED.test(subPath)) {
           if (!(await withinLimit(reply, `auth:${request.ip}`, messages.auth.rateLimited))) return reply;
@@ -219,7 +222,7 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
           // Like sign-in, per client address; and per account, however many addresses guess.
           const detail = messages.auth.changePasswordRateLimited;
           if (!(await withinLimit(reply, `change-password:${request.ip}`, detail))) return reply;
-          const changing = await request.currentUser();
+          changing = await request.currentUser();
           if (changing && !(await withinLimit(reply, `change-password:user:${changing.id}`, detail)))
             return reply;
         }
@@ -249,7 +252,17 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
         );
       if (request.method === "POST" && subPath === SIGN_UP_PATH)
         return signUpEmail(body as z.output<typeof signUpSchema>, toBetterAuth, reply);
-      return forward(await toBetterAuth(), reply);
+      if (request.method === "POST" && subPath === RESET_REQUEST_PATH) {
+        // A newer link ends the earlier ones. The same statement whether or not the address has
+        // an account, so neither the answer nor its time tells.
+        const { email } = body as z.output<typeof resetRequestSchema>;
+        await endResetLinks(app.db, { email });
+      }
+      const response = await toBetterAuth();
+      // A changed password ends every reset link of the account.
+      if (changing && subPath === CHANGE_PASSWORD_PATH && response.ok)
+        await endResetLinks(app.db, { userId: changing.id });
+      return forward(response, reply);
     },
   });
 }

@@ -6,6 +6,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import type { Mailer } from "../../lib/mailer.js";
+import { endResetLinks } from "./service.js";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const GOOGLE_PROVIDER_ID = "google";
@@ -72,6 +73,10 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
       maxPasswordLength: 20,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
+      // A reset ends the account's other reset links (better-auth consumes only the one used).
+      onPasswordReset: async ({ user }) => {
+        await endResetLinks(db, { userId: user.id });
+      },
       sendResetPassword: async ({ user, token }) => {
         const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}`;
         // Not awaited: the answer must not take longer for an existing account than for a missing one.

@@ -1,6 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, like } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { users } from "../../db/schema/index.js";
+import { users, verifications } from "../../db/schema/index.js";
 import type { Auth } from "./auth.js";
 
 /** Gives role admin to the accounts listed in ADMIN_EMAILS (run at start). */
@@ -21,6 +21,31 @@ export async function userIdByEmail(db: Db, email: string): Promise<string | und
     .from(users)
     .where(eq(users.email, email.trim().toLowerCase()));
   return row?.id;
+}
+
+/**
+ * better-auth keeps a reset link's token in its verification table as `reset-password:<token>`
+ * (stored as is: the shop sets no `verification.storeIdentifier`), its value the user's id.
+ */
+const RESET_LINK = "reset-password:%";
+
+/**
+ * Ends every outstanding reset link of one account, given its id or its email (an email without
+ * an account costs the same statement and ends nothing). Returns how many links it ended.
+ */
+export async function endResetLinks(db: Db, of: { userId: string } | { email: string }): Promise<number> {
+  const owner =
+    "userId" in of
+      ? eq(verifications.value, of.userId)
+      : inArray(
+          verifications.value,
+          db.select({ id: users.id }).from(users).where(eq(users.email, of.email.trim().toLowerCase())),
+        );
+  const rows = await db
+    .delete(verifications)
+    .where(and(like(verifications.identifier, RESET_LINK), owner))
+    .returning({ id: verifications.id });
+  return rows.length;
 }
 
 export const DEMO_ACCOUNTS = [

@@ -6,7 +6,8 @@ import { createTestApp, type TestContext } from "../app.js";
 import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
 /**
- * Issue 14, finding 5 (ASVS V2.2): change-password is rate-limited per address and per account
+ * Issue 14, findings 4 and 5 (ASVS V2.5, V2.2): reset links end when a newer one is sent, on a
+ * reset and on a password change; change-password is rate-limited per address and per account
  * and ends the other sessions by default.
  */
 
@@ -53,6 +54,53 @@ function comparable(res: LightMyRequestResponse) {
   const { date: _date, ...headers } = res.headers;
   return { status: res.statusCode, body: res.body, headers };
 }
+
+describe("reset links (finding 4)", () => {
+  it("a newer link ends the earlier ones", async () => {
+    const user = await signUp(ctx.app);
+    const first = await newResetLink(user.email);
+    const second = await newResetLink(user.email);
+    expect(second).not.toBe(first);
+    await expectLinkRefused(first);
+    expect((await resetPassword(second, "N3wPassword")).statusCode).toBe(200);
+    expect((await signIn(ctx.app, user.email, "N3wPassword")).statusCode).toBe(200);
+  });
+
+  it("a reset with one link ends every other link of the account", async () => {
+    const user = await signUp(ctx.app);
+    const mailed = await newResetLink(user.email);
+    // Another link made alongside (two requests at one moment), as better-auth makes them.
+    const context = await ctx.app.auth.$context;
+    const other = "OtherLinkOtherLinkOther0";
+    await context.internalAdapter.createVerificationValue({
+      identifier: `reset-password:${other}`,
+      value: user.id,
+      expiresAt: new Date(Date.now() + 60 * 60 * 1000),
+    });
+    const stranger = await signUp(ctx.app);
+    const strangers = await newResetLink(stranger.email);
+
+    expect((await resetPassword(mailed, "N3wPassword")).statusCode).toBe(200);
+    await expectLinkRefused(other);
+    expect((await signIn(ctx.app, user.email, "N3wPassword")).statusCode).toBe(200);
+    // Another account's link is not touched.
+    expect((await resetPassword(strangers, "Str4ngerPass")).statusCode).toBe(200);
+  });
+
+  it("a password change ends the outstanding links", async () => {
+    const user = await signUp(ctx.app);
+    const link = await newResetLink(user.email);
+    const change = await post(
+      ctx.app,
+      "/api/auth/change-password",
+      { currentPassword: user.password, newPassword: "Chang3dPass", revokeOtherSessions: true },
+      { cookie: user.cookie },
+    );
+    expect(change.statusCode).toBe(200);
+    await expectLinkRefused(link);
+    expect((await signIn(ctx.app, user.email, "Chang3dPass")).statusCode).toBe(200);
+  });
+});
 
 describe("change-password (finding 5)", () => {
   const LIMIT = 3;
