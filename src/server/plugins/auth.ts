@@ -16,8 +16,9 @@ import {
   accountExistsMail,
   createAuth,
   GOOGLE_PROVIDER_ID,
+  sendNoResetMail,
 } from "../features/accounts/auth.js";
-import { endResetLinks, userIdByEmail } from "../features/accounts/service.js";
+import { claimMail, endResetLinks, userIdByEmail } from "../features/accounts/service.js";
 import type { Mailer } from "../lib/mailer.js";
 import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
 import { hitRateLimit } from "../lib/rate-limit.js";
@@ -188,10 +189,12 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       if (!ALREADY_EXISTS.has(await errorCode(response.clone()))) return forward(response, reply);
     }
     await (await auth.$context).password.hash(input.password);
-    // Not awaited, like the reset mail: the answer must not wait for the mail server.
-    opts.mailer
-      .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
-      .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
+    // The cap's one statement costs nothing beside the hash. The mail is not awaited, like the
+    // reset mail: the answer must not wait for the mail server.
+    if (await claimMail(app.db, "account-exists", input.email, app.config.authMailLimitPerHour))
+      opts.mailer
+        .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
+        .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
     return reply.code(200).send(SIGNED_UP);
   }
 
@@ -242,21 +245,22 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       }
       // better-auth reads the client address from this header; give it the one Fastify trusts.
       headers.set("x-forwarded-for", request.ip);
-      const toBetterAuth = () =>
-        auth.handler(
-          new Request(url, {
-            method: request.method,
-            headers,
-            body: body === undefined ? undefined : JSON.stringify(body),
-          }),
-        );
+      const toBetterAuthRequest = new Request(url, {
+        method: request.method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const toBetterAuth = () => auth.handler(toBetterAuthRequest);
       if (request.method === "POST" && subPath === SIGN_UP_PATH)
         return signUpEmail(body as z.output<typeof signUpSchema>, toBetterAuth, reply);
       if (request.method === "POST" && subPath === RESET_REQUEST_PATH) {
-        // A newer link ends the earlier ones. The same statement whether or not the address has
-        // an account, so neither the answer nor its time tells.
+        // The same two statements whether or not the address has an account, so neither the
+        // answer nor its time tells. Under the address's mail cap, the new link ends the earlier
+        // ones; over it, no mail goes out and the earlier links (already in the inbox) stay.
         const { email } = body as z.output<typeof resetRequestSchema>;
-        await endResetLinks(app.db, { email });
+        if (await claimMail(app.db, "reset", email, app.config.authMailLimitPerHour))
+          await endResetLinks(app.db, { email });
+        else sendNoResetMail(toBetterAuthRequest);
       }
       const response = await toBetterAuth();
       // A changed password ends every reset link of the account.

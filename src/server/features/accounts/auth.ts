@@ -35,6 +35,16 @@ export function accountExistsMail(publicUrl: string) {
   };
 }
 
+/**
+ * Reset requests over their address's mail cap, marked by plugins/auth.ts before better-auth sees
+ * them: better-auth answers them as any other, but no mail goes out (the unsent link is never
+ * shown to anyone and expires within the hour; the next link sent ends it).
+ */
+const overMailCap = new WeakSet<Request>();
+export function sendNoResetMail(request: Request): void {
+  overMailCap.add(request);
+}
+
 /** better-auth, on the shop's own tables: email + password, Google through OpenID Connect, password reset. */
 type Log = Record<"error" | "warn" | "info" | "debug", (obj: unknown, msg?: string) => void>;
 
@@ -77,7 +87,8 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
       onPasswordReset: async ({ user }) => {
         await endResetLinks(db, { userId: user.id });
       },
-      sendResetPassword: async ({ user, token }) => {
+      sendResetPassword: async ({ user, token }, request) => {
+        if (request && overMailCap.has(request)) return;
         const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}`;
         // Not awaited: the answer must not take longer for an existing account than for a missing one.
         mailer

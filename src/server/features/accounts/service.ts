@@ -1,6 +1,7 @@
 import { and, eq, inArray, like } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { users, verifications } from "../../db/schema/index.js";
+import { hitRateLimit } from "../../lib/rate-limit.js";
 import type { Auth } from "./auth.js";
 
 /** Gives role admin to the accounts listed in ADMIN_EMAILS (run at start). */
@@ -46,6 +47,18 @@ export async function endResetLinks(db: Db, of: { userId: string } | { email: st
     .where(and(like(verifications.identifier, RESET_LINK), owner))
     .returning({ id: verifications.id });
   return rows.length;
+}
+
+/** The mails anyone can have the shop send to an address, capped per address (AUTH_MAIL_LIMIT_PER_HOUR). */
+export type CappedMail = "reset" | "account-exists";
+
+/**
+ * Counts one mail of this kind to this address against its cap of `perHour` an hour: false when
+ * the cap is reached, and then the mail is not sent (the request is answered as always).
+ */
+export async function claimMail(db: Db, kind: CappedMail, email: string, perHour: number): Promise<boolean> {
+  const hit = await hitRateLimit(db, `mail:${kind}:${email.trim().toLowerCase()}`, perHour, 60 * 60);
+  return hit.allowed;
 }
 
 export const DEMO_ACCOUNTS = [

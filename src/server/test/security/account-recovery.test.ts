@@ -6,9 +6,10 @@ import { createTestApp, type TestContext } from "../app.js";
 import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
 /**
- * Issue 14, findings 4 and 5 (ASVS V2.5, V2.2): reset links end when a newer one is sent, on a
- * reset and on a password change; change-password is rate-limited per address and per account
- * and ends the other sessions by default.
+ * Issue 14, findings 4, 5 and 12 (ASVS V2.5, V2.2, V2.1): reset links end when a newer one is
+ * sent, on a reset and on a password change; change-password is rate-limited per address and per
+ * account and ends the other sessions by default; reset and account-exists mails are capped per
+ * recipient address (AUTH_MAIL_LIMIT_PER_HOUR, default 3) without the answer telling.
  */
 
 const mailer = memoryMailer();
@@ -200,5 +201,49 @@ describe("change-password (finding 5)", () => {
     );
     expect(res.statusCode).toBe(200);
     expect((await limited.app.inject({ url: "/api/me", headers: { cookie: other } })).statusCode).toBe(200);
+  });
+});
+
+describe("mail per address is capped (finding 12)", () => {
+  const CAP = 3;
+
+  it("sends at most 3 reset mails an hour to one address, answering every request alike", async () => {
+    const user = await signUp(ctx.app);
+    const answers: LightMyRequestResponse[] = [];
+    for (let i = 0; i <= CAP; i++) answers.push(await requestReset(user.email));
+    expect(resetMails(user.email)).toHaveLength(CAP);
+    const nobody = uniqueEmail("nobody");
+    for (let i = 0; i <= CAP; i++) answers.push(await requestReset(nobody));
+    for (const answer of answers)
+      expect(comparable(answer)).toEqual(comparable(answers[0] as LightMyRequestResponse));
+
+    // The last link sent still works: a request over the cap ends no link.
+    const last = tokenIn(resetMails(user.email).at(-1)?.text ?? "");
+    expect((await resetPassword(last, "N3wPassword")).statusCode).toBe(200);
+
+    // Another address is not affected.
+    const other = await signUp(ctx.app);
+    await newResetLink(other.email);
+    expect(resetMails(user.email)).toHaveLength(CAP);
+  });
+
+  it("sends at most 3 account-exists mails an hour to one address, answering every sign-up alike", async () => {
+    const known = await signUp(ctx.app);
+    const body = (email: string) => ({ name: "Prober", email, password: "Pr0berPass", phone: "5550199" });
+    const answers: LightMyRequestResponse[] = [];
+    for (let i = 0; i <= CAP; i++)
+      answers.push(await post(ctx.app, "/api/auth/sign-up/email", body(known.email)));
+    for (const answer of answers)
+      expect(comparable(answer)).toEqual(comparable(answers[0] as LightMyRequestResponse));
+    expect(answers[0]?.json()).toEqual({ ok: true });
+    // The mail is handed to the mailer before the answer (and sent without it waiting).
+    expect(accountExistsMails(known.email)).toHaveLength(CAP);
+
+    // Another address is not affected.
+    const other = await signUp(ctx.app);
+    expect((await post(ctx.app, "/api/auth/sign-up/email", body(other.email))).statusCode).toBe(200);
+    expect(accountExistsMails(other.email)).toHaveLength(1);
+    expect(accountExistsMails(known.email)).toHaveLength(CAP);
+    expect((await me(known.cookie)).statusCode).toBe(200);
   });
 });
