@@ -29,6 +29,16 @@ describe("loadConfig", () => {
     }
   });
 
+  it("caps reset and account-exists mails at 3 an hour per address unless AUTH_MAIL_LIMIT_PER_HOUR says", () => {
+    expect(loadConfig(base).authMailLimitPerHour).toBe(3);
+    expect(loadConfig({ ...base, AUTH_MAIL_LIMIT_PER_HOUR: "20" }).authMailLimitPerHour).toBe(20);
+    for (const bad of ["0", "-1", "2.5", "lots"]) {
+      expect(() => loadConfig({ ...base, AUTH_MAIL_LIMIT_PER_HOUR: bad })).toThrow(
+        /AUTH_MAIL_LIMIT_PER_HOUR/,
+      );
+    }
+  });
+
   it("refuses production without AUTH_SECRET and PUBLIC_URL, and never seeds there", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
       /AUTH_SECRET[\s\S]*PUBLIC_URL/,

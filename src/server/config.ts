@@ -50,6 +50,7 @@ export const envSchema = z
       .pipe(z.array(z.email())),
     TRUST_PROXY: booleanFlag,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+    AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -90,8 +91,10 @@ export interface Config {
     | undefined;
   adminEmails: string[];
   trustProxy: boolean;
-  /** Sign-in, sign-up and reset attempts allowed per client address and minute. */
+  /** Sign-in, sign-up and reset attempts allowed per client address and minute; password changes per address and per account. */
   authRateLimitPerMinute: number;
+  /** Reset mails, and account-exists mails, sent per recipient address and hour (each kind). */
+  authMailLimitPerHour: number;
   seedDemo: boolean;
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
@@ -179,6 +182,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminEmails: env.ADMIN_EMAILS,
     trustProxy: env.TRUST_PROXY,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
+    authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

@@ -70,6 +70,8 @@ export const messages = {
     checkEmail: "Check your email: this address may already have an account.",
     invalidCredentials: "Invalid email or password.",
     rateLimited: "Too many attempts from your address. Please wait a minute and try again.",
+    changePasswordRateLimited:
+      "Too many attempts to change the password. Please wait a minute and try again.",
     googleNotConfigured:
       "Google sign-in is not available on this shop yet. Please sign in with your email and password.",
     resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",

@@ -16,8 +16,9 @@ import {
   accountExistsMail,
   createAuth,
   GOOGLE_PROVIDER_ID,
+  sendNoResetMail,
 } from "../features/accounts/auth.js";
-import { userIdByEmail } from "../features/accounts/service.js";
+import { claimMail, endResetLinks, userIdByEmail } from "../features/accounts/service.js";
 import type { Mailer } from "../lib/mailer.js";
 import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
 import { hitRateLimit } from "../lib/rate-limit.js";
@@ -49,7 +50,10 @@ declare module "fastify" {
 
 export interface AuthPluginOptions {
   mailer: Mailer;
-  /** Attempts per address and window on sign-in, sign-up and reset requests. */
+  /**
+   * Attempts per address and window on sign-in, sign-up and reset requests, and on password
+   * changes per address and per account.
+   */
   rateLimit?: { max: number; windowSeconds: number };
 }
 
@@ -90,7 +94,8 @@ const POST_BODIES: Record<string, AuthBody> = {
     schema: z.object({
       currentPassword: z.string({ error: messages.auth.passwordRequired }).min(1).max(128),
       newPassword: passwordSchema,
-      revokeOtherSessions: z.boolean().optional(),
+      // The account's other sessions end unless the request keeps them (the current one goes on).
+      revokeOtherSessions: z.boolean().default(true),
     }),
     formNames: { newPassword: "password" },
   },
@@ -116,6 +121,8 @@ export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`];
 const GET_PATHS = new Set(AUTH_GET_PATHS);
 const RATE_LIMITED = /^\/(sign-in|sign-up|request-password-reset|reset-password)(\/|$)/;
 const SIGN_UP_PATH = "/sign-up/email";
+const CHANGE_PASSWORD_PATH = "/change-password";
+const RESET_REQUEST_PATH = "/request-password-reset";
 /** better-auth's codes for a sign-up whose email was taken after the shop looked. */
 const ALREADY_EXISTS = new Set(["USER_ALREADY_EXISTS", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"]);
 /** Sign-up's one answer, for a new email and a known one alike. */
@@ -182,11 +189,22 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       if (!ALREADY_EXISTS.has(await errorCode(response.clone()))) return forward(response, reply);
     }
     await (await auth.$context).password.hash(input.password);
-    // Not awaited, like the reset mail: the answer must not wait for the mail server.
-    opts.mailer
-      .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
-      .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
+    // The cap's one statement costs nothing beside the hash. The mail is not awaited, like the
+    // reset mail: the answer must not wait for the mail server.
+    if (await claimMail(app.db, "account-exists", input.email, app.config.authMailLimitPerHour))
+      opts.mailer
+        .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
+        .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
     return reply.code(200).send(SIGNED_UP);
+  }
+
+  /** Counts an attempt under `key`; false (and a 429 sent) when the limit is reached. */
+  async function withinLimit(reply: FastifyReply, key: string, detail: string): Promise<boolean> {
+    const hit = await hitRateLimit(app.db, key, limit.max, limit.windowSeconds);
+    if (hit.allowed) return true;
+    reply.header("retry-after", String(hit.retryAfterSeconds));
+    await sendProblem(reply, { status: 429, title: "Too Many Requests", detail });
+    return false;
   }
 
   app.route({
@@ -197,17 +215,19 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       const url = new URL(request.url, app.config.publicUrl);
       const subPath = url.pathname.slice(AUTH_BASE_PATH.length);
       let body: unknown;
+      // The account whose password this request changes (known from its session).
+      let changing: SessionUser | null = null;
       if (request.method === "POST") {
         if (RATE_LIMITED.test(subPath)) {
-          const hit = await hitRateLimit(app.db, `auth:${request.ip}`, limit.max, limit.windowSeconds);
-          if (!hit.allowed) {
-            reply.header("retry-after", String(hit.retryAfterSeconds));
-            return sendProblem(reply, {
-              status: 429,
-              title: "Too Many Requests",
-              detail: messages.auth.rateLimited,
-            });
-          }
+          if (!(await withinLimit(reply, `auth:${request.ip}`, messages.auth.rateLimited))) return reply;
+        }
+        if (subPath === CHANGE_PASSWORD_PATH) {
+          // Like sign-in, per client address; and per account, however many addresses guess.
+          const detail = messages.auth.changePasswordRateLimited;
+          if (!(await withinLimit(reply, `change-password:${request.ip}`, detail))) return reply;
+          changing = await request.currentUser();
+          if (changing && !(await withinLimit(reply, `change-password:user:${changing.id}`, detail)))
+            return reply;
         }
         const accepted = POST_BODIES[subPath];
         if (!accepted) throw notFound();
@@ -225,17 +245,28 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       }
       // better-auth reads the client address from this header; give it the one Fastify trusts.
       headers.set("x-forwarded-for", request.ip);
-      const toBetterAuth = () =>
-        auth.handler(
-          new Request(url, {
-            method: request.method,
-            headers,
-            body: body === undefined ? undefined : JSON.stringify(body),
-          }),
-        );
-      if (subPath === SIGN_UP_PATH && request.method === "POST")
+      const toBetterAuthRequest = new Request(url, {
+        method: request.method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const toBetterAuth = () => auth.handler(toBetterAuthRequest);
+      if (request.method === "POST" && subPath === SIGN_UP_PATH)
         return signUpEmail(body as z.output<typeof signUpSchema>, toBetterAuth, reply);
-      return forward(await toBetterAuth(), reply);
+      if (request.method === "POST" && subPath === RESET_REQUEST_PATH) {
+        // The same two statements whether or not the address has an account, so neither the
+        // answer nor its time tells. Under the address's mail cap, the new link ends the earlier
+        // ones; over it, no mail goes out and the earlier links (already in the inbox) stay.
+        const { email } = body as z.output<typeof resetRequestSchema>;
+        if (await claimMail(app.db, "reset", email, app.config.authMailLimitPerHour))
+          await endResetLinks(app.db, { email });
+        else sendNoResetMail(toBetterAuthRequest);
+      }
+      const response = await toBetterAuth();
+      // A changed password ends every reset link of the account.
+      if (changing && subPath === CHANGE_PASSWORD_PATH && response.ok)
+        await endResetLinks(app.db, { userId: changing.id });
+      return forward(response, reply);
     },
   });
 }

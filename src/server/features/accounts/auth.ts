@@ -6,6 +6,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import type { Mailer } from "../../lib/mailer.js";
+import { endResetLinks } from "./service.js";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const GOOGLE_PROVIDER_ID = "google";
@@ -32,6 +33,16 @@ export function accountExistsMail(publicUrl: string) {
     text: `Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:\n\nSign in: ${signIn}\nReset your password: ${reset}\n\nIf it was not you, ignore this message: your account stays as it is.`,
     html: `<p>Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:</p><p><a href="${signIn}">Sign in</a> · <a href="${reset}">Reset your password</a></p><p>If it was not you, ignore this message: your account stays as it is.</p>`,
   };
+}
+
+/**
+ * Reset requests over their address's mail cap, marked by plugins/auth.ts before better-auth sees
+ * them: better-auth answers them as any other, but no mail goes out (the unsent link is never
+ * shown to anyone and expires within the hour; the next link sent ends it).
+ */
+const overMailCap = new WeakSet<Request>();
+export function sendNoResetMail(request: Request): void {
+  overMailCap.add(request);
 }
 
 /** better-auth, on the shop's own tables: email + password, Google through OpenID Connect, password reset. */
@@ -72,7 +83,12 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
       maxPasswordLength: 20,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: async ({ user, token }) => {
+      // A reset ends the account's other reset links (better-auth consumes only the one used).
+      onPasswordReset: async ({ user }) => {
+        await endResetLinks(db, { userId: user.id });
+      },
+      sendResetPassword: async ({ user, token }, request) => {
+        if (request && overMailCap.has(request)) return;
         const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}`;
         // Not awaited: the answer must not take longer for an existing account than for a missing one.
         mailer

@@ -1,6 +1,7 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, like } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { users } from "../../db/schema/index.js";
+import { users, verifications } from "../../db/schema/index.js";
+import { hitRateLimit } from "../../lib/rate-limit.js";
 import type { Auth } from "./auth.js";
 
 /** Gives role admin to the accounts listed in ADMIN_EMAILS (run at start). */
@@ -21,6 +22,43 @@ export async function userIdByEmail(db: Db, email: string): Promise<string | und
     .from(users)
     .where(eq(users.email, email.trim().toLowerCase()));
   return row?.id;
+}
+
+/**
+ * better-auth keeps a reset link's token in its verification table as `reset-password:<token>`
+ * (stored as is: the shop sets no `verification.storeIdentifier`), its value the user's id.
+ */
+const RESET_LINK = "reset-password:%";
+
+/**
+ * Ends every outstanding reset link of one account, given its id or its email (an email without
+ * an account costs the same statement and ends nothing). Returns how many links it ended.
+ */
+export async function endResetLinks(db: Db, of: { userId: string } | { email: string }): Promise<number> {
+  const owner =
+    "userId" in of
+      ? eq(verifications.value, of.userId)
+      : inArray(
+          verifications.value,
+          db.select({ id: users.id }).from(users).where(eq(users.email, of.email.trim().toLowerCase())),
+        );
+  const rows = await db
+    .delete(verifications)
+    .where(and(like(verifications.identifier, RESET_LINK), owner))
+    .returning({ id: verifications.id });
+  return rows.length;
+}
+
+/** The mails anyone can have the shop send to an address, capped per address (AUTH_MAIL_LIMIT_PER_HOUR). */
+export type CappedMail = "reset" | "account-exists";
+
+/**
+ * Counts one mail of this kind to this address against its cap of `perHour` an hour: false when
+ * the cap is reached, and then the mail is not sent (the request is answered as always).
+ */
+export async function claimMail(db: Db, kind: CappedMail, email: string, perHour: number): Promise<boolean> {
+  const hit = await hitRateLimit(db, `mail:${kind}:${email.trim().toLowerCase()}`, perHour, 60 * 60);
+  return hit.allowed;
 }
 
 export const DEMO_ACCOUNTS = [
