@@ -188,10 +188,23 @@ function finishBuild(): Plugin {
   };
 }
 
+/**
+ * A build is always a production build: Vite would otherwise follow a NODE_ENV=development left in
+ * the environment and ship React's development runtime (absolute source paths included), which
+ * `npm start` would then serve. Set before Vite reads NODE_ENV, after the config hooks.
+ */
+const productionBuilds: Plugin = {
+  name: "gearhouse:production-builds",
+  enforce: "pre",
+  config(_config, env) {
+    if (env.command === "build") process.env.NODE_ENV = "production";
+  },
+};
+
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  plugins: [react(), tailwindcss(), sonnerWithoutStyleInjection(), finishBuild()],
+  plugins: [productionBuilds, react(), tailwindcss(), sonnerWithoutStyleInjection(), finishBuild()],
   resolve: {
     // zod in the browser must know the CSP forbids eval before it builds a schema (lib/zod.ts).
     alias: [{ find: /^zod$/, replacement: path.resolve(import.meta.dirname, "src/client/lib/zod.ts") }],
