@@ -62,17 +62,19 @@ function portInUse(port: number): Promise<boolean> {
 
 interface ProcessInfo {
   state: string;
+  /** The process group: a terminal's Ctrl+C reaches the whole foreground group. */
+  group: string;
   /** Clock ticks after boot: with the pid, it tells a process from a later one that got its pid. */
   started: string;
 }
 
 /** A live process as Linux's /proc describes it; undefined when there is none. */
-function processInfo(pid: number): ProcessInfo | undefined {
+export function processInfo(pid: number): ProcessInfo | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces and parentheses; the fields after its last ")" do not.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "", started: fields[19] ?? "" };
+    return { state: fields[0] ?? "", group: fields[2] ?? "", started: fields[19] ?? "" };
   } catch {
     return undefined;
   }

@@ -71,7 +71,11 @@ export const verifications = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("verification_identifier_idx").on(t.identifier)],
+  (t) => [
+    index("verification_identifier_idx").on(t.identifier),
+    // A reset link's value is its account's id: ending an account's links reads only its own rows.
+    index("verification_value_idx").on(t.value),
+  ],
 );
 
 /** Fixed-window rate-limit counters shared by every instance, bumped atomically. */

@@ -1,10 +1,10 @@
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../../db/client.js";
-import { runningPostmaster } from "../../db/embedded.js";
+import { processInfo, runningPostmaster } from "../../db/embedded.js";
 import { orders } from "../../db/schema/index.js";
 import { TEST_DATA_DIR } from "./figures.js";
 import { freshProduct } from "./oversell-round.js";
@@ -50,12 +50,6 @@ const refusesConnections = () =>
     () => false,
     () => true,
   );
-
-/** The process group of a live process (Linux /proc): a terminal's Ctrl+C reaches one group. */
-const processGroup = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2];
-};
 
 describe("stopping the shop", () => {
   beforeEach(() => showOutputOnFailure(() => [shop]));
@@ -111,7 +105,7 @@ describe("stopping the shop", () => {
     const postmaster = runningPostmaster(pgDir);
     expect(postmaster).toBeDefined();
     // A terminal sends Ctrl+C to its foreground group: the shop's PostgreSQL is not in it.
-    expect(processGroup(postmaster as number)).not.toBe(processGroup(shop.pid));
+    expect(processInfo(postmaster as number)?.group).not.toBe(processInfo(shop.pid)?.group);
     const stopped = shop.stop("SIGINT");
     expect(await stopped).toBe(0);
     expect(shop.output()).toContain("SIGINT received, shutting down.");

@@ -1,0 +1,1 @@
+CREATE INDEX "verification_value_idx" ON "verification" USING btree ("value");
