@@ -1,3 +1,7 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
@@ -115,7 +119,40 @@ describe("an address listed in ADMIN_EMAILS", () => {
   });
 });
 
-describe("npm run admin -- grant (sendAdminLink) for an address not listed", () => {
+describe("npm run admin -- grant for an address not listed", () => {
+  it("mails a link from the command line and gives no role until it is followed", async () => {
+    const user = await signUp(ctx.app);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-grant-"));
+    const run = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "src/server/cli/admin.ts", "grant", user.email],
+      {
+        cwd: path.resolve(import.meta.dirname, "../../../.."),
+        encoding: "utf8",
+        timeout: 120_000,
+        env: {
+          PATH: process.env.PATH ?? "",
+          NODE_ENV: "test",
+          DATABASE_URL: ctx.url,
+          DATA_DIR: dataDir,
+          AUTH_SECRET: ctx.config.authSecret,
+          PUBLIC_URL: ctx.config.publicUrl,
+        },
+      },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`A link was sent to ${user.email}`);
+    expect(await roleOf(user.id)).toBe("user");
+    // Without SMTP_URL the mail is saved in DATA_DIR/outbox.
+    const [file] = readdirSync(path.join(dataDir, "outbox"));
+    const mail = JSON.parse(readFileSync(path.join(dataDir, "outbox", file ?? ""), "utf8"));
+    expect(mail).toMatchObject({ to: user.email, subject: ADMIN_MAIL });
+    const token = linkIn(mail.text).searchParams.get("token") ?? "";
+    expect((await follow(token, "Cl1Granted")).statusCode).toBe(200);
+    expect(await roleOf(user.id)).toBe("admin");
+  });
+
   it("gives the role when the link is followed, and only then", async () => {
     const user = await signUp(ctx.app);
     await (await sendAdminLink(ctx.database.db, mailer, ctx.config, user)).mailed;
