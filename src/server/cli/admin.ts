@@ -1,34 +1,15 @@
 // `npm run admin -- grant EMAIL`: sends EMAIL a link that gives its account role admin once followed
 // (features/accounts/admin-link.ts: whoever owns the address proves it). `npm run admin -- revoke
 // EMAIL`: takes the role back at once.
-import path from "node:path";
 import { loadConfig } from "../config.js";
 import { createDatabase } from "../db/client.js";
-import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.js";
 import { runMigrations, withSetupLock } from "../db/migrate.js";
 import { ADMIN_LINK_HOURS, sendAdminLink } from "../features/accounts/admin-link.js";
 import { accountByEmail } from "../features/accounts/service.js";
 import { setRole } from "../features/users/service.js";
 import { createMailer } from "../lib/mailer.js";
 import { HttpProblem } from "../lib/problem.js";
-
-async function connectionString(
-  config: ReturnType<typeof loadConfig>,
-): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
-  if (config.databaseUrl) return { url: config.databaseUrl };
-  try {
-    // The shop is not running: start its embedded database for the time of the command.
-    const embedded = await startEmbeddedPostgres(
-      path.join(config.dataDir, "postgres"),
-      config.embeddedPgPort,
-    );
-    return { url: embedded.url, embedded };
-  } catch (error) {
-    if (!/already in use/.test((error as Error).message)) throw error;
-    // The shop is running and holds its embedded database: use it.
-    return { url: `postgres://gearhouse:gearhouse@127.0.0.1:${config.embeddedPgPort}/gearhouse` };
-  }
-}
+import { connectionString } from "./database.js";
 
 async function main() {
   const [command, email] = process.argv.slice(2);
