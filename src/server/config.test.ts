@@ -3,6 +3,9 @@ import { messages } from "../shared/messages.js";
 import { ConfigError, loadConfig } from "./config.js";
 
 const base = { DATA_DIR: "/tmp/gearhouse-config-test", AUTH_SECRET: "x".repeat(40) };
+const production = { ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" };
+/** Production as the tests below start it: test payments, said so explicitly. */
+const sandboxProduction = { ...production, PAYMENTS: "sandbox" };
 
 describe("loadConfig", () => {
   it("works with nothing set but a data directory", () => {
@@ -44,9 +47,43 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
       /AUTH_SECRET[\s\S]*PUBLIC_URL/,
     );
-    const prod = loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" });
+    const prod = loadConfig(sandboxProduction);
     expect(prod.seedDemo).toBe(false);
     expect(prod.secureCookies).toBe(true);
+  });
+
+  describe("payments (issue 14, finding 2)", () => {
+    const stripeKeys = { STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" };
+
+    it("refuses production without Stripe's keys unless PAYMENTS=sandbox says test payments are meant", () => {
+      for (const env of [{}, { PAYMENTS: "" }, { STRIPE_SECRET_KEY: "sk_live_x" }]) {
+        expect(() => loadConfig({ ...production, ...env }), JSON.stringify(env)).toThrow(
+          `PAYMENTS: ${messages.startup.sandboxInProduction}`,
+        );
+      }
+      expect(loadConfig(sandboxProduction).payments).toBe("sandbox");
+      const live = loadConfig({ ...production, ...stripeKeys });
+      expect(live.payments).toBe("stripe");
+      expect(live.stripe?.secretKey).toBe("sk_live_x");
+    });
+
+    it("takes the sandbox outside production when Stripe's keys are missing", () => {
+      for (const NODE_ENV of ["development", "test"]) {
+        const config = loadConfig({ ...base, NODE_ENV });
+        expect(config.payments).toBe("sandbox");
+        expect(config.stripe).toBeUndefined();
+      }
+    });
+
+    it("takes what PAYMENTS names: the sandbox despite keys, Stripe only with its keys", () => {
+      const sandbox = loadConfig({ ...production, ...stripeKeys, PAYMENTS: "sandbox" });
+      expect(sandbox.payments).toBe("sandbox");
+      expect(sandbox.stripe).toBeUndefined();
+      expect(() => loadConfig({ ...base, PAYMENTS: "stripe" })).toThrow(
+        `PAYMENTS: ${messages.startup.stripeKeysMissing}`,
+      );
+      expect(() => loadConfig({ ...base, PAYMENTS: "paypal" })).toThrow(/PAYMENTS/);
+    });
   });
 
   it("parses admin emails and provider settings", () => {
@@ -84,19 +121,17 @@ describe("loadConfig", () => {
         expect(config.hostNotice).toBeUndefined();
         expect(config.demoAccounts).toBe(true);
       }
-      const prod = loadConfig({
-        ...base,
-        NODE_ENV: "production",
-        PUBLIC_URL: "https://shop.example",
-        HOST: "10.0.0.5",
-      });
+      const prod = loadConfig({ ...sandboxProduction, HOST: "10.0.0.5" });
       expect(prod.host).toBe("10.0.0.5");
     });
 
     it("is every interface without demo accounts: production, or SEED_DEMO=false", () => {
-      const production = { ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" };
       // SEED_DEMO=true in production seeds the catalog only, never the accounts.
-      for (const env of [production, { ...production, SEED_DEMO: "true" }, { ...base, SEED_DEMO: "false" }]) {
+      for (const env of [
+        sandboxProduction,
+        { ...sandboxProduction, SEED_DEMO: "true" },
+        { ...base, SEED_DEMO: "false" },
+      ]) {
         const config = loadConfig(env);
         expect(config.host, JSON.stringify(env)).toBe("0.0.0.0");
         expect(config.hostNotice).toBeUndefined();

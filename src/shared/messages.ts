@@ -178,6 +178,9 @@ export const messages = {
       pay: (amount: string) => `Pay ${amount}`,
       paying: "Paying…",
       preparing: "Preparing a secure payment…",
+      testModeLabel: "Test mode",
+      testModeBanner:
+        "Test mode: this shop takes test payments only, and no card is charged. Orders paid here are not real purchases.",
       sandboxNote:
         "Sandbox payments: no real card is charged. Use 4242 4242 4242 4242 with any future expiry and any CVC.",
       paidAlready: "This order is paid.",
@@ -544,6 +547,11 @@ export const messages = {
   },
   /** Printed by the server at start. */
   startup: {
+    stripeKeysMissing: "is stripe, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are not both set",
+    sandboxInProduction:
+      "production takes real payments: set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or PAYMENTS=sandbox to run with test payments only (every page then says so)",
+    adminNotProved: (email: string) =>
+      `ADMIN_EMAILS lists ${email}, whose account has no role admin: it gets it when its owner follows the link that \`npm run admin -- grant ${email}\` sends.`,
     loopbackOnly:
       "Listening on 127.0.0.1 only, because demo accounts with published passwords exist; set HOST to listen elsewhere.",
   },

@@ -18,7 +18,7 @@ import {
   GOOGLE_PROVIDER_ID,
   sendNoResetMail,
 } from "../features/accounts/auth.js";
-import { claimMail, endResetLinks, userIdByEmail } from "../features/accounts/service.js";
+import { accountByEmail, claimMail, endResetLinks } from "../features/accounts/service.js";
 import type { Mailer } from "../lib/mailer.js";
 import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
 import { enforceRateLimit } from "../lib/rate-limit.js";
@@ -180,7 +180,7 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     toBetterAuth: () => Promise<Response>,
     reply: FastifyReply,
   ) {
-    if (!(await userIdByEmail(app.db, input.email))) {
+    if (!(await accountByEmail(app.db, input.email))) {
       const response = await toBetterAuth();
       if (response.ok) {
         for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);

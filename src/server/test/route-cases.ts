@@ -6,7 +6,7 @@ import type { OrderStatus } from "../../shared/orders.js";
 import { orders, products, profiles } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../plugins/auth.js";
 import { createTestApp, type TestContext } from "./app.js";
-import { memoryMailer, ORIGIN, signUp, type TestUser } from "./users.js";
+import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
 
 /**
  * The authorization matrix's world, shared with the security suite: one app, three signed-in people
@@ -450,7 +450,7 @@ export async function createRouteWorld(env: Record<string, string> = {}): Promis
   const registered = new Set<string>();
   const mailer = memoryMailer();
   const ctx = await createTestApp(
-    { ADMIN_EMAILS: ADMIN_EMAIL, REVIEW_LIMIT_PER_HOUR: "100000", ...env },
+    { REVIEW_LIMIT_PER_HOUR: "100000", ...env },
     {
       mailer,
       rateLimit: { max: 100_000, windowSeconds: 60 },
@@ -471,7 +471,7 @@ export async function createRouteWorld(env: Record<string, string> = {}): Promis
   };
   world.people.customerA = await signUp(ctx.app, { name: "Customer A" });
   world.people.customerB = await signUp(ctx.app, { name: "Customer B" });
-  world.people.admin = await signUp(ctx.app, { email: ADMIN_EMAIL, name: "Matrix Admin" });
+  world.people.admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL, name: "Matrix Admin" });
   world.stockedProductId = await newProduct(world);
   return world;
 }

@@ -2,11 +2,9 @@ import { asc, eq } from "drizzle-orm";
 import type { Role } from "../../../shared/accounts.js";
 import { messages } from "../../../shared/messages.js";
 import type { User } from "../../../shared/users.js";
-import type { Db } from "../../db/client.js";
+import type { Db, Tx } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
 import { conflict, notFound } from "../../lib/problem.js";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const columns = {
   id: users.id,

@@ -7,7 +7,7 @@ import type { User } from "../../../shared/users.js";
 import { orders, products, sessions, users } from "../../db/schema/index.js";
 import { HttpProblem } from "../../lib/problem.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signIn, signUp, type TestUser } from "../../test/users.js";
+import { ORIGIN, signIn, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 import { removeUser, setRole } from "./service.js";
 
 const ADMIN_EMAIL = "users.admin@example.com";
@@ -16,8 +16,8 @@ let admin: TestUser;
 let customer: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUp(ctx.app, { email: ADMIN_EMAIL, name: "Ada Admin" });
+  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+  admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL, name: "Ada Admin" });
   customer = await signUp(ctx.app, { name: "Cory Customer", phone: "5550142" });
 });
 afterAll(async () => {
