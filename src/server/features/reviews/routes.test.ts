@@ -5,7 +5,7 @@ import type { Review } from "../../../shared/reviews.js";
 import { orders, reviews, users } from "../../db/schema/index.js";
 import { demoReviews } from "../../db/seed/demo-catalog.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 let ctx: TestContext;
 let reviewer: TestUser;
@@ -209,8 +209,7 @@ describe("POST /api/reviews: the Staff mark", () => {
     ((await ctx.app.inject({ url: "/api/reviews" })).json() as Review[]).find((r) => r.id === id);
 
   it("marks an admin's review staff, and no customer's, whatever the customer's name", async () => {
-    const admin = await signUp(ctx.app, { name: "Sam Shopkeeper" });
-    await setRole(admin.id, "admin");
+    const admin = await signUpAdmin(ctx.app, { name: "Sam Shopkeeper" });
     const staffReview = await write(admin, "New fans in stock next week.");
     expect(staffReview).toMatchObject({ name: "Sam Shopkeeper", staff: true });
     expect(await listed(staffReview.id)).toMatchObject({ staff: true });

@@ -1,10 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
 import type { Review } from "../../../shared/reviews.js";
-import { users } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../app.js";
-import { ORIGIN, signUp, type TestUser } from "../users.js";
+import { ORIGIN, signUp, signUpAdmin } from "../users.js";
 
 /**
  * Issue 14, finding 10 (ASVS V11.1.4, anti-automation): anyone signed in could post any number of
@@ -26,11 +25,6 @@ const review = (cookie: string, payload: object) =>
   ctx.app.inject({ method: "POST", url: "/api/reviews", headers: { cookie, origin: ORIGIN }, payload });
 const listed = async (limit = 100) =>
   (await ctx.app.inject({ url: `/api/reviews?limit=${limit}` })).json() as Review[];
-async function newAdmin(name: string): Promise<TestUser> {
-  const user = await signUp(ctx.app, { name });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, user.id));
-  return user;
-}
 /** Every review and every rate-limit counter, to show that a refused review wrote nothing. */
 const rows = async () =>
   JSON.stringify(
@@ -69,7 +63,7 @@ describe("review flooding", () => {
   });
 
   it("limits staff as well", async () => {
-    const admin = await newAdmin("Busy Admin");
+    const admin = await signUpAdmin(ctx.app, { name: "Busy Admin" });
     const statuses: number[] = [];
     for (let i = 0; i <= ctx.config.reviewLimitPerHour; i++)
       statuses.push((await review(admin.cookie, { comment: `Staff note ${i}`, rating: 5 })).statusCode);
@@ -79,7 +73,7 @@ describe("review flooding", () => {
 
 describe("the shop's voice", () => {
   it("only an admin's review is marked staff; no customer's, whatever the name or the body says", async () => {
-    const admin = await newAdmin("Gearhouse Team");
+    const admin = await signUpAdmin(ctx.app, { name: "Gearhouse Team" });
     const official = await review(admin.cookie, { comment: "Restock on Friday.", rating: 5 });
     expect(official.json()).toMatchObject({ name: "Gearhouse Team", staff: true });
 
