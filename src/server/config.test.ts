@@ -32,13 +32,14 @@ describe("loadConfig", () => {
     }
   });
 
-  it("caps reset and account-exists mails at 3 an hour per address unless AUTH_MAIL_LIMIT_PER_HOUR says", () => {
-    expect(loadConfig(base).authMailLimitPerHour).toBe(3);
-    expect(loadConfig({ ...base, AUTH_MAIL_LIMIT_PER_HOUR: "20" }).authMailLimitPerHour).toBe(20);
+  it.each([
+    ["reset and account-exists mails per address", 3, "AUTH_MAIL_LIMIT_PER_HOUR", "authMailLimitPerHour"],
+    ["reviews per account", 5, "REVIEW_LIMIT_PER_HOUR", "reviewLimitPerHour"],
+  ] as const)("caps %s at %i an hour unless %s says", (_what, fallback, key, field) => {
+    expect(loadConfig(base)[field]).toBe(fallback);
+    expect(loadConfig({ ...base, [key]: "20" })[field]).toBe(20);
     for (const bad of ["0", "-1", "2.5", "lots"]) {
-      expect(() => loadConfig({ ...base, AUTH_MAIL_LIMIT_PER_HOUR: bad })).toThrow(
-        /AUTH_MAIL_LIMIT_PER_HOUR/,
-      );
+      expect(() => loadConfig({ ...base, [key]: bad })).toThrow(new RegExp(key));
     }
   });
 

@@ -72,6 +72,7 @@ export const envSchema = z
     TRUST_PROXY: booleanFlag,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
+    REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -130,6 +131,8 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** Reset mails, and account-exists mails, sent per recipient address and hour (each kind). */
   authMailLimitPerHour: number;
+  /** Reviews one account may post an hour, staff included. */
+  reviewLimitPerHour: number;
   seedDemo: boolean;
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
@@ -221,6 +224,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
+    reviewLimitPerHour: env.REVIEW_LIMIT_PER_HOUR,
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

@@ -2,6 +2,10 @@
  * Every user-facing text of the specification, verbatim (SPEC.md §2, §5, §8),
  * plus Gearhouse's own texts. Pages and the server import from here only.
  */
+
+/** "1 review", "5 reviews". */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 export const messages = {
   notFound: "Oops! Sorry.....",
   order: {
@@ -133,9 +137,12 @@ export const messages = {
     ratingRange: "Please a rating between 1 and 5",
     rated: (stars: number) => `Rated ${stars} out of 5`,
     verified: "Verified buyer",
+    staff: "Staff",
     none: "No reviews yet. Be the first to review your gear.",
     commentRequired: "Please write a comment",
     commentTooLong: (max: number) => `A comment can be at most ${max} characters`,
+    rateLimited: (max: number, minutes: number) =>
+      `You can post at most ${count(max, "review")} an hour. Please try again in ${count(minutes, "minute")}.`,
   },
   payment: {
     success: "Congratulations ! Payment complete",

@@ -8,6 +8,8 @@ export const reviewSchema = z.object({
   comment: z.string(),
   rating: z.number().int(),
   verified: z.boolean(),
+  /** Written by an admin (the role the account had then): the shop's own voice. */
+  staff: z.boolean(),
   createdAt: z.string(),
 });
 export type Review = z.infer<typeof reviewSchema>;

@@ -24,6 +24,18 @@ export const payloadTooLarge = (detail: string) => new HttpProblem(413, "Content
 export const unsupportedMediaType = (detail: string) =>
   new HttpProblem(415, "Unsupported Media Type", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);
+
+/** A rate limit was reached: a 429 whose `Retry-After` header says when to ask again. */
+export class TooManyRequests extends HttpProblem {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "Too Many Requests", detail);
+    this.name = "TooManyRequests";
+  }
+}
+
 /** A service the shop depends on (e.g. the payment provider) failed; the cause is logged, not sent. */
 export const badGateway = (detail: string, cause: unknown) => {
   const problem = new HttpProblem(502, "Bad Gateway", detail);

@@ -442,14 +442,15 @@ export const authUrl = (path: string) => `/api/auth${path.replace(/:[a-zA-Z]+/g,
 export { AUTH_GET_PATHS, AUTH_POST_PATHS };
 
 /**
- * Builds the world on a fresh database. `rateLimit` stays high: the suites send many sign-ins;
- * the authentication suite checks the real limit on an app of its own.
+ * Builds the world on a fresh database. `rateLimit` and the review limit stay high: the suites send
+ * many sign-ins and reviews; security/authentication.test.ts and security/review-flooding.test.ts
+ * check the real limits on apps of their own.
  */
 export async function createRouteWorld(env: Record<string, string> = {}): Promise<RouteWorld> {
   const registered = new Set<string>();
   const mailer = memoryMailer();
   const ctx = await createTestApp(
-    { ...env },
+    { REVIEW_LIMIT_PER_HOUR: "100000", ...env },
     {
       mailer,
       rateLimit: { max: 100_000, windowSeconds: 60 },

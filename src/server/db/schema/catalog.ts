@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgEnum, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../../../shared/catalog.js";
 import { users } from "./auth.js";
 
@@ -38,6 +49,11 @@ export const reviews = pgTable(
     name: text("name").notNull(),
     comment: text("comment").notNull(),
     rating: smallint("rating").notNull(),
+    /**
+     * The author was an admin when writing it: the shop's own voice. Kept on the row, so a later
+     * promotion or demotion does not relabel what the account wrote before.
+     */
+    staff: boolean("staff").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

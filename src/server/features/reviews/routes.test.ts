@@ -1,11 +1,11 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
 import type { Review } from "../../../shared/reviews.js";
-import { orders, reviews } from "../../db/schema/index.js";
+import { orders, reviews, users } from "../../db/schema/index.js";
 import { demoReviews } from "../../db/seed/demo-catalog.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 let ctx: TestContext;
 let reviewer: TestUser;
@@ -85,6 +85,7 @@ describe("POST /api/reviews", () => {
       comment: "Great fans, quiet at 60%.",
       rating: 4,
       verified: false,
+      staff: false,
       createdAt: expect.any(String),
     });
     const [first] = (await ctx.app.inject({ url: "/api/reviews?limit=1" })).json();
@@ -139,5 +140,96 @@ describe("POST /api/reviews", () => {
     const before = await reviewCount();
     expect((await post({ comment: "Hi", rating: 4 }, "")).statusCode).toBe(401);
     expect(await reviewCount()).toBe(before);
+  });
+});
+
+describe("POST /api/reviews: the limit per account", () => {
+  const post = (cookie: string, comment: string) =>
+    ctx.app.inject({
+      method: "POST",
+      url: "/api/reviews",
+      headers: { cookie, origin: ORIGIN },
+      payload: { comment, rating: 5 },
+    });
+  const countOf = async (userId: string) => {
+    const [row] = await ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(reviews)
+      .where(eq(reviews.userId, userId));
+    return row?.n ?? -1;
+  };
+
+  it("takes 5 reviews an hour from one account, then answers 429 with Retry-After and stores nothing", async () => {
+    expect(ctx.config.reviewLimitPerHour).toBe(5);
+    const eager = await signUp(ctx.app, { name: "Eli Eager" });
+    for (let i = 1; i <= 5; i++) expect((await post(eager.cookie, `Review ${i}`)).statusCode).toBe(201);
+
+    const res = await post(eager.cookie, "Review 6");
+    expect(res.statusCode).toBe(429);
+    expect(res.headers["content-type"]).toContain("application/problem+json");
+    const retryAfter = Number(res.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(res.json()).toMatchObject({
+      status: 429,
+      title: "Too Many Requests",
+      detail: messages.review.rateLimited(5, Math.ceil(retryAfter / 60)),
+    });
+    expect(res.json().detail).toContain("at most 5 reviews an hour");
+    expect(await countOf(eager.id)).toBe(5);
+
+    // Another account is not limited by this one's reviews.
+    const other = await signUp(ctx.app, { name: "Olive Other" });
+    expect((await post(other.cookie, "My first review")).statusCode).toBe(201);
+    expect((await post(eager.cookie, "Review 7")).statusCode).toBe(429);
+
+    // Once the hour has passed, the account may post again.
+    await ctx.database.db.execute(
+      sql`update rate_limit set window_start = now() - interval '3601 seconds' where key like ${`%${eager.id}`}`,
+    );
+    expect((await post(eager.cookie, "An hour later")).statusCode).toBe(201);
+    expect(await countOf(eager.id)).toBe(6);
+  });
+});
+
+describe("POST /api/reviews: the Staff mark", () => {
+  const setRole = (id: string, role: "admin" | "user") =>
+    ctx.database.db.update(users).set({ role }).where(eq(users.id, id));
+  const write = async (who: TestUser, comment: string): Promise<Review> => {
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/reviews",
+      headers: { cookie: who.cookie, origin: ORIGIN },
+      payload: { comment, rating: 5 },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json();
+  };
+  const listed = async (id: string): Promise<Review | undefined> =>
+    ((await ctx.app.inject({ url: "/api/reviews" })).json() as Review[]).find((r) => r.id === id);
+
+  it("marks an admin's review staff, and no customer's, whatever the customer's name", async () => {
+    const admin = await signUpAdmin(ctx.app, { name: "Sam Shopkeeper" });
+    const staffReview = await write(admin, "New fans in stock next week.");
+    expect(staffReview).toMatchObject({ name: "Sam Shopkeeper", staff: true });
+    expect(await listed(staffReview.id)).toMatchObject({ staff: true });
+
+    for (const name of ["Gearhouse", "Sam Shopkeeper", "Casey Customer"]) {
+      const customer = await signUp(ctx.app, { name });
+      const review = await write(customer, `Signed ${name}.`);
+      expect(review).toMatchObject({ name, staff: false });
+      expect(await listed(review.id)).toMatchObject({ name, staff: false });
+    }
+  });
+
+  it("keeps the role the account had when writing: a later promotion or demotion relabels nothing", async () => {
+    const riser = await signUp(ctx.app, { name: "Rory Riser" });
+    const before = await write(riser, "Written as a customer.");
+    await setRole(riser.id, "admin");
+    const after = await write(riser, "Written as staff.");
+    await setRole(riser.id, "user");
+    expect(await listed(before.id)).toMatchObject({ staff: false });
+    expect(await listed(after.id)).toMatchObject({ staff: true });
+    expect((await write(riser, "A customer again.")).staff).toBe(false);
   });
 });

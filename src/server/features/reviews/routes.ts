@@ -31,10 +31,15 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Write a review under my name",
+        description:
+          "Marked staff when written by an admin. REVIEW_LIMIT_PER_HOUR reviews an hour per account, then 429 with Retry-After.",
         body: reviewInputSchema,
-        response: { 201: reviewSchema, ...problemResponses(400, 401) },
+        response: { 201: reviewSchema, ...problemResponses(400, 401, 429) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createReview(app.db, request.user, request.body)),
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await createReview(app.db, request.user, request.body, app.config.reviewLimitPerHour)),
   );
 };
