@@ -17,7 +17,7 @@ import type { Database, Db } from "./db/client.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
-import { catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
+import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { paymentRoutes } from "./features/payments/routes.js";
@@ -47,6 +47,8 @@ export interface BuildOptions {
   /** Where mail goes; by default SMTP_URL or the dev outbox. */
   mailer?: Mailer;
   rateLimit?: AuthPluginOptions["rateLimit"];
+  /** The catalog search's rationing, when not sized from the pool (tests provoke its 503s with it). */
+  catalogSearch?: CatalogRoutesOptions["search"];
   /** Told of every route as it is registered (the authorization matrix test lists them this way). */
   onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
@@ -127,7 +129,7 @@ export async function buildApp(
   await app.register(healthRoutes);
   await app.register(accountRoutes);
   await app.register(profileRoutes);
-  await app.register(catalogRoutes);
+  await app.register(catalogRoutes, { search: options.catalogSearch });
   await app.register(reviewRoutes);
   await app.register(orderRoutes);
   await app.register(paymentRoutes);

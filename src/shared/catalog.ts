@@ -2,9 +2,11 @@ import { z } from "zod";
 import {
   CATEGORIES,
   DEFAULT_PAGE_SIZE,
-  DEFAULT_PRODUCT_SORT,
+  effectiveProductSort,
   MAX_PAGE_SIZE,
   PRODUCT_SORTS,
+  type ProductSort,
+  SEARCH_COUNT_LIMIT,
 } from "./constants.js";
 import { messages } from "./messages.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
@@ -29,15 +31,27 @@ export type Product = z.infer<typeof productSchema>;
 export const productListQuerySchema = z.object({
   search: z.string().trim().max(100).optional().default(""),
   category: categorySchema.optional(),
-  sort: z.enum(PRODUCT_SORTS).optional().default(DEFAULT_PRODUCT_SORT),
+  /** Unset: by relevance while searching, otherwise by name (see effectiveProductSort). */
+  sort: z
+    .enum(PRODUCT_SORTS)
+    .optional()
+    .describe("Unset: relevance while searching, name-asc otherwise; relevance without a search is name-asc"),
   page: z.coerce.number().int().min(1).max(10_000).optional().default(1),
   pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().default(DEFAULT_PAGE_SIZE),
 });
-export type ProductListQuery = z.infer<typeof productListQuerySchema>;
+/** A list query as the server answers it: the order resolved, so equal lists have equal queries. */
+export type ProductListQuery = Omit<z.infer<typeof productListQuerySchema>, "sort"> & { sort: ProductSort };
+
+export function resolveProductListQuery(query: z.infer<typeof productListQuerySchema>): ProductListQuery {
+  return { ...query, sort: effectiveProductSort(query.sort, query.search) };
+}
 
 export const productListSchema = z.object({
   items: z.array(productSchema),
+  /** Every matching product, except that a search stops counting at SEARCH_COUNT_LIMIT (see totalExact). */
   total: z.number().int(),
+  /** False when a search matches more than `total` (= SEARCH_COUNT_LIMIT) products: "more than". */
+  totalExact: z.boolean().describe(`False when a search matches more than ${SEARCH_COUNT_LIMIT} products`),
 });
 export type ProductList = z.infer<typeof productListSchema>;
 

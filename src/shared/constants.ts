@@ -37,9 +37,40 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   "cooling-fans": "Cooling fans",
 };
 
-export const PRODUCT_SORTS = ["name-asc", "name-desc", "price-asc", "price-desc", "newest"] as const;
+/** "relevance" orders the products that best match a search first; it needs a search term. */
+export const PRODUCT_SORTS = [
+  "relevance",
+  "name-asc",
+  "name-desc",
+  "price-asc",
+  "price-desc",
+  "newest",
+] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
+/** The order of the list while no search term is given. */
 export const DEFAULT_PRODUCT_SORT: ProductSort = "name-asc";
+/** The order of the list while a search term is given. */
+export const DEFAULT_SEARCH_SORT: ProductSort = "relevance";
+
+/** The order the list is shown in when none is chosen: by relevance while searching, else by name. */
+export function defaultProductSort(search: string): ProductSort {
+  return search ? DEFAULT_SEARCH_SORT : DEFAULT_PRODUCT_SORT;
+}
+
+/**
+ * The order the list is actually shown in: the one chosen, or the default for the search. Without a
+ * search term every product is equally relevant, so "relevance" is the list by name.
+ */
+export function effectiveProductSort(sort: ProductSort | undefined, search: string): ProductSort {
+  if (sort === undefined || (sort === DEFAULT_SEARCH_SORT && !search)) return defaultProductSort(search);
+  return sort;
+}
+
+/**
+ * A search counts its matches up to this many and then says "more than": counting every match of a
+ * broad term ("keyboard" in a catalog of 100,000) would cost more than the search itself.
+ */
+export const SEARCH_COUNT_LIMIT = 1_000;
 
 /** Builds `path?query` from the given values in their order, leaving out empty ones. */
 export function withQuery(path: string, query: Record<string, string | number | undefined>): string {

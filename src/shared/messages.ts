@@ -513,6 +513,7 @@ export const messages = {
     allCategories: "All categories",
     sortLabel: "Sort by",
     sorts: {
+      relevance: "Best match",
       "name-asc": "Name: A to Z",
       "name-desc": "Name: Z to A",
       "price-asc": "Price: low to high",
@@ -520,6 +521,13 @@ export const messages = {
       newest: "Newest first",
     },
     results: (from: number, to: number, total: number) => `Showing ${from}–${to} of ${total} products`,
+    /** A search matching more products than it counts (SEARCH_COUNT_LIMIT). */
+    resultsMoreThan: (from: number, to: number, total: number) =>
+      `Showing ${from}–${to} of more than ${total} products`,
+    /** Too many searches at once: the shop keeps its database for everything else (503). */
+    searchBusy: "Searching is busy right now. Please try again in a moment.",
+    /** A search that ran past its time limit (503). */
+    searchTooLong: "This search took too long. Please try again, or search for something more specific.",
     clearFilters: "Clear filters",
     pagination: "Pages",
     previousPage: "Previous page",

@@ -36,6 +36,17 @@ export class TooManyRequests extends HttpProblem {
   }
 }
 
+/** The shop cannot answer now but can soon: a 503 whose `Retry-After` header says when to ask again. */
+export class ServiceUnavailable extends HttpProblem {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, "Service Unavailable", detail);
+    this.name = "ServiceUnavailable";
+  }
+}
+
 /** A service the shop depends on (e.g. the payment provider) failed; the cause is logged, not sent. */
 export const badGateway = (detail: string, cause: unknown) => {
   const problem = new HttpProblem(502, "Bad Gateway", detail);

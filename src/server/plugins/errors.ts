@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
-import { HttpProblem, TooManyRequests, titleFor } from "../lib/problem.js";
+import { HttpProblem, ServiceUnavailable, TooManyRequests, titleFor } from "../lib/problem.js";
 
 export interface Problem {
   type: string;
@@ -66,8 +66,12 @@ function validationErrors(error: FastifyError): { path: string; message: string 
 async function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpProblem) {
-      if (error.status >= 500) request.log.error({ err: error, cause: error.cause }, error.title);
-      if (error instanceof TooManyRequests) reply.header("retry-after", String(error.retryAfterSeconds));
+      // A 503 is load the shop sheds on purpose, not a fault.
+      if (error instanceof ServiceUnavailable)
+        request.log.warn({ err: error, cause: error.cause }, error.title);
+      else if (error.status >= 500) request.log.error({ err: error, cause: error.cause }, error.title);
+      if (error instanceof TooManyRequests || error instanceof ServiceUnavailable)
+        reply.header("retry-after", String(error.retryAfterSeconds));
       return sendProblem(reply, {
         status: error.status,
         title: error.title,

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  customType,
   index,
   integer,
   pgEnum,
@@ -15,6 +16,29 @@ import { CATEGORIES } from "../../../shared/catalog.js";
 import { users } from "./auth.js";
 
 export const categoryEnum = pgEnum("category", CATEGORIES);
+
+/**
+ * Words a shopper may search a category by, beside its products' names ("mice" finds every mouse,
+ * "headphone" every headset). A change here is a schema change: the generated columns below
+ * follow it only through a migration.
+ */
+const CATEGORY_SEARCH_WORDS: Record<(typeof CATEGORIES)[number], string> = {
+  keyboards: "keyboards",
+  mice: "mice mouse",
+  memory: "memory ram",
+  headphones: "headphones headset",
+  "cooling-fans": "cooling fans",
+};
+
+const categoryWords = `case "category" ${Object.entries(CATEGORY_SEARCH_WORDS)
+  .map(([category, words]) => `when '${category}' then '${words}'`)
+  .join(" ")} end`;
+
+/** A full-text document (PostgreSQL tsvector); written by PostgreSQL only, never read by the shop. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/** The product's name (weight A) and its category's words (B), in English: what the product is. */
+const titleDocument = `setweight(to_tsvector('english', "name"), 'A') || setweight(to_tsvector('english', ${categoryWords}), 'B')`;
 
 export const products = pgTable(
   "product",
@@ -30,6 +54,12 @@ export const products = pgTable(
     category: categoryEnum("category").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** What the product is (see titleDocument): a search matching here ranks above the description. */
+    titleVector: tsvector("title_vector").generatedAlwaysAs(sql.raw(titleDocument)),
+    /** The title and the description (weight C): everything a search may match. */
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      sql.raw(`${titleDocument} || setweight(to_tsvector('english', "description"), 'C')`),
+    ),
   },
   (t) => [
     check("product_price_positive", sql`${t.price} > 0`),
@@ -38,8 +68,22 @@ export const products = pgTable(
     index("product_price_idx").on(t.price, t.id),
     index("product_created_idx").on(t.createdAt, t.id),
     index("product_category_name_idx").on(t.category, t.name),
+    index("product_title_idx").using("gin", t.titleVector),
+    index("product_search_idx").using("gin", t.searchVector),
+    // A search text found inside names ("65%", "DDR5-60"); needs the pg_trgm extension.
+    index("product_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
   ],
 );
+
+/**
+ * Every word of every product's name and description as written (lower case, unstemmed), so a
+ * misspelt search word can be matched to the nearest real ones by trigram similarity ("keybord"
+ * to "keyboard"). Filled by triggers on product (see the migration); words of removed or reworded
+ * products stay, harmless: they only widen a misspelt search to a word that matches nothing.
+ */
+export const searchWords = pgTable("search_word", { word: text("word").primaryKey() }, (t) => [
+  index("search_word_trgm_idx").using("gin", t.word.op("gin_trgm_ops")),
+]);
 
 export const reviews = pgTable(
   "review",

@@ -11,6 +11,7 @@ import {
   productListSchema,
   productPatchSchema,
   productSchema,
+  resolveProductListQuery,
 } from "../../../shared/catalog.js";
 import { productListPath } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
@@ -18,6 +19,7 @@ import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import type { CachedBody, CatalogCache } from "./cache.js";
+import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";
 import { createProduct, getProduct, listProducts, updateProduct } from "./service.js";
 
 /** JSON as the route's response schema would send it, serialized once for every request it serves. */
@@ -109,15 +111,19 @@ function listKey(query: ProductListQuery): string {
 }
 
 /** One page of the product list, from the cache or read once for every request waiting on it. */
-function cachedList(app: FastifyInstance, query: ProductListQuery): Promise<CachedBody> {
+function cachedList(
+  app: FastifyInstance,
+  query: ProductListQuery,
+  read: (query: ProductListQuery) => Promise<ProductList>,
+): Promise<CachedBody> {
   return app.catalogCache.get(listKey(query), async () => {
-    const list = await listProducts(app.db, query);
+    const list = await read(query);
     return { body: encode(productListSchema, list), productIds: list.items.map((p) => p.id) };
   });
 }
 
 /** The list /tools asks for on arrival: no search, no category, default order, first page. */
-const ARRIVAL_QUERY = productListQuerySchema.parse({});
+const ARRIVAL_QUERY = resolveProductListQuery(productListQuerySchema.parse({}));
 /** The URL the page asks it by (get-products.ts, use-catalog-filter.ts). */
 const ARRIVAL_PATH = productListPath(ARRIVAL_QUERY);
 /** Only plain same-origin paths go into a header (product images are checked when saved, too). */
@@ -132,7 +138,7 @@ const firstImages = new WeakMap<CachedBody, string | null>();
  * be read (the page then goes without the header).
  */
 export async function productsPagePreload(app: FastifyInstance): Promise<string | undefined> {
-  const cached = await cachedList(app, ARRIVAL_QUERY);
+  const cached = await cachedList(app, ARRIVAL_QUERY, (query) => listProducts(app.db, query));
   let image = firstImages.get(cached);
   if (image === undefined) {
     const first = (JSON.parse(cached.body.toString()) as ProductList).items[0]?.image;
@@ -147,8 +153,17 @@ export async function productsPagePreload(app: FastifyInstance): Promise<string 
   return links.join(", ");
 }
 
-export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface CatalogRoutesOptions {
+  /** Overrides of the search's rationing, which is otherwise sized from the database pool. */
+  search?: Partial<SearchLimits>;
+}
+
+export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async (app, options) => {
   const tags = ["catalog"];
+  const search = new ProductSearch(app.db, searchLimits(app.database.pool.options.max, options.search));
+  // Searches through `search`, which rations them; the rest of the list straight from the catalog.
+  const readList = (query: ProductListQuery) =>
+    query.search ? search.list(query) : listProducts(app.db, query);
   const listByUrl = answeredByUrl(app.catalogCache);
   const productByUrl = answeredByUrl(app.catalogCache);
 
@@ -159,13 +174,16 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "List products with search, category filter, sorting and pagination",
+        description:
+          "A search is ranked by relevance unless another sort is chosen, and counts its matches up to a limit (totalExact). Searches are rationed: 503 with Retry-After when too many wait or one runs too long.",
         querystring: productListQuerySchema,
-        response: { 200: productListSchema, 304: notModifiedSchema, ...problemResponses(400) },
+        response: { 200: productListSchema, 304: notModifiedSchema, ...problemResponses(400, 503) },
       },
     },
     async (request, reply) => {
-      listByUrl.remember(request.url, listKey(request.query));
-      return sendCached(request, reply, await cachedList(app, request.query));
+      const query = resolveProductListQuery(request.query);
+      listByUrl.remember(request.url, listKey(query));
+      return sendCached(request, reply, await cachedList(app, query, readList));
     },
   );
 

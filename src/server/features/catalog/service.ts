@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import type {
   Product,
   ProductInput,
@@ -10,7 +10,7 @@ import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
 import { notifyCatalogChange } from "./listener.js";
 
-const columns = {
+export const productColumns = {
   id: products.id,
   name: products.name,
   description: products.description,
@@ -20,7 +20,9 @@ const columns = {
   category: products.category,
 };
 
-const ORDERINGS = {
+export const ORDERINGS = {
+  // Without a search term every product is equally relevant (see effectiveProductSort).
+  relevance: [asc(products.name), asc(products.id)],
   "name-asc": [asc(products.name), asc(products.id)],
   "name-desc": [desc(products.name), desc(products.id)],
   "price-asc": [asc(products.price), asc(products.id)],
@@ -28,22 +30,12 @@ const ORDERINGS = {
   newest: [desc(products.createdAt), desc(products.id)],
 } as const;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
+/** One page of the catalog, or of a category, with the exact count; searches are search.ts's. */
 export async function listProducts(db: Db, query: ProductListQuery): Promise<ProductList> {
-  const filters: SQL[] = [];
-  if (query.category) filters.push(eq(products.category, query.category));
-  if (query.search) {
-    const pattern = `%${escapeLike(query.search)}%`;
-    const match = sql`(${ilike(products.name, pattern)} or ${ilike(products.description, pattern)})`;
-    filters.push(match);
-  }
-  const where = filters.length ? and(...filters) : undefined;
+  const where = query.category ? eq(products.category, query.category) : undefined;
   // One statement: the page and the total count together.
   const rows = await db
-    .select({ ...columns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({ ...productColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(products)
     .where(where)
     .orderBy(...ORDERINGS[query.sort])
@@ -51,16 +43,17 @@ export async function listProducts(db: Db, query: ProductListQuery): Promise<Pro
     .offset((query.page - 1) * query.pageSize);
   if (rows.length === 0 && query.page > 1) {
     const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(products).where(where);
-    return { items: [], total: count?.n ?? 0 };
+    return { items: [], total: count?.n ?? 0, totalExact: true };
   }
   return {
     items: rows.map(({ total: _total, ...product }) => product),
     total: rows[0]?.total ?? 0,
+    totalExact: true,
   };
 }
 
 export async function getProduct(db: Db, id: string): Promise<Product | undefined> {
-  const [row] = await db.select(columns).from(products).where(eq(products.id, id));
+  const [row] = await db.select(productColumns).from(products).where(eq(products.id, id));
   return row;
 }
 
@@ -69,7 +62,7 @@ export async function createProduct(db: Db, input: Required<ProductInput>): Prom
   const [row] = await db
     .insert(products)
     .values(input)
-    .returning({ ...columns, notified: notifyCatalogChange() });
+    .returning({ ...productColumns, notified: notifyCatalogChange() });
   if (!row) throw new Error("product insert returned nothing");
   const { notified: _notified, ...product } = row;
   return product;
@@ -84,7 +77,7 @@ export async function updateProduct(db: Db, id: string, patch: ProductPatch): Pr
     .update(products)
     .set({ ...patch, updatedAt: new Date() })
     .where(eq(products.id, id))
-    .returning({ ...columns, notified: notifyCatalogChange() });
+    .returning({ ...productColumns, notified: notifyCatalogChange() });
   if (!row) return undefined;
   const { notified: _notified, ...product } = row;
   return product;

@@ -1,0 +1,348 @@
+import { and, asc, eq, ilike, not, or, type SQL, sql } from "drizzle-orm";
+import type { Category, Product, ProductList, ProductListQuery } from "../../../shared/catalog.js";
+import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
+import { messages } from "../../../shared/messages.js";
+import type { Db, Tx } from "../../db/client.js";
+import { products, searchWords } from "../../db/schema/index.js";
+import { ServiceUnavailable } from "../../lib/problem.js";
+import { Gate, GateClosed, type GateLimits } from "./search-gate.js";
+import { ORDERINGS, productColumns } from "./service.js";
+
+/**
+ * Catalog search: full text (English stems, GIN indexes) over the name, the category's words and the
+ * description; misspelt words widened to the nearest real words of the catalog (trigram similarity
+ * over search_word); and the search text as typed inside names (a trigram index on name), which
+ * finds parts of words and model numbers too ("65%", "DDR5-60").
+ *
+ * Relevance sorts the matches into tiers, best first: the search text as typed in the name; every
+ * word in the name or the category's words; every word anywhere (the description). Within a tier
+ * the order is the product's id: random (UUIDv4), so stable, fair between brands, and spread evenly
+ * over any set of products, which lets a broad tier ("keyboard" among 100,000 products) be read by
+ * walking the primary key until the page is full, after a few dozen rows, instead of collecting and
+ * sorting tens of thousands of matches. Counts stop at SEARCH_COUNT_LIMIT ("more than 1,000").
+ *
+ * Unique searches cannot be cached, so they are rationed: a few at a time (a share of the database
+ * pool), a bounded line behind them, and a time limit on every statement, all answered with a 503.
+ */
+
+/** How many searches read the database at once, the line behind them, and their time limits. */
+export interface SearchLimits extends GateLimits {
+  /** How long one statement of a search may run before PostgreSQL cancels it. */
+  statementTimeoutMs: number;
+}
+
+/** The catalog's searches may hold a quarter of the pool; the rest stays free for everything else. */
+export function searchLimits(poolSize: number, overrides: Partial<SearchLimits> = {}): SearchLimits {
+  const concurrency = Math.max(1, Math.floor(poolSize / 4));
+  return {
+    concurrency,
+    queue: concurrency * 4,
+    maxWaitMs: 2_000,
+    statementTimeoutMs: 1_000,
+    ...overrides,
+  };
+}
+
+/** PostgreSQL's SQLSTATE for a statement cancelled, here by statement_timeout. */
+const QUERY_CANCELED = "57014";
+/** Retry-After of a refused search, in seconds. */
+const RETRY_AFTER_SECONDS = 1;
+/** Misspelt words are widened to at most this many real words each. */
+const SIMILAR_WORDS = 3;
+/** Shorter words are taken as they are: a trigram of two letters finds noise. */
+const MIN_FUZZY_LENGTH = 3;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function isCanceled(error: unknown): boolean {
+  const e = error as { code?: string; cause?: unknown } | undefined;
+  return e?.code === QUERY_CANCELED || (e?.cause !== undefined && isCanceled(e.cause));
+}
+
+interface SearchWord {
+  word: string;
+  similar: string[];
+}
+
+/**
+ * The words of the search as the 'simple' configuration splits them (lower case, unstemmed), each
+ * with the catalog's nearest words (trigram similarity) when it finds no product on its own: a
+ * word of the catalog, a stem of one ("headphone") and a stop word ("the") are taken as they are.
+ */
+async function wordsOf(tx: Tx, search: string): Promise<SearchWord[]> {
+  const result = await tx.execute<{ word: string; similar: string[] }>(sql`
+    select t.word,
+      case when length(t.word) < ${MIN_FUZZY_LENGTH} or numnode(plainto_tsquery('english', t.word)) = 0
+             or exists (select 1 from ${products} where ${products.searchVector} @@ plainto_tsquery('english', t.word))
+           then '{}'::text[]
+        else array(select s.word from ${searchWords} s where s.word % t.word
+                   order by similarity(s.word, t.word) desc, s.word limit ${SIMILAR_WORDS})
+      end as similar
+    from unnest(tsvector_to_array(to_tsvector('simple', ${search}))) as t(word)`);
+  return result.rows;
+}
+
+/** Every word (or one of its similar words), stemmed as English; undefined without words. */
+function wordsQuery(words: SearchWord[]): SQL | undefined {
+  if (words.length === 0) return undefined;
+  const each = words.map(({ word, similar }) =>
+    sql.join(
+      [word, ...similar].map((w) => sql`plainto_tsquery('english', ${w})`),
+      sql` || `,
+    ),
+  );
+  return sql.join(
+    each.map((alternatives) => sql`(${alternatives})`),
+    sql` && `,
+  );
+}
+
+interface Matching {
+  /** Everything the search finds. */
+  all: SQL;
+  /** The relevance tiers, best first: disjoint, and together `all`. */
+  tiers: SQL[];
+}
+
+/**
+ * What the search matches. "As typed" is the text inside the name for a single word (a part of a
+ * word or a model number counts), and the words in that order in the name for several (as a
+ * phrase: a long text inside names costs a trigram index dearly and finds nothing more).
+ */
+function matching(query: ProductListQuery, words: SearchWord[]): Matching {
+  const inCategory = (condition: SQL) =>
+    (query.category ? and(eq(products.category, query.category), condition) : condition) as SQL;
+  const q = wordsQuery(words);
+  if (!/\s/.test(query.search)) {
+    const typed = ilike(products.name, `%${escapeLike(query.search)}%`);
+    if (!q) return { all: inCategory(typed), tiers: [inCategory(typed)] };
+    const inTitle = sql`${products.titleVector} @@ (${q})`;
+    const anywhere = sql`${products.searchVector} @@ (${q})`;
+    return {
+      all: inCategory(or(typed, anywhere) as SQL),
+      tiers: [
+        inCategory(typed),
+        inCategory(and(inTitle, not(typed)) as SQL),
+        inCategory(and(anywhere, not(inTitle), not(typed)) as SQL),
+      ],
+    };
+  }
+  // Several words: every tier is inside `anywhere`, so `all` needs no second index.
+  if (!q) return { all: sql`false`, tiers: [] };
+  const phrase = sql`${products.titleVector} @@ phraseto_tsquery('english', ${query.search})`;
+  const inTitle = sql`${products.titleVector} @@ (${q})`;
+  const anywhere = sql`${products.searchVector} @@ (${q})`;
+  return {
+    all: inCategory(anywhere),
+    tiers: [
+      inCategory(and(phrase, inTitle) as SQL),
+      inCategory(and(inTitle, not(phrase)) as SQL),
+      inCategory(and(anywhere, not(inTitle)) as SQL),
+    ],
+  };
+}
+
+/**
+ * How PostgreSQL may read a set of products. Its estimates of how many products a search word
+ * matches are rough (a word missing from its statistics counts as 0.5 % of the catalog), and a
+ * wrong guess is costly either way: walking an index in page order for a word that matches nothing
+ * reads the whole catalog, and collecting every match of a broad word to sort them reads tens of
+ * thousands of rows. The search counts first (through the GIN indexes), so it knows which it has:
+ * at most SEARCH_COUNT_LIMIT products are collected through the GIN indexes ("bitmap"); more, at
+ * least 1 % of a catalog of 100,000, are walked in page order ("ordered"), which stops as soon as
+ * the page is full. Sequential scans of the catalog are never what a search wants.
+ */
+type Plan = "bitmap" | "ordered";
+
+/** Sets the planner for the transaction's next statements (transaction-local, like SET LOCAL). */
+function planSettings(plan: Plan): SQL {
+  const ordered = plan === "ordered" ? "on" : "off";
+  const bitmap = plan === "bitmap" ? "on" : "off";
+  return sql`set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', ${bitmap}, true),
+    set_config('enable_indexscan', ${ordered}, true), set_config('enable_indexonlyscan', ${ordered}, true)`;
+}
+
+/** Relevance within a tier (see the top of this file). */
+const BY_ID = [asc(products.id)];
+/**
+ * How far along its order a large set is walked for a page sorted by name, price or date before it
+ * is collected and sorted instead: matches gathered away from the start of that order (a brand, in
+ * name order) are not found by walking.
+ */
+const WALK_LIMIT = 2_000;
+
+/** One search's reads, in its transaction, which starts on the "bitmap" plan. */
+class SearchReader {
+  private plan: Plan = "bitmap";
+  /** Each tier's size, counted up to SEARCH_COUNT_LIMIT + 1 once asked. */
+  private readonly sizes = new Map<number, number>();
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly matching: Matching,
+    private readonly category: Category | undefined,
+  ) {}
+
+  private async use(plan: Plan): Promise<void> {
+    if (this.plan === plan) return;
+    this.plan = plan;
+    await this.tx.execute(sql`select ${planSettings(plan)}`);
+  }
+
+  /** How many products match `where`, counting no further than `limit`. */
+  async countUpTo(where: SQL, limit: number): Promise<number> {
+    await this.use("bitmap");
+    const matches = this.tx
+      .select({ one: sql`1`.as("one") })
+      .from(products)
+      .where(where)
+      .limit(limit)
+      .as("matches");
+    const [row] = await this.tx.select({ n: sql<number>`count(*)::int` }).from(matches);
+    return row?.n ?? 0;
+  }
+
+  async tierSize(tier: number): Promise<number> {
+    let size = this.sizes.get(tier);
+    if (size === undefined) {
+      size = await this.countUpTo(this.matching.tiers[tier] as SQL, SEARCH_COUNT_LIMIT + 1);
+      this.sizes.set(tier, size);
+    }
+    return size;
+  }
+
+  /** How many products match, exact up to SEARCH_COUNT_LIMIT: the tiers' sizes added up, or one count. */
+  async total(byTiers: boolean): Promise<{ total: number; totalExact: boolean }> {
+    let n = 0;
+    if (byTiers)
+      for (let tier = 0; tier < this.matching.tiers.length && n <= SEARCH_COUNT_LIMIT; tier++)
+        n += await this.tierSize(tier);
+    else n = await this.countUpTo(this.matching.all, SEARCH_COUNT_LIMIT + 1);
+    return n > SEARCH_COUNT_LIMIT
+      ? { total: SEARCH_COUNT_LIMIT, totalExact: false }
+      : { total: n, totalExact: true };
+  }
+
+  private read(where: SQL, orderBy: SQL[], offset: number, limit: number): Promise<Product[]> {
+    return this.tx
+      .select(productColumns)
+      .from(products)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(limit)
+      .offset(offset);
+  }
+
+  /** A page of one relevance tier, which has `size` products (as counted). */
+  async tierPage(where: SQL, size: number, offset: number, limit: number): Promise<Product[]> {
+    await this.use(size > SEARCH_COUNT_LIMIT ? "ordered" : "bitmap");
+    return this.read(where, BY_ID, offset, limit);
+  }
+
+  /** A page sorted by name, price or date of the `size` products (as counted) matching `where`. */
+  async sortedPage(
+    where: SQL,
+    size: number,
+    orderBy: SQL[],
+    offset: number,
+    limit: number,
+  ): Promise<Product[]> {
+    if (size > SEARCH_COUNT_LIMIT && offset + limit <= WALK_LIMIT) {
+      await this.use("ordered");
+      const inCategory = this.category ? sql`where ${eq(products.category, this.category)}` : sql``;
+      const order = sql.join(orderBy, sql`, `);
+      // The first rows in page order, under the table's own name, so `where` reads them. Raw SQL:
+      // drizzle refuses columns of a table that is not part of the query.
+      const walked = await this.tx.execute<Product>(sql`
+        select ${sql.join(Object.values(productColumns), sql`, `)}
+        from (select * from ${products} ${inCategory} order by ${order} limit ${WALK_LIMIT}) as ${products}
+        where ${where} order by ${order} limit ${limit} offset ${offset}`);
+      if (walked.rows.length === limit) return walked.rows;
+    }
+    await this.use("bitmap");
+    return this.read(where, orderBy, offset, limit);
+  }
+
+  /** One page by relevance: tier after tier, each read only as far as the page reaches. */
+  async byRelevance(offset: number, limit: number): Promise<Product[]> {
+    const items: Product[] = [];
+    let skip = offset;
+    for (const [tier, where] of this.matching.tiers.entries()) {
+      const wanted = limit - items.length;
+      if (wanted === 0) break;
+      const size = await this.tierSize(tier);
+      // A tier counted to its end that ends before the page starts: step over it unread.
+      if (size <= SEARCH_COUNT_LIMIT && skip >= size) {
+        skip -= size;
+        continue;
+      }
+      const rows = await this.tierPage(where, size, skip, wanted);
+      items.push(...rows);
+      // The page starts in this tier: the next one is read from its start.
+      if (rows.length > 0) skip = 0;
+      // A large tier that ends before the page starts (at most `skip` products): step over it.
+      else if (skip > 0) skip -= await this.countUpTo(where, skip);
+    }
+    return items;
+  }
+}
+
+async function readSearch(tx: Tx, query: ProductListQuery, statementTimeoutMs: number): Promise<ProductList> {
+  // Transaction-local, so both end with it.
+  await tx.execute(
+    sql`select set_config('statement_timeout', ${String(statementTimeoutMs)}, true), ${planSettings("bitmap")}`,
+  );
+  const found = matching(query, await wordsOf(tx, query.search));
+  const reader = new SearchReader(tx, found, query.category);
+  const byRelevance = query.sort === "relevance";
+  const count = await reader.total(byRelevance);
+  const offset = (query.page - 1) * query.pageSize;
+  if (count.total === 0 || (count.totalExact && offset >= count.total)) return { items: [], ...count };
+  const items = byRelevance
+    ? await reader.byRelevance(offset, query.pageSize)
+    : await reader.sortedPage(
+        found.all,
+        count.totalExact ? count.total : SEARCH_COUNT_LIMIT + 1,
+        [...ORDERINGS[query.sort]],
+        offset,
+        query.pageSize,
+      );
+  return { items, ...count };
+}
+
+/** The catalog's searches, rationed (see SearchLimits). */
+export class ProductSearch {
+  private readonly gate: Gate;
+
+  constructor(
+    private readonly db: Db,
+    private readonly limits: SearchLimits,
+  ) {
+    this.gate = new Gate(limits);
+  }
+
+  /** One page of the products matching `query.search`; a 503 when refused or cut off. */
+  async list(query: ProductListQuery): Promise<ProductList> {
+    try {
+      return await this.gate.run(() =>
+        // One snapshot for the count and the page.
+        this.db.transaction((tx) => readSearch(tx, query, this.limits.statementTimeoutMs), {
+          isolationLevel: "repeatable read",
+          accessMode: "read only",
+        }),
+      );
+    } catch (error) {
+      if (error instanceof GateClosed) throw unavailable(messages.catalog.searchBusy, error);
+      if (isCanceled(error)) throw unavailable(messages.catalog.searchTooLong, error);
+      throw error;
+    }
+  }
+}
+
+function unavailable(detail: string, cause: unknown): ServiceUnavailable {
+  const problem = new ServiceUnavailable(detail, RETRY_AFTER_SECONDS);
+  problem.cause = cause;
+  return problem;
+}
