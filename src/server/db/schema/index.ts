@@ -1,4 +1,5 @@
 export * from "./auth.js";
 export * from "./catalog.js";
 export * from "./orders.js";
+export * from "./overview.js";
 export * from "./profile.js";

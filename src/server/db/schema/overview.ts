@@ -1,0 +1,36 @@
+import { bigint, index, integer, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
+import { products } from "./catalog.js";
+
+/**
+ * Running counts for the admin overview, kept by triggers in the same transaction as every change
+ * they count (see the migration), so reading them costs the same at ten orders or ten million and
+ * they are exact in every snapshot. Keys: `users`, `orders:<status>`. Each key is spread over a few
+ * shards (rows), chosen per transaction, so concurrent orders do not queue on one hot row; a count
+ * is the sum of its key's shards.
+ */
+export const overviewCounts = pgTable(
+  "overview_count",
+  {
+    key: text("key").notNull(),
+    shard: smallint("shard").notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.shard] })],
+);
+
+/**
+ * The products below LOW_STOCK_THRESHOLD units (src/shared/constants.ts; the triggers hold the
+ * same number), kept by triggers on product: the overview lists and counts them without reading
+ * the whole catalog, and product stock updates stay HOT (no index on product.quantity).
+ */
+export const lowStockProducts = pgTable(
+  "low_stock_product",
+  {
+    productId: uuid("product_id")
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    quantity: integer("quantity").notNull(),
+  },
+  (t) => [index("low_stock_product_order_idx").on(t.quantity, t.name, t.productId)],
+);
