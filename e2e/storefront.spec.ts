@@ -144,6 +144,32 @@ test.describe("product list", () => {
     await expect(page.getByLabel(messages.catalog.searchLabel)).toHaveValue("");
   });
 
+  test("orders a search by best match until another order is chosen, and forgets it with the search", async ({
+    page,
+  }) => {
+    const keyboards = await apiProducts(page, "search=keybord");
+    expect(keyboards.total).toBeGreaterThan(1);
+    await page.goto("/tools");
+    const sort = page.getByLabel(messages.catalog.sortLabel);
+    await expect(sort.getByRole("option", { name: messages.catalog.sorts.relevance })).toHaveCount(0);
+
+    await page.getByLabel(messages.catalog.searchLabel).fill("keybord");
+    await expect(page).toHaveURL("/tools?search=keybord");
+    await expect(sort).toHaveValue("relevance");
+    await expect(cardTitles(page)).toHaveText(keyboards.items.map((p) => p.name));
+
+    const cheapest = await apiProducts(page, "search=keybord&sort=price-asc");
+    await sort.selectOption("price-asc");
+    await expect(page).toHaveURL("/tools?search=keybord&sort=price-asc");
+    await expect(cardTitles(page)).toHaveText(cheapest.items.map((p) => p.name));
+
+    await sort.selectOption("relevance");
+    await expect(page).toHaveURL("/tools?search=keybord");
+    await page.getByLabel(messages.catalog.searchLabel).fill("");
+    await expect(page).toHaveURL("/tools");
+    await expect(sort).toHaveValue("name-asc");
+  });
+
   test("filters by category and sorts by price", async ({ page }) => {
     const mice = await apiProducts(page, "category=mice&sort=price-asc");
     expect(mice.total).toBeGreaterThan(1);

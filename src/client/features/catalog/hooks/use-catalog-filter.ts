@@ -3,7 +3,8 @@ import { useSearchParams } from "react-router";
 import {
   CATEGORIES,
   type Category,
-  DEFAULT_PRODUCT_SORT,
+  defaultProductSort,
+  effectiveProductSort,
   PRODUCT_SORTS,
   type ProductSort,
 } from "../../../../shared/constants.js";
@@ -28,10 +29,11 @@ function readFilter(params: URLSearchParams): CatalogFilter {
   const category = params.get("category");
   const sort = params.get("sort");
   const page = Number(params.get("page"));
+  const search = (params.get("search") ?? "").trim().slice(0, 100);
   return {
-    search: (params.get("search") ?? "").trim().slice(0, 100),
+    search,
     category: isCategory(category) ? category : undefined,
-    sort: isSort(sort) ? sort : DEFAULT_PRODUCT_SORT,
+    sort: effectiveProductSort(isSort(sort) ? sort : undefined, search),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -39,9 +41,10 @@ function readFilter(params: URLSearchParams): CatalogFilter {
 /** The URL query for a filter, leaving defaults out so links stay short. */
 export function filterQuery(filter: CatalogFilter): string {
   const params = new URLSearchParams();
+  const sort = effectiveProductSort(filter.sort, filter.search);
   if (filter.search) params.set("search", filter.search);
   if (filter.category) params.set("category", filter.category);
-  if (filter.sort !== DEFAULT_PRODUCT_SORT) params.set("sort", filter.sort);
+  if (sort !== defaultProductSort(filter.search)) params.set("sort", sort);
   if (filter.page > 1) params.set("page", String(filter.page));
   const query = params.toString();
   return query ? `?${query}` : "";
@@ -69,7 +72,12 @@ export function useCatalogFilter() {
   const update = useCallback(
     (change: Partial<CatalogFilter>, options: { replace?: boolean } = {}) => {
       // Set by the memo above in the render that made this callback reachable.
-      const next = { ...(latest.current as CatalogFilter), page: 1, ...change };
+      const previous = latest.current as CatalogFilter;
+      const next = { ...previous, page: 1, ...change };
+      // An order nobody chose follows the search: by relevance once searching, by name after.
+      if (change.sort === undefined && previous.sort === defaultProductSort(previous.search))
+        next.sort = defaultProductSort(next.search);
+      next.sort = effectiveProductSort(next.sort, next.search);
       latest.current = next;
       setParams(new URLSearchParams(filterQuery(next)), {
         replace: options.replace,

@@ -30,9 +30,16 @@ export function ProductsPage() {
   }, []);
 
   const total = products.data?.total ?? 0;
-  const pageCount = Math.ceil(total / DEFAULT_PAGE_SIZE);
+  const totalExact = products.data?.totalExact ?? true;
   const first = (filter.page - 1) * DEFAULT_PAGE_SIZE + 1;
   const last = first - 1 + (products.data?.items.length ?? 0);
+  // A search that stopped counting: a full page may have another after it.
+  const pageCount = Math.max(
+    Math.ceil(total / DEFAULT_PAGE_SIZE),
+    !totalExact && last - first + 1 === DEFAULT_PAGE_SIZE ? filter.page + 1 : 0,
+  );
+  // "Best match" orders a search; without one there is nothing to match.
+  const sorts = PRODUCT_SORTS.filter((sort) => sort !== "relevance" || filter.search !== "");
   const filtered = filter.search !== "" || filter.category !== undefined;
 
   return (
@@ -53,7 +60,7 @@ export function ProductsPage() {
                 onChange={(event) => update({ sort: event.target.value as ProductSort })}
                 className="select w-full"
               >
-                {PRODUCT_SORTS.map((sort) => (
+                {sorts.map((sort) => (
                   <option key={sort} value={sort}>
                     {text.sorts[sort]}
                   </option>
@@ -87,7 +94,7 @@ export function ProductsPage() {
           ) : (
             <>
               <p role="status" className="mb-6 text-sm text-base-content/80">
-                {text.results(first, last, total)}
+                {totalExact ? text.results(first, last, total) : text.resultsMoreThan(first, last, total)}
               </p>
               <div
                 aria-busy={products.isPlaceholderData}
