@@ -19,10 +19,10 @@ export const categoryEnum = pgEnum("category", CATEGORIES);
 
 /**
  * Words a shopper may search a category by, beside its products' names ("mice" finds every mouse,
- * "headphone" every headset). A change here is a schema change: the generated columns below
- * follow it only through a migration.
+ * "headphone" every headset). A change here is a schema change: the generated columns below, and
+ * the words search_word holds of them, follow it only through a migration.
  */
-const CATEGORY_SEARCH_WORDS: Record<(typeof CATEGORIES)[number], string> = {
+export const CATEGORY_SEARCH_WORDS: Record<(typeof CATEGORIES)[number], string> = {
   keyboards: "keyboards",
   mice: "mice mouse",
   memory: "memory ram",
@@ -34,11 +34,22 @@ const categoryWords = `case "category" ${Object.entries(CATEGORY_SEARCH_WORDS)
   .map(([category, words]) => `when '${category}' then '${words}'`)
   .join(" ")} end`;
 
+/**
+ * A lexeme no text can make (it holds a space) naming the product's category, in both documents:
+ * a search within a category adds it to its query, so the GIN index alone narrows to the category
+ * (words and categories go together: "fan" among mice would otherwise read every fan to drop it).
+ */
+export const categoryLexeme = (category: (typeof CATEGORIES)[number]) => `category ${category}`;
+
+const categoryTag = `array_to_tsvector(array[case "category" ${CATEGORIES.map(
+  (category) => `when '${category}' then '${categoryLexeme(category)}'`,
+).join(" ")} end])`;
+
 /** A full-text document (PostgreSQL tsvector); written by PostgreSQL only, never read by the shop. */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
-/** The product's name (weight A) and its category's words (B), in English: what the product is. */
-const titleDocument = `setweight(to_tsvector('english', "name"), 'A') || setweight(to_tsvector('english', ${categoryWords}), 'B')`;
+/** The product's name (weight A), its category's words (B), in English, and its category's tag: what the product is. */
+const titleDocument = `setweight(to_tsvector('english', "name"), 'A') || setweight(to_tsvector('english', ${categoryWords}), 'B') || ${categoryTag}`;
 
 export const products = pgTable(
   "product",
@@ -76,10 +87,11 @@ export const products = pgTable(
 );
 
 /**
- * Every word of every product's name and description as written (lower case, unstemmed), so a
- * misspelt search word can be matched to the nearest real ones by trigram similarity ("keybord"
- * to "keyboard"). Filled by triggers on product (see the migration); words of removed or reworded
- * products stay, harmless: they only widen a misspelt search to a word that matches nothing.
+ * Every word of every product's name and description as written (lower case, unstemmed), and the
+ * categories' words, so a misspelt search word can be matched to the nearest real ones by trigram
+ * similarity ("keybord" to "keyboard"). Filled by triggers on product (see the migration); words of
+ * removed or reworded products stay, harmless: they only widen a misspelt search to a word that
+ * matches nothing.
  */
 export const searchWords = pgTable("search_word", { word: text("word").primaryKey() }, (t) => [
   index("search_word_trgm_idx").using("gin", t.word.op("gin_trgm_ops")),

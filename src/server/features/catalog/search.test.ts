@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Category, Product, ProductList } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
-import { products } from "../../db/schema/index.js";
+import { CATEGORY_SEARCH_WORDS, products, searchWords } from "../../db/schema/index.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 
@@ -115,6 +115,15 @@ describe("catalog search on the demo catalog", () => {
     for (let page = 2; page <= Math.ceil(body.total / 2); page++)
       pages.push(await list(`search=gaming&category=mice&pageSize=2&page=${page}`));
     expect(pages.flatMap(names)).toEqual(names(body));
+  });
+
+  it("knows the categories' words as spelt, so none is taken for a misspelling", async () => {
+    const words = Object.values(CATEGORY_SEARCH_WORDS).flatMap((w) => w.split(" "));
+    const known = await ctx.database.db
+      .select({ word: searchWords.word })
+      .from(searchWords)
+      .where(inArray(searchWords.word, words));
+    expect(known.map((k) => k.word).sort()).toEqual([...new Set(words)].sort());
   });
 
   it("finds nothing, exactly, for words the catalog does not have", async () => {

@@ -1,9 +1,9 @@
-import { and, asc, eq, ilike, not, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, ilike, not, or, type SQL, sql } from "drizzle-orm";
 import type { Category, Product, ProductList, ProductListQuery } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
 import type { Db, Tx } from "../../db/client.js";
-import { products, searchWords } from "../../db/schema/index.js";
+import { categoryLexeme, products, searchWords } from "../../db/schema/index.js";
 import { ServiceUnavailable } from "../../lib/problem.js";
 import { Gate, GateClosed, type GateLimits } from "./search-gate.js";
 import { ORDERINGS, productColumns } from "./service.js";
@@ -68,15 +68,15 @@ interface SearchWord {
 
 /**
  * The words of the search as the 'simple' configuration splits them (lower case, unstemmed), each
- * with the catalog's nearest words (trigram similarity) when it finds no product on its own: a
- * word of the catalog, a stem of one ("headphone") and a stop word ("the") are taken as they are.
+ * with the catalog's nearest words (trigram similarity) when it is not a word of the catalog
+ * itself (search_word). Short words and stop words ("the") are taken as they are; a word kept
+ * always stays beside its nearest ones, so "headphone" still finds what "headphones" does.
  */
 async function wordsOf(tx: Tx, search: string): Promise<SearchWord[]> {
   const result = await tx.execute<{ word: string; similar: string[] }>(sql`
     select t.word,
       case when length(t.word) < ${MIN_FUZZY_LENGTH} or numnode(plainto_tsquery('english', t.word)) = 0
-             or exists (select 1 from ${products} where ${products.searchVector} @@ plainto_tsquery('english', t.word))
-           then '{}'::text[]
+             or exists (select 1 from ${searchWords} s where s.word = t.word) then '{}'::text[]
         else array(select s.word from ${searchWords} s where s.word % t.word
                    order by similarity(s.word, t.word) desc, s.word limit ${SIMILAR_WORDS})
       end as similar
@@ -112,34 +112,33 @@ interface Matching {
  * phrase: a long text inside names costs a trigram index dearly and finds nothing more).
  */
 function matching(query: ProductListQuery, words: SearchWord[]): Matching {
-  const inCategory = (condition: SQL) =>
-    (query.category ? and(eq(products.category, query.category), condition) : condition) as SQL;
+  const { category } = query;
   const q = wordsQuery(words);
+  // Within a category, the category's lexeme joins the words: the GIN index narrows to it.
+  const inCategory = category ? sql` && ${`'${categoryLexeme(category)}'`}::tsquery` : sql``;
+  const matches = (document: AnyColumn) => sql`${document} @@ ((${q})${inCategory})`;
   if (!/\s/.test(query.search)) {
-    const typed = ilike(products.name, `%${escapeLike(query.search)}%`);
-    if (!q) return { all: inCategory(typed), tiers: [inCategory(typed)] };
-    const inTitle = sql`${products.titleVector} @@ (${q})`;
-    const anywhere = sql`${products.searchVector} @@ (${q})`;
+    const pattern = ilike(products.name, `%${escapeLike(query.search)}%`);
+    const typed = (category ? and(eq(products.category, category), pattern) : pattern) as SQL;
+    if (!q) return { all: typed, tiers: [typed] };
+    const inTitle = matches(products.titleVector);
+    const anywhere = matches(products.searchVector);
     return {
-      all: inCategory(or(typed, anywhere) as SQL),
-      tiers: [
-        inCategory(typed),
-        inCategory(and(inTitle, not(typed)) as SQL),
-        inCategory(and(anywhere, not(inTitle), not(typed)) as SQL),
-      ],
+      all: or(typed, anywhere) as SQL,
+      tiers: [typed, and(inTitle, not(typed)) as SQL, and(anywhere, not(inTitle), not(typed)) as SQL],
     };
   }
   // Several words: every tier is inside `anywhere`, so `all` needs no second index.
   if (!q) return { all: sql`false`, tiers: [] };
+  const inTitle = matches(products.titleVector);
+  const anywhere = matches(products.searchVector);
   const phrase = sql`${products.titleVector} @@ phraseto_tsquery('english', ${query.search})`;
-  const inTitle = sql`${products.titleVector} @@ (${q})`;
-  const anywhere = sql`${products.searchVector} @@ (${q})`;
   return {
-    all: inCategory(anywhere),
+    all: anywhere,
     tiers: [
-      inCategory(and(phrase, inTitle) as SQL),
-      inCategory(and(inTitle, not(phrase)) as SQL),
-      inCategory(and(anywhere, not(inTitle)) as SQL),
+      and(phrase, inTitle) as SQL,
+      and(inTitle, not(phrase)) as SQL,
+      and(anywhere, not(inTitle)) as SQL,
     ],
   };
 }
@@ -160,8 +159,11 @@ type Plan = "bitmap" | "ordered";
 function planSettings(plan: Plan): SQL {
   const ordered = plan === "ordered" ? "on" : "off";
   const bitmap = plan === "bitmap" ? "on" : "off";
+  // Ordered means no sorting either: a page read by an index that is not in page order (the category's)
+  // would read and sort the whole category.
   return sql`set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', ${bitmap}, true),
-    set_config('enable_indexscan', ${ordered}, true), set_config('enable_indexonlyscan', ${ordered}, true)`;
+    set_config('enable_indexscan', ${ordered}, true), set_config('enable_indexonlyscan', ${ordered}, true),
+    set_config('enable_sort', ${bitmap}, true)`;
 }
 
 /** Relevance within a tier (see the top of this file). */
