@@ -99,11 +99,27 @@ function wordsQuery(words: SearchWord[]): SQL | undefined {
   );
 }
 
+/**
+ * Products counted together: `base` through one index, `split` (when given) telling its first tier
+ * from its second as each row is counted, so one statement sizes both.
+ */
+interface Group {
+  base: SQL;
+  split?: SQL;
+}
+
 interface Matching {
   /** Everything the search finds. */
   all: SQL;
-  /** The relevance tiers, best first: disjoint, and together `all`. */
-  tiers: SQL[];
+  /** The relevance tiers in groups, best first: disjoint, and together `all`. */
+  groups: Group[];
+}
+
+/** The relevance tiers of the groups, best first. */
+function tiersOf(groups: Group[]): SQL[] {
+  return groups.flatMap(({ base, split }) =>
+    split ? [and(base, split) as SQL, and(base, not(split)) as SQL] : [base],
+  );
 }
 
 /**
@@ -120,25 +136,26 @@ function matching(query: ProductListQuery, words: SearchWord[]): Matching {
   if (!/\s/.test(query.search)) {
     const pattern = ilike(products.name, `%${escapeLike(query.search)}%`);
     const typed = (category ? and(eq(products.category, category), pattern) : pattern) as SQL;
-    if (!q) return { all: typed, tiers: [typed] };
-    const inTitle = matches(products.titleVector);
+    if (!q) return { all: typed, groups: [{ base: typed }] };
     const anywhere = matches(products.searchVector);
     return {
       all: or(typed, anywhere) as SQL,
-      tiers: [typed, and(inTitle, not(typed)) as SQL, and(anywhere, not(inTitle), not(typed)) as SQL],
+      // The title's words are in `anywhere` too.
+      groups: [
+        { base: typed },
+        { base: and(anywhere, not(typed)) as SQL, split: matches(products.titleVector) },
+      ],
     };
   }
   // Several words: every tier is inside `anywhere`, so `all` needs no second index.
-  if (!q) return { all: sql`false`, tiers: [] };
+  if (!q) return { all: sql`false`, groups: [] };
   const inTitle = matches(products.titleVector);
-  const anywhere = matches(products.searchVector);
   const phrase = sql`${products.titleVector} @@ phraseto_tsquery('english', ${query.search})`;
   return {
-    all: anywhere,
-    tiers: [
-      and(phrase, inTitle) as SQL,
-      and(inTitle, not(phrase)) as SQL,
-      and(anywhere, not(inTitle)) as SQL,
+    all: matches(products.searchVector),
+    groups: [
+      { base: inTitle, split: phrase },
+      { base: and(matches(products.searchVector), not(inTitle)) as SQL },
     ],
   };
 }
@@ -175,17 +192,27 @@ const BY_ID = [asc(products.id)];
  */
 const WALK_LIMIT = 2_000;
 
+/** What is known of a tier's size: exactly `n`, or at least `n` (counting stopped). */
+interface TierSize {
+  n: number;
+  exact: boolean;
+}
+
 /** One search's reads, in its transaction, which starts on the "bitmap" plan. */
 class SearchReader {
   private plan: Plan = "bitmap";
-  /** Each tier's size, counted up to SEARCH_COUNT_LIMIT + 1 once asked. */
-  private readonly sizes = new Map<number, number>();
+  private readonly tiers: SQL[];
+  /** Each tier's size as counted so far. */
+  private readonly sizes: TierSize[];
 
   constructor(
     private readonly tx: Tx,
     private readonly matching: Matching,
     private readonly category: Category | undefined,
-  ) {}
+  ) {
+    this.tiers = tiersOf(matching.groups);
+    this.sizes = this.tiers.map(() => ({ n: 0, exact: false }));
+  }
 
   private async use(plan: Plan): Promise<void> {
     if (this.plan === plan) return;
@@ -193,38 +220,60 @@ class SearchReader {
     await this.tx.execute(sql`select ${planSettings(plan)}`);
   }
 
-  /** How many products match `where`, counting no further than `limit`. */
-  async countUpTo(where: SQL, limit: number): Promise<number> {
+  /**
+   * How many products match `base`, counting no further than `limit`, and how many of those
+   * match `split` too.
+   */
+  async countUpTo(base: SQL, limit: number, split: SQL = sql`true`): Promise<{ n: number; first: number }> {
     await this.use("bitmap");
-    const matches = this.tx
-      .select({ one: sql`1`.as("one") })
+    const rows = this.tx
+      .select({ first: sql<boolean>`${split}`.as("first") })
       .from(products)
-      .where(where)
+      .where(base)
       .limit(limit)
       .as("matches");
-    const [row] = await this.tx.select({ n: sql<number>`count(*)::int` }).from(matches);
-    return row?.n ?? 0;
+    const [row] = await this.tx
+      .select({
+        n: sql<number>`count(*)::int`,
+        first: sql<number>`count(*) filter (where ${rows.first})::int`,
+      })
+      .from(rows);
+    return { n: row?.n ?? 0, first: row?.first ?? 0 };
   }
 
-  async tierSize(tier: number): Promise<number> {
-    let size = this.sizes.get(tier);
-    if (size === undefined) {
-      size = await this.countUpTo(this.matching.tiers[tier] as SQL, SEARCH_COUNT_LIMIT + 1);
-      this.sizes.set(tier, size);
-    }
+  /** A tier's size, exact up to SEARCH_COUNT_LIMIT, counted alone when the groups' count stopped short of it. */
+  async tierSize(tier: number): Promise<TierSize> {
+    const known = this.sizes[tier] as TierSize;
+    if (known.exact || known.n > SEARCH_COUNT_LIMIT) return known;
+    const { n } = await this.countUpTo(this.tiers[tier] as SQL, SEARCH_COUNT_LIMIT + 1);
+    const size = { n, exact: n <= SEARCH_COUNT_LIMIT };
+    this.sizes[tier] = size;
     return size;
   }
 
-  /** How many products match, exact up to SEARCH_COUNT_LIMIT: the tiers' sizes added up, or one count. */
+  /**
+   * How many products match, exact up to SEARCH_COUNT_LIMIT: group after group, until the limit is
+   * passed (the tiers of later groups are then counted alone if a page reaches them), or `all` at once.
+   */
   async total(byTiers: boolean): Promise<{ total: number; totalExact: boolean }> {
-    let n = 0;
-    if (byTiers)
-      for (let tier = 0; tier < this.matching.tiers.length && n <= SEARCH_COUNT_LIMIT; tier++)
-        n += await this.tierSize(tier);
-    else n = await this.countUpTo(this.matching.all, SEARCH_COUNT_LIMIT + 1);
-    return n > SEARCH_COUNT_LIMIT
+    let counted = 0;
+    if (byTiers) {
+      let tier = 0;
+      for (const { base, split } of this.matching.groups) {
+        if (counted > SEARCH_COUNT_LIMIT) break;
+        const limit = SEARCH_COUNT_LIMIT + 1 - counted;
+        const { n, first } = await this.countUpTo(base, limit, split);
+        const exact = n < limit;
+        if (split) {
+          this.sizes[tier++] = { n: first, exact };
+          this.sizes[tier++] = { n: n - first, exact };
+        } else this.sizes[tier++] = { n, exact };
+        counted += n;
+      }
+    } else counted = (await this.countUpTo(this.matching.all, SEARCH_COUNT_LIMIT + 1)).n;
+    return counted > SEARCH_COUNT_LIMIT
       ? { total: SEARCH_COUNT_LIMIT, totalExact: false }
-      : { total: n, totalExact: true };
+      : { total: counted, totalExact: true };
   }
 
   private read(where: SQL, orderBy: SQL[], offset: number, limit: number): Promise<Product[]> {
@@ -271,21 +320,21 @@ class SearchReader {
   async byRelevance(offset: number, limit: number): Promise<Product[]> {
     const items: Product[] = [];
     let skip = offset;
-    for (const [tier, where] of this.matching.tiers.entries()) {
+    for (const [tier, where] of this.tiers.entries()) {
       const wanted = limit - items.length;
       if (wanted === 0) break;
       const size = await this.tierSize(tier);
       // A tier counted to its end that ends before the page starts: step over it unread.
-      if (size <= SEARCH_COUNT_LIMIT && skip >= size) {
-        skip -= size;
+      if (size.exact && skip >= size.n) {
+        skip -= size.n;
         continue;
       }
-      const rows = await this.tierPage(where, size, skip, wanted);
+      const rows = await this.tierPage(where, size.n, skip, wanted);
       items.push(...rows);
       // The page starts in this tier: the next one is read from its start.
       if (rows.length > 0) skip = 0;
       // A large tier that ends before the page starts (at most `skip` products): step over it.
-      else if (skip > 0) skip -= await this.countUpTo(where, skip);
+      else if (skip > 0) skip -= (await this.countUpTo(where, skip)).n;
     }
     return items;
   }
