@@ -25,24 +25,30 @@ export const unsupportedMediaType = (detail: string) =>
   new HttpProblem(415, "Unsupported Media Type", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);
 
-/** A rate limit was reached: a 429 whose `Retry-After` header says when to ask again. */
-export class TooManyRequests extends HttpProblem {
+/** A problem that passes: its `Retry-After` header says when to ask again. */
+export class RetryLater extends HttpProblem {
   constructor(
+    status: 429 | 503,
     detail: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(429, "Too Many Requests", detail);
+    super(status, titleFor(status), detail);
+    this.name = "RetryLater";
+  }
+}
+
+/** A rate limit was reached: a 429 with `Retry-After`. */
+export class TooManyRequests extends RetryLater {
+  constructor(detail: string, retryAfterSeconds: number) {
+    super(429, detail, retryAfterSeconds);
     this.name = "TooManyRequests";
   }
 }
 
-/** The shop cannot answer now but can soon: a 503 whose `Retry-After` header says when to ask again. */
-export class ServiceUnavailable extends HttpProblem {
-  constructor(
-    detail: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(503, "Service Unavailable", detail);
+/** The shop sheds load it cannot answer now but can soon: a 503 with `Retry-After`. */
+export class ServiceUnavailable extends RetryLater {
+  constructor(detail: string, retryAfterSeconds: number) {
+    super(503, detail, retryAfterSeconds);
     this.name = "ServiceUnavailable";
   }
 }

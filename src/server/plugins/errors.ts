@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
-import { HttpProblem, ServiceUnavailable, TooManyRequests, titleFor } from "../lib/problem.js";
+import { HttpProblem, RetryLater, ServiceUnavailable, titleFor } from "../lib/problem.js";
 
 export interface Problem {
   type: string;
@@ -70,8 +70,7 @@ async function errors(app: FastifyInstance) {
       if (error instanceof ServiceUnavailable)
         request.log.warn({ err: error, cause: error.cause }, error.title);
       else if (error.status >= 500) request.log.error({ err: error, cause: error.cause }, error.title);
-      if (error instanceof TooManyRequests || error instanceof ServiceUnavailable)
-        reply.header("retry-after", String(error.retryAfterSeconds));
+      if (error instanceof RetryLater) reply.header("retry-after", String(error.retryAfterSeconds));
       return sendProblem(reply, {
         status: error.status,
         title: error.title,

@@ -5,6 +5,7 @@ import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
 import { CATEGORY_SEARCH_WORDS, products, searchWords } from "../../db/schema/index.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
+import { productColumns } from "./service.js";
 
 // Relevance, typos and sorting on the demo catalog, plus a few products added here; the 503s of
 // rationed searches are in search-limits.test.ts.
@@ -39,15 +40,7 @@ async function addProducts(
         quantity: 500,
       })),
     )
-    .returning({
-      id: products.id,
-      name: products.name,
-      description: products.description,
-      image: products.image,
-      price: products.price,
-      quantity: products.quantity,
-      category: products.category,
-    });
+    .returning(productColumns);
 }
 
 describe("catalog search on the demo catalog", () => {
