@@ -51,6 +51,11 @@ export const envSchema = z
     TRUST_PROXY: booleanFlag,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
+    UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    // At least one upload of the largest size (MAX_UPLOAD_BYTES, 5 MB).
+    UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
+    ADMIN_UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    ADMIN_UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(500),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -95,12 +100,21 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** Reset mails, and account-exists mails, sent per recipient address and hour (each kind). */
   authMailLimitPerHour: number;
+  /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
+  uploadQuota: { user: UploadQuota; admin: UploadQuota };
   seedDemo: boolean;
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
   logLevel: string;
   staticDir: string;
 }
+
+export interface UploadQuota {
+  count: number;
+  bytes: number;
+}
+
+const MB = 1024 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -183,6 +197,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
+    uploadQuota: {
+      user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
+      admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },
+    },
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

@@ -23,6 +23,8 @@ export const conflict = (detail: string) => new HttpProblem(409, "Conflict", det
 export const payloadTooLarge = (detail: string) => new HttpProblem(413, "Content Too Large", detail);
 export const unsupportedMediaType = (detail: string) =>
   new HttpProblem(415, "Unsupported Media Type", detail);
+/** Send a `Retry-After` header with it. */
+export const tooManyRequests = (detail: string) => new HttpProblem(429, "Too Many Requests", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);
 /** A service the shop depends on (e.g. the payment provider) failed; the cause is logged, not sent. */
 export const badGateway = (detail: string, cause: unknown) => {

@@ -442,14 +442,15 @@ export const authUrl = (path: string) => `/api/auth${path.replace(/:[a-zA-Z]+/g,
 export { AUTH_GET_PATHS, AUTH_POST_PATHS };
 
 /**
- * Builds the world on a fresh database. `rateLimit` stays high: the suites send many sign-ins;
- * the authentication suite checks the real limit on an app of its own.
+ * Builds the world on a fresh database. `rateLimit` and the upload quota stay high: the suites send
+ * many sign-ins and uploads; the authentication suite checks the real limit, and
+ * security/upload-quotas.test.ts the quota, on an app of their own.
  */
 export async function createRouteWorld(env: Record<string, string> = {}): Promise<RouteWorld> {
   const registered = new Set<string>();
   const mailer = memoryMailer();
   const ctx = await createTestApp(
-    { ADMIN_EMAILS: ADMIN_EMAIL, ...env },
+    { ADMIN_EMAILS: ADMIN_EMAIL, UPLOAD_LIMIT_PER_DAY: "100000", UPLOAD_MB_PER_DAY: "100000", ...env },
     {
       mailer,
       rateLimit: { max: 100_000, windowSeconds: 60 },

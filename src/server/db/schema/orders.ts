@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   check,
   customType,
   index,
@@ -118,4 +119,15 @@ export const images = pgTable("image", {
   byteSize: integer("byte_size").notNull(),
   createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Each account's uploads in its current day (features/uploads/quota.ts): a fixed window from its first upload. */
+export const uploadQuotas = pgTable("upload_quota", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  count: integer("count").notNull(),
+  /** The uploads' bytes as received, before re-encoding. */
+  bytes: bigint("bytes", { mode: "number" }).notNull(),
 });
