@@ -133,7 +133,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const reservation = await withinQuota(reply, () => reserveUpload(app.db, user, quotaOf(request), size));
       let url: string;
       try {
-        url = await storeImage(app.db, (image) => encoder.encode(image), user, bytes);
+        url = await storeImage(app.db, (image) => encoder.encode(image, user), user, bytes);
       } catch (error) {
         // Not fatal: the account then has one upload fewer left today.
         await reservation
