@@ -59,6 +59,7 @@ describe("loadConfig", () => {
     // A day's bytes must hold at least one upload of the largest size (5 MB).
     expect(() => loadConfig({ ...base, UPLOAD_MB_PER_DAY: "4" })).toThrow(/UPLOAD_MB_PER_DAY/);
     expect(() => loadConfig({ ...base, UPLOAD_LIMIT_PER_DAY: "0" })).toThrow(/UPLOAD_LIMIT_PER_DAY/);
+    expect(loadConfig(base).imageSweepIntervalSeconds).toBe(600);
   });
 
   it("refuses production without AUTH_SECRET and PUBLIC_URL, and never seeds there", () => {

@@ -56,6 +56,7 @@ export const envSchema = z
     UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
     ADMIN_UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(200),
     ADMIN_UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(500),
+    IMAGE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -102,6 +103,8 @@ export interface Config {
   authMailLimitPerHour: number;
   /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
+  /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
+  imageSweepIntervalSeconds: number;
   seedDemo: boolean;
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
@@ -201,6 +204,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },
     },
+    imageSweepIntervalSeconds: env.IMAGE_SWEEP_INTERVAL_SECONDS,
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

@@ -27,6 +27,8 @@ export const products = pgTable(
     index("product_price_idx").on(t.price, t.id),
     index("product_created_idx").on(t.createdAt, t.id),
     index("product_category_name_idx").on(t.category, t.name),
+    // The image sweep asks whether any product shows an image (features/uploads/sweep.ts).
+    index("product_image_idx").on(t.image),
   ],
 );
 

@@ -17,6 +17,7 @@ import { problemResponses } from "../../lib/schemas.js";
 import { ImageEncoder } from "./encoder.js";
 import { checkQuotaLeft, QuotaExceeded, reserveUpload } from "./quota.js";
 import { findImage, imageKeyOf, storeImage } from "./service.js";
+import { startImageSweeper } from "./sweep.js";
 
 const IMAGE_FIELD = "image";
 /** Room for the multipart framing and a few small fields around a file of the maximum size. */
@@ -30,6 +31,11 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
   const encoder = new ImageEncoder();
   app.addHook("onClose", async () => encoder.close());
+  let sweeper: ReturnType<typeof startImageSweeper> | undefined;
+  app.addHook("onReady", async () => {
+    sweeper = startImageSweeper(app.db, app.config.imageSweepIntervalSeconds, app.log);
+  });
+  app.addHook("onClose", async () => sweeper?.stop());
 
   /** The day's quota of the signed-in account: admins add products, and have a quota of their own. */
   const quotaOf = (request: FastifyRequest) =>
