@@ -333,7 +333,7 @@ export const messages = {
       searchLabel: "Search users",
       searchPlaceholder: "Name or email",
       searchHint: (min: number) =>
-        `Fewer than ${min} letters find names, words of names and emails that start with them; ${min} or more find them anywhere.`,
+        `Under ${min} characters: names, words of names and emails that start with them. ${min} or more: anywhere in them.`,
       roleFilter: "Role",
       allRoles: "All",
       roleChips: { user: "Customers", admin: "Admins" },
