@@ -4,11 +4,11 @@ import type { User } from "../../../../shared/users.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { useSetUserRole } from "../api/set-user-role.js";
-import { type UserField, UserList } from "./user-list.js";
+import { EMAIL_FIELD, type UserField, UserList, type UserRows } from "./user-list.js";
 
 const text = messages.admin.users;
 const FIELDS: readonly UserField[] = [
-  { label: text.email, cell: (user) => user.email, className: "break-all" },
+  EMAIL_FIELD,
   {
     label: text.role,
     cell: (user) => (
@@ -20,15 +20,7 @@ const FIELDS: readonly UserField[] = [
 ];
 
 /** A page of users with their role and Make Admin or Remove Admin; the server keeps at least one admin. */
-export function RolesTable({
-  users,
-  first,
-  empty,
-}: {
-  users: readonly User[];
-  first: number;
-  empty: string;
-}) {
+export function RolesTable(rows: UserRows) {
   const setRole = useSetUserRole();
 
   const change = (user: User) => {
@@ -45,10 +37,8 @@ export function RolesTable({
 
   return (
     <UserList
+      {...rows}
       caption={text.rolesCaption}
-      users={users}
-      first={first}
-      empty={empty}
       fields={FIELDS}
       action={(user) => {
         const isAdmin = user.role === "admin";

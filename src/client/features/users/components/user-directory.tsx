@@ -6,7 +6,6 @@ import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import {
   USER_SEARCH_MAX_LENGTH,
   USER_SEARCH_SUBSTRING_MIN,
-  type User,
   type UserPage,
 } from "../../../../shared/users.js";
 import { AdminOnly } from "../../../components/admin-only.js";
@@ -18,12 +17,13 @@ import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
 import { useUsers } from "../api/get-users.js";
 import { type UserListState, userListSearch, useUserListState } from "../hooks/use-user-list-state.js";
+import type { UserRows } from "./user-list.js";
 
 const text = messages.admin.users;
 
 type Props = {
-  /** The page's list of users, numbered from `first`, saying `empty` when there are none. */
-  children: (users: readonly User[], first: number, empty: string) => ReactNode;
+  /** The page's list of users. */
+  children: (rows: UserRows) => ReactNode;
 };
 
 /**
@@ -94,7 +94,7 @@ function Page({ page, list, filtered, busy, children }: PageProps) {
             : text.showing(count, first, first + page.items.length - 1)}
       </p>
       <div aria-busy={busy} className={busy ? "opacity-60" : undefined}>
-        {children(page.items, first, filtered ? text.noMatch : text.none)}
+        {children({ users: page.items, first, empty: filtered ? text.noMatch : text.none })}
       </div>
       {empty && (filtered || list.cursor || list.before) ? (
         <Link to="?" className="btn btn-primary mt-6">

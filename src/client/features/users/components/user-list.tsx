@@ -15,14 +15,24 @@ const WIDE = "(min-width: 48rem)";
 /** A column of the list besides the serial, the name and the action. */
 export type UserField = { label: string; cell: (user: User) => ReactNode; className?: string };
 
-type Props = {
-  caption: string;
+export const EMAIL_FIELD: UserField = {
+  label: text.email,
+  cell: (user) => user.email,
+  className: "break-all",
+};
+
+/** One page of users as the server gave it. */
+export type UserRows = {
   users: readonly User[];
   /** The serial of the first row: rows are numbered across pages. */
   first: number;
-  fields: readonly UserField[];
   /** Said in place of the rows when there are none. */
   empty: string;
+};
+
+type Props = UserRows & {
+  caption: string;
+  fields: readonly UserField[];
   /** The row's button, labelled with the user's name. */
   action: (user: User) => ReactNode;
   /** The list's focusable frame, for a page to move focus to once a row it pointed at is gone. */

@@ -3,34 +3,24 @@ import type { User } from "../../../../shared/users.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useDeleteUser } from "../api/delete-user.js";
-import { type UserField, UserList } from "./user-list.js";
+import { EMAIL_FIELD, type UserField, UserList, type UserRows } from "./user-list.js";
 
 const text = messages.admin.users;
 const FIELDS: readonly UserField[] = [
-  { label: text.email, cell: (user) => user.email, className: "break-all" },
+  EMAIL_FIELD,
   { label: text.phone, cell: (user) => user.phone, className: "whitespace-nowrap" },
 ];
 
 /** A page of users with a Remove per row; Remove asks first, and the server refuses self and last-admin removal. */
-export function UsersTable({
-  users,
-  first,
-  empty,
-}: {
-  users: readonly User[];
-  first: number;
-  empty: string;
-}) {
+export function UsersTable(rows: UserRows) {
   const removal = useConfirmedRemoval<User>(useDeleteUser(), messages.users.deleted);
   const target = removal.target;
 
   return (
     <>
       <UserList
+        {...rows}
         caption={text.caption}
-        users={users}
-        first={first}
-        empty={empty}
         fields={FIELDS}
         ref={removal.regionRef}
         action={(user) => (

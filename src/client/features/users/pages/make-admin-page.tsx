@@ -8,9 +8,7 @@ export function MakeAdminPage() {
   return (
     <>
       <DashboardHeading title={messages.dashboard.makeAdmin} lead={messages.dashboard.makeAdminLead} />
-      <UserDirectory>
-        {(users, first, empty) => <RolesTable users={users} first={first} empty={empty} />}
-      </UserDirectory>
+      <UserDirectory>{(rows) => <RolesTable {...rows} />}</UserDirectory>
     </>
   );
 }

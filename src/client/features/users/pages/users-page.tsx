@@ -8,9 +8,7 @@ export function UsersPage() {
   return (
     <>
       <DashboardHeading title={messages.dashboard.users} lead={messages.dashboard.usersLead} />
-      <UserDirectory>
-        {(users, first, empty) => <UsersTable users={users} first={first} empty={empty} />}
-      </UserDirectory>
+      <UserDirectory>{(rows) => <UsersTable {...rows} />}</UserDirectory>
     </>
   );
 }
