@@ -7,8 +7,23 @@ import react from "@vitejs/plugin-react";
 import { build, type ConfigEnv, defineConfig, type Plugin, type ResolvedConfig, type UserConfig } from "vite";
 import { SLIDES } from "./src/client/features/home/slides.js";
 import { paths } from "./src/client/lib/paths.js";
+import { paymentsMode } from "./src/server/config.js";
+import { putFirstInBody, testModeBanner } from "./src/server/features/payments/test-mode.js";
 
 const apiPort = process.env.API_PORT ?? "3001";
+
+/**
+ * `npm run dev` shows the test-mode banner as the built shop does (plugins/spa.ts puts it in the
+ * pages it serves): the dev server serves index.html itself.
+ */
+function testModeBannerInDev(): Plugin {
+  return {
+    name: "gearhouse:test-mode-banner",
+    apply: "serve",
+    transformIndexHtml: (html) =>
+      paymentsMode(process.env) === "sandbox" ? putFirstInBody(html, testModeBanner()) : html,
+  };
+}
 
 /**
  * sonner injects its stylesheet as a <style> element at import time, which the shop's
@@ -204,7 +219,14 @@ const productionBuilds: Plugin = {
 export default defineConfig({
   root: "src/client",
   publicDir: "public",
-  plugins: [productionBuilds, react(), tailwindcss(), sonnerWithoutStyleInjection(), finishBuild()],
+  plugins: [
+    productionBuilds,
+    react(),
+    tailwindcss(),
+    sonnerWithoutStyleInjection(),
+    testModeBannerInDev(),
+    finishBuild(),
+  ],
   resolve: {
     // zod in the browser must know the CSP forbids eval before it builds a schema (lib/zod.ts).
     alias: [{ find: /^zod$/, replacement: path.resolve(import.meta.dirname, "src/client/lib/zod.ts") }],

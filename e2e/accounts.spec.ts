@@ -132,6 +132,30 @@ test("password reset through the mail server, then sign in with the new password
   await expect(page.getByText(messages.auth.resetLinkInvalid)).toBeVisible();
 });
 
+test("an ADMIN_EMAILS address becomes admin only by following the link mailed to it", async ({ page }) => {
+  const d = messages.dashboard;
+  const sidebar = page.getByRole("navigation", { name: d.menu });
+  await signUpInPage(page, E2E.adminEmail, "F1rstPassw0rd");
+  await page.goto("/dashboard");
+  await expect(sidebar.getByRole("link", { name: d.myOrders })).toBeVisible();
+  await expect(sidebar.getByRole("link", { name: d.users })).toHaveCount(0);
+
+  const mail = await waitForMail(E2E.adminEmail);
+  expect(mail).toContain("Confirm your email to become a Gearhouse admin");
+  await page.goto(firstLink(mail));
+  await page.getByLabel(form.newPassword, { exact: true }).fill("Adm1nPassw0rd");
+  await page.getByLabel(form.confirmPassword, { exact: true }).fill("Adm1nPassw0rd");
+  await page.getByRole("button", { name: form.savePassword }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The session of the sign-up ended with the reset; the password set through the link opens the admin's dashboard.
+  await signInInPage(page, E2E.adminEmail, "Adm1nPassw0rd");
+  await expect(page).toHaveURL(`${E2E.baseURL}/`);
+  await page.goto("/dashboard");
+  await expect(sidebar.getByRole("link", { name: d.users })).toBeVisible();
+  await expect(sidebar.getByRole("link", { name: d.myOrders })).toHaveCount(0);
+});
+
 test("Google sign-in through the local OpenID provider", async ({ page }) => {
   await page.goto("/login");
   await page.getByRole("button", { name: form.google }).click();

@@ -1,9 +1,18 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, test } from "@playwright/test";
 import { messages } from "../src/shared/messages.js";
 import { expectAccessible } from "./support/axe.js";
-import { signUpCustomer, uniqueEmail } from "./support/users.js";
+import { E2E } from "./support/env.js";
+import { signInAsAdmin, signUpCustomer, uniqueEmail } from "./support/users.js";
 
 const text = messages.reviewForm;
+/** The default REVIEW_LIMIT_PER_HOUR, which the browser tests' shop keeps. */
+const REVIEWS_AN_HOUR = 5;
+/** The mark a review written by an admin carries: a badge with its text, not only a colour. */
+const staffMark = (card: Locator) => card.getByText(messages.review.staff, { exact: true });
+
+// The home page shows the three newest reviews of the one shop all journeys share: these journeys
+// write reviews, so they hold a lock and never run at once, and none pushes another's out of sight.
+test.describe.configure({ lock: "reviews" });
 
 test("a customer writes a review and sees it in the grid and on the home page", async ({ page }) => {
   const customer = await signUpCustomer(page, "reviewer", `Reviewer ${Date.now()}`);
@@ -59,4 +68,64 @@ test("the rating is checked on submit, then on every change", async ({ page }) =
   await rating.fill("5");
   await expect(page.getByText(messages.review.ratingRange)).toHaveCount(0);
   await expectAccessible(page, "/dashboard/addReview");
+});
+
+test("the review past the hour's limit is refused in the form, which says why and keeps the text", async ({
+  page,
+}) => {
+  await signUpCustomer(page, "limit");
+  for (let i = 1; i <= REVIEWS_AN_HOUR; i++) {
+    const posted = await page.request.post("/api/reviews", {
+      headers: { origin: E2E.baseURL },
+      data: { comment: `Review ${i} of the hour.`, rating: 4 },
+    });
+    expect(posted.status()).toBe(201);
+  }
+  await page.goto("/dashboard/addReview");
+  const comment = "One review too many.";
+  await page.getByLabel(text.comment, { exact: true }).fill(comment);
+  await page.getByLabel(text.rating, { exact: true }).fill("3");
+  const answer = page.waitForResponse(
+    (r) => r.url().endsWith("/api/reviews") && r.request().method() === "POST",
+  );
+  await page.getByRole("button", { name: text.submit }).click();
+  const refused = await answer;
+  expect(refused.status()).toBe(429);
+  const minutes = Math.ceil(Number(refused.headers()["retry-after"]) / 60);
+
+  const form = page.getByRole("region", { name: text.title });
+  await expect(form.getByRole("alert")).toHaveText(messages.review.rateLimited(REVIEWS_AN_HOUR, minutes));
+  await expect(page.getByLabel(text.comment, { exact: true })).toHaveValue(comment);
+  await expect(page.getByRole("region", { name: text.allReviews })).not.toContainText(comment);
+  await expectAccessible(page, "/dashboard/addReview with the limit reached");
+});
+
+test("an admin's review carries the Staff mark in the grid and on the home page", async ({ page }) => {
+  // A still page: no slide moves while axe measures contrast on the home page.
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await signInAsAdmin(page);
+  await page.goto("/dashboard/addReview");
+  const comment = `Cyclone fans are back in stock on Friday. ${uniqueEmail("staff")}`;
+  await page.getByLabel(text.comment, { exact: true }).fill(comment);
+  await page.getByLabel(text.rating, { exact: true }).fill("5");
+  await page.getByRole("button", { name: text.submit }).click();
+  await expect(page.getByText(text.posted)).toBeVisible();
+
+  const cards = page.getByRole("region", { name: text.allReviews }).getByRole("listitem");
+  await expect(cards.first()).toContainText(comment);
+  await expect(staffMark(cards.first())).toBeVisible();
+  // The last of the first page is an older review, a customer's: no mark.
+  await expect(staffMark(cards.last())).toHaveCount(0);
+
+  await page
+    .getByRole("navigation", { name: messages.nav.label })
+    .getByRole("link", { name: messages.nav.home })
+    .click();
+  const newest = page
+    .getByRole("region", { name: messages.home.customerReviews })
+    .getByRole("listitem")
+    .first();
+  await expect(newest).toContainText(comment);
+  await expect(staffMark(newest)).toBeVisible();
+  await expectAccessible(page, "/ with a staff review", ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]);
 });

@@ -5,6 +5,16 @@ import { messages } from "../src/shared/messages.js";
 import { expectAccessible } from "./support/axe.js";
 import { signUpCustomer } from "./support/users.js";
 
+/**
+ * The e2e shop takes payments in the sandbox, so every page says so at its top (issue 14,
+ * finding 2), visible on arrival and outside the app's own markup.
+ */
+async function expectTestModeBanner(page: Page) {
+  const banner = page.getByRole("complementary", { name: messages.payment.page.testModeLabel });
+  await expect(banner).toHaveText(messages.payment.page.testModeBanner);
+  await expect(banner).toBeInViewport();
+}
+
 /** The catalog as the API sees it, to compare the pages with. */
 async function apiProducts(page: Page, query: string): Promise<ProductList> {
   const response = await page.request.get(`/api/products?${query}`);
@@ -201,6 +211,7 @@ test.describe("routes", () => {
       expect(response?.status()).toBe(200);
       await expect(page).toHaveURL(path);
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+      await expectTestModeBanner(page);
     });
   }
 
@@ -222,6 +233,7 @@ test.describe("routes", () => {
       await page.goto(path);
       await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(path)}`);
       await expect(page.getByRole("heading", { level: 1, name: messages.pages.login })).toBeVisible();
+      await expectTestModeBanner(page);
     });
   }
 

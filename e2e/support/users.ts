@@ -22,30 +22,20 @@ export async function signUpCustomer(page: Page, tag: string, name = "Journey Te
   return customer;
 }
 
-const ADMIN_PASSWORD = "Adm1nPassw0rd";
+/** The demo admin the e2e shop seeds (DEMO_ACCOUNTS in src/server/features/accounts/service.ts). */
+export const DEMO_ADMIN = { name: "Gearhouse Admin", email: "admin@gearhouse.local", password: "Admin123!" };
 
 /**
- * Signs the page's browser context in as E2E.adminEmail, which ADMIN_EMAILS makes an admin on
- * sign-up. Whichever journey comes first creates the account; the others sign in to it.
+ * Signs the page's browser context in as the demo admin. (An ADMIN_EMAILS address becomes admin
+ * only through the link mailed to it: e2e/accounts.spec.ts follows one.)
  */
 export async function signInAsAdmin(page: Page): Promise<Customer> {
-  const admin = { name: "E2E Admin", email: E2E.adminEmail, password: ADMIN_PASSWORD };
-  const headers = { origin: E2E.baseURL };
-  const signUp = await page.request.post("/api/auth/sign-up/email", {
-    headers,
-    data: { ...admin, phone: "+1 555 0100" },
+  const signIn = await page.request.post("/api/auth/sign-in/email", {
+    headers: { origin: E2E.baseURL },
+    data: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
   });
-  // Sign-up answers a known email alike but signs no one in: then the account exists already. Two
-  // journeys signing up at the same instant race for the address, and the loser gets a 422.
-  expect([200, 422]).toContain(signUp.status());
-  if ((await page.request.get("/api/me")).status() !== 200) {
-    const signIn = await page.request.post("/api/auth/sign-in/email", {
-      headers,
-      data: { email: admin.email, password: admin.password },
-    });
-    expect(signIn.status()).toBe(200);
-  }
+  expect(signIn.status()).toBe(200);
   const me = await page.request.get("/api/me");
-  expect(await me.json()).toMatchObject({ email: admin.email, role: "admin" });
-  return admin;
+  expect(await me.json()).toMatchObject({ email: DEMO_ADMIN.email, role: "admin" });
+  return DEMO_ADMIN;
 }

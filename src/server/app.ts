@@ -21,6 +21,7 @@ import { catalogRoutes, productsPagePreload } from "./features/catalog/routes.js
 import { healthRoutes } from "./features/health/routes.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { paymentRoutes } from "./features/payments/routes.js";
+import { testModeBanner } from "./features/payments/test-mode.js";
 import { profileRoutes } from "./features/profile/routes.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadRoutes } from "./features/uploads/routes.js";
@@ -137,6 +138,7 @@ export async function buildApp(
   await app.register(spa, {
     staticDir: config.staticDir,
     preloads: { "/tools": () => productsPagePreload(app) },
+    bodyStart: config.payments === "sandbox" ? testModeBanner() : undefined,
   });
   return app;
 }

@@ -3,6 +3,9 @@ import { messages } from "../shared/messages.js";
 import { ConfigError, loadConfig } from "./config.js";
 
 const base = { DATA_DIR: "/tmp/gearhouse-config-test", AUTH_SECRET: "x".repeat(40) };
+const production = { ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" };
+/** Production as the tests below start it: test payments, said so explicitly. */
+const sandboxProduction = { ...production, PAYMENTS: "sandbox" };
 
 describe("loadConfig", () => {
   it("works with nothing set but a data directory", () => {
@@ -29,13 +32,14 @@ describe("loadConfig", () => {
     }
   });
 
-  it("caps reset and account-exists mails at 3 an hour per address unless AUTH_MAIL_LIMIT_PER_HOUR says", () => {
-    expect(loadConfig(base).authMailLimitPerHour).toBe(3);
-    expect(loadConfig({ ...base, AUTH_MAIL_LIMIT_PER_HOUR: "20" }).authMailLimitPerHour).toBe(20);
+  it.each([
+    ["reset and account-exists mails per address", 3, "AUTH_MAIL_LIMIT_PER_HOUR", "authMailLimitPerHour"],
+    ["reviews per account", 5, "REVIEW_LIMIT_PER_HOUR", "reviewLimitPerHour"],
+  ] as const)("caps %s at %i an hour unless %s says", (_what, fallback, key, field) => {
+    expect(loadConfig(base)[field]).toBe(fallback);
+    expect(loadConfig({ ...base, [key]: "20" })[field]).toBe(20);
     for (const bad of ["0", "-1", "2.5", "lots"]) {
-      expect(() => loadConfig({ ...base, AUTH_MAIL_LIMIT_PER_HOUR: bad })).toThrow(
-        /AUTH_MAIL_LIMIT_PER_HOUR/,
-      );
+      expect(() => loadConfig({ ...base, [key]: bad })).toThrow(new RegExp(key));
     }
   });
 
@@ -66,9 +70,43 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
       /AUTH_SECRET[\s\S]*PUBLIC_URL/,
     );
-    const prod = loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" });
+    const prod = loadConfig(sandboxProduction);
     expect(prod.seedDemo).toBe(false);
     expect(prod.secureCookies).toBe(true);
+  });
+
+  describe("payments (issue 14, finding 2)", () => {
+    const stripeKeys = { STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" };
+
+    it("refuses production without Stripe's keys unless PAYMENTS=sandbox says test payments are meant", () => {
+      for (const env of [{}, { PAYMENTS: "" }, { STRIPE_SECRET_KEY: "sk_live_x" }]) {
+        expect(() => loadConfig({ ...production, ...env }), JSON.stringify(env)).toThrow(
+          `PAYMENTS: ${messages.startup.sandboxInProduction}`,
+        );
+      }
+      expect(loadConfig(sandboxProduction).payments).toBe("sandbox");
+      const live = loadConfig({ ...production, ...stripeKeys });
+      expect(live.payments).toBe("stripe");
+      expect(live.stripe?.secretKey).toBe("sk_live_x");
+    });
+
+    it("takes the sandbox outside production when Stripe's keys are missing", () => {
+      for (const NODE_ENV of ["development", "test"]) {
+        const config = loadConfig({ ...base, NODE_ENV });
+        expect(config.payments).toBe("sandbox");
+        expect(config.stripe).toBeUndefined();
+      }
+    });
+
+    it("takes what PAYMENTS names: the sandbox despite keys, Stripe only with its keys", () => {
+      const sandbox = loadConfig({ ...production, ...stripeKeys, PAYMENTS: "sandbox" });
+      expect(sandbox.payments).toBe("sandbox");
+      expect(sandbox.stripe).toBeUndefined();
+      expect(() => loadConfig({ ...base, PAYMENTS: "stripe" })).toThrow(
+        `PAYMENTS: ${messages.startup.stripeKeysMissing}`,
+      );
+      expect(() => loadConfig({ ...base, PAYMENTS: "paypal" })).toThrow(/PAYMENTS/);
+    });
   });
 
   it("parses admin emails and provider settings", () => {
@@ -106,19 +144,17 @@ describe("loadConfig", () => {
         expect(config.hostNotice).toBeUndefined();
         expect(config.demoAccounts).toBe(true);
       }
-      const prod = loadConfig({
-        ...base,
-        NODE_ENV: "production",
-        PUBLIC_URL: "https://shop.example",
-        HOST: "10.0.0.5",
-      });
+      const prod = loadConfig({ ...sandboxProduction, HOST: "10.0.0.5" });
       expect(prod.host).toBe("10.0.0.5");
     });
 
     it("is every interface without demo accounts: production, or SEED_DEMO=false", () => {
-      const production = { ...base, NODE_ENV: "production", PUBLIC_URL: "https://shop.example" };
       // SEED_DEMO=true in production seeds the catalog only, never the accounts.
-      for (const env of [production, { ...production, SEED_DEMO: "true" }, { ...base, SEED_DEMO: "false" }]) {
+      for (const env of [
+        sandboxProduction,
+        { ...sandboxProduction, SEED_DEMO: "true" },
+        { ...base, SEED_DEMO: "false" },
+      ]) {
         const config = loadConfig(env);
         expect(config.host, JSON.stringify(env)).toBe("0.0.0.0");
         expect(config.hostNotice).toBeUndefined();

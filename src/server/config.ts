@@ -17,6 +17,22 @@ const booleanFlag = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+const hasStripeKeys = (env: PaymentsEnv) =>
+  Boolean(env.STRIPE_SECRET_KEY?.trim() && env.STRIPE_PUBLISHABLE_KEY?.trim());
+
+type PaymentsEnv = { PAYMENTS?: string; STRIPE_SECRET_KEY?: string; STRIPE_PUBLISHABLE_KEY?: string };
+
+/**
+ * Which provider takes payments: the one PAYMENTS names, otherwise Stripe when both its keys are
+ * set, otherwise the sandbox (which production refuses unless PAYMENTS names it; see envSchema).
+ * Also read by vite.config.ts, whose dev server shows the test-mode banner as the shop does.
+ */
+export function paymentsMode(env: PaymentsEnv): "stripe" | "sandbox" {
+  const named = env.PAYMENTS?.trim();
+  if (named === "stripe" || named === "sandbox") return named;
+  return hasStripeKeys(env) ? "stripe" : "sandbox";
+}
+
 /** The environment, parsed once at start (DESIGN.md §4). */
 export const envSchema = z
   .object({
@@ -38,6 +54,11 @@ export const envSchema = z
     STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,
     STRIPE_API_URL: optionalUrl(/^https?$/),
+    /** Unset: Stripe when its keys are set; otherwise the sandbox, which production refuses (see `paymentsMode`). */
+    PAYMENTS: z
+      .enum(["stripe", "sandbox", ""])
+      .optional()
+      .transform((v) => v || undefined),
     ADMIN_EMAILS: z
       .string()
       .default("")
@@ -51,6 +72,7 @@ export const envSchema = z
     TRUST_PROXY: booleanFlag,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
+    REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
     UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
     // At least one upload of the largest size (MAX_UPLOAD_BYTES, 5 MB).
     UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
@@ -68,6 +90,15 @@ export const envSchema = z
     }
     if (!env.PUBLIC_URL) {
       ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required in production" });
+    }
+  })
+  .superRefine((env, ctx) => {
+    const stripeKeys = hasStripeKeys(env);
+    if (env.PAYMENTS === "stripe" && !stripeKeys) {
+      ctx.addIssue({ code: "custom", path: ["PAYMENTS"], message: messages.startup.stripeKeysMissing });
+    }
+    if (env.NODE_ENV === "production" && !env.PAYMENTS && !stripeKeys) {
+      ctx.addIssue({ code: "custom", path: ["PAYMENTS"], message: messages.startup.sandboxInProduction });
     }
   });
 
@@ -95,12 +126,19 @@ export interface Config {
         apiUrl: string | undefined;
       }
     | undefined;
+  /**
+   * Which provider takes payments: "sandbox" takes only test cards, and every page then says so
+   * (plugins/spa.ts). Production never falls back to it: only PAYMENTS=sandbox chooses it there.
+   */
+  payments: "stripe" | "sandbox";
   adminEmails: string[];
   trustProxy: boolean;
   /** Sign-in, sign-up and reset attempts allowed per client address and minute; password changes per address and per account. */
   authRateLimitPerMinute: number;
   /** Reset mails, and account-exists mails, sent per recipient address and hour (each kind). */
   authMailLimitPerHour: number;
+  /** Reviews one account may post an hour, staff included. */
+  reviewLimitPerHour: number;
   /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
   /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
@@ -178,6 +216,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           apiUrl: env.STRIPE_API_URL,
         }
       : undefined;
+  // The schema has refused PAYMENTS=stripe without keys, and production without either.
+  const payments = paymentsMode(env);
   const seedDemo = env.SEED_DEMO ? env.SEED_DEMO === "true" : env.NODE_ENV !== "production";
   const demoAccounts = seedDemo && env.NODE_ENV !== "production";
   const listen = listenHost(env.HOST, demoAccounts);
@@ -195,11 +235,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     google,
-    stripe,
+    stripe: payments === "stripe" ? stripe : undefined,
+    payments,
     adminEmails: env.ADMIN_EMAILS,
     trustProxy: env.TRUST_PROXY,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
+    reviewLimitPerHour: env.REVIEW_LIMIT_PER_HOUR,
     uploadQuota: {
       user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },

@@ -5,7 +5,7 @@ import { createDatabase } from "./db/client.js";
 import { startEmbeddedPostgres } from "./db/embedded.js";
 import { runMigrations, withSetupLock } from "./db/migrate.js";
 import { seedDemoCatalog } from "./db/seed/index.js";
-import { DEMO_ACCOUNTS, promoteAdminEmails, seedDemoAccounts } from "./features/accounts/service.js";
+import { DEMO_ACCOUNTS, setUpAccounts } from "./features/accounts/service.js";
 
 /** How often the shop checks that the process that started it still runs. */
 const PARENT_CHECK_MS = 500;
@@ -62,11 +62,7 @@ async function main() {
     const built = await buildApp(config, database);
     app = built;
     // Instances starting together would both create the missing demo accounts: one at a time.
-    await withSetupLock(database, async () => {
-      const promoted = await promoteAdminEmails(database.db, config.adminEmails);
-      if (promoted) say(`ADMIN_EMAILS: ${promoted} account(s) have role admin.`);
-      if (config.demoAccounts) await seedDemoAccounts(database.db, built.auth);
-    });
+    await withSetupLock(database, () => setUpAccounts(database.db, built.auth, config, say));
     if (config.demoAccounts) {
       say("Demo accounts (development only):");
       for (const a of DEMO_ACCOUNTS) say(`  ${a.role.padEnd(5)}  ${a.email}  /  ${a.password}`);

@@ -2,6 +2,10 @@
  * Every user-facing text of the specification, verbatim (SPEC.md §2, §5, §8),
  * plus Gearhouse's own texts. Pages and the server import from here only.
  */
+
+/** "1 review", "5 reviews". */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 export const messages = {
   notFound: "Oops! Sorry.....",
   order: {
@@ -133,9 +137,12 @@ export const messages = {
     ratingRange: "Please a rating between 1 and 5",
     rated: (stars: number) => `Rated ${stars} out of 5`,
     verified: "Verified buyer",
+    staff: "Staff",
     none: "No reviews yet. Be the first to review your gear.",
     commentRequired: "Please write a comment",
     commentTooLong: (max: number) => `A comment can be at most ${max} characters`,
+    rateLimited: (max: number, minutes: number) =>
+      `You can post at most ${count(max, "review")} an hour. Please try again in ${count(minutes, "minute")}.`,
   },
   payment: {
     success: "Congratulations ! Payment complete",
@@ -171,6 +178,9 @@ export const messages = {
       pay: (amount: string) => `Pay ${amount}`,
       paying: "Paying…",
       preparing: "Preparing a secure payment…",
+      testModeLabel: "Test mode",
+      testModeBanner:
+        "Test mode: this shop takes test payments only, and no card is charged. Orders paid here are not real purchases.",
       sandboxNote:
         "Sandbox payments: no real card is charged. Use 4242 4242 4242 4242 with any future expiry and any CVC.",
       paidAlready: "This order is paid.",
@@ -208,6 +218,8 @@ export const messages = {
     cannotRemoveSelf: "You cannot remove your own account. Ask another admin to do it.",
     lastAdminRemove: "The last admin cannot be removed. Make another user admin first.",
     lastAdminDemote: "The last admin cannot be demoted. Make another user admin first.",
+    searchNeedsLetters: "Search for letters or digits of a name or email.",
+    searchTooLong: (max: number) => `A search can be at most ${max} characters.`,
   },
   product: {
     notFound: "This product does not exist.",
@@ -296,6 +308,11 @@ export const messages = {
     posted: "Thanks! Your review is posted.",
     allReviews: "All reviews",
     allReviewsLead: "Newest first.",
+    loadMore: "Load more reviews",
+    count: (n: number, exact: boolean) =>
+      `${exact ? "" : "more than "}${n.toLocaleString("en-US")} ${n === 1 && exact ? "review" : "reviews"}`,
+    showing: (shown: number, total: string) => `Showing ${shown.toLocaleString("en-US")} of ${total}.`,
+    allShown: (reviews: string) => `Showing all ${reviews}.`,
   },
   admin: {
     only: "Admins only",
@@ -323,6 +340,22 @@ export const messages = {
       makeAdminFor: (name: string) => `Make Admin: ${name}`,
       removeAdminFor: (name: string) => `Remove Admin: ${name}`,
       none: "No users yet.",
+      noMatch: "No users match this search.",
+      clearFilters: "Show all users",
+      searchLabel: "Search users",
+      searchPlaceholder: "Name or email",
+      searchHint: (min: number) =>
+        `Under ${min} characters: names, words of names and emails that start with them. ${min} or more: anywhere in them.`,
+      roleFilter: "Role",
+      allRoles: "All",
+      roleChips: { user: "Customers", admin: "Admins" },
+      count: (n: number, exact: boolean) =>
+        `${exact ? "" : "More than "}${n.toLocaleString("en-US")} ${n === 1 && exact ? "user" : "users"}`,
+      showing: (total: string, first: number, last: number) =>
+        `${total}, showing ${first.toLocaleString("en-US")} to ${last.toLocaleString("en-US")}`,
+      pages: "Pages of users",
+      previous: "Previous page",
+      next: "Next page",
     },
     orders: {
       caption: "All orders, newest first",
@@ -534,6 +567,10 @@ export const messages = {
     backToProducts: "Back to products",
     productMissing: "This product does not exist or is no longer sold.",
   },
+  paging: {
+    badCursor: "This page link is no longer valid. Start again from the first page.",
+    twoCursors: "Ask for the page after one row or before one row, not both.",
+  },
   common: {
     loadFailed: "Something went wrong while loading. Please try again.",
     noProducts: "No products match your search.",
@@ -549,6 +586,11 @@ export const messages = {
   },
   /** Printed by the server at start. */
   startup: {
+    stripeKeysMissing: "is stripe, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are not both set",
+    sandboxInProduction:
+      "production takes real payments: set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or PAYMENTS=sandbox to run with test payments only (every page then says so)",
+    adminNotProved: (email: string) =>
+      `ADMIN_EMAILS lists ${email}, whose account has no role admin: it gets it when its owner follows the link that \`npm run admin -- grant ${email}\` sends.`,
     loopbackOnly:
       "Listening on 127.0.0.1 only, because demo accounts with published passwords exist; set HOST to listen elsewhere.",
   },

@@ -1,30 +1,15 @@
-// `npm run admin -- grant EMAIL` / `npm run admin -- revoke EMAIL`: changes a role from the command line.
-import path from "node:path";
+// `npm run admin -- grant EMAIL`: sends EMAIL a link that gives its account role admin once followed
+// (features/accounts/admin-link.ts: whoever owns the address proves it). `npm run admin -- revoke
+// EMAIL`: takes the role back at once.
 import { loadConfig } from "../config.js";
 import { createDatabase } from "../db/client.js";
-import { type EmbeddedDatabase, startEmbeddedPostgres } from "../db/embedded.js";
 import { runMigrations, withSetupLock } from "../db/migrate.js";
-import { userIdByEmail } from "../features/accounts/service.js";
+import { ADMIN_LINK_HOURS, sendAdminLink } from "../features/accounts/admin-link.js";
+import { accountByEmail } from "../features/accounts/service.js";
 import { setRole } from "../features/users/service.js";
+import { createMailer } from "../lib/mailer.js";
 import { HttpProblem } from "../lib/problem.js";
-
-async function connectionString(
-  config: ReturnType<typeof loadConfig>,
-): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
-  if (config.databaseUrl) return { url: config.databaseUrl };
-  try {
-    // The shop is not running: start its embedded database for the time of the command.
-    const embedded = await startEmbeddedPostgres(
-      path.join(config.dataDir, "postgres"),
-      config.embeddedPgPort,
-    );
-    return { url: embedded.url, embedded };
-  } catch (error) {
-    if (!/already in use/.test((error as Error).message)) throw error;
-    // The shop is running and holds its embedded database: use it.
-    return { url: `postgres://gearhouse:gearhouse@127.0.0.1:${config.embeddedPgPort}/gearhouse` };
-  }
-}
+import { connectionString } from "./database.js";
 
 async function main() {
   const [command, email] = process.argv.slice(2);
@@ -37,14 +22,22 @@ async function main() {
   const database = createDatabase(url, { max: 2 });
   try {
     await withSetupLock(database, () => runMigrations(database));
-    const id = await userIdByEmail(database.db, email);
-    if (!id) {
+    const account = await accountByEmail(database.db, email);
+    if (!account) {
       console.error(`No account with the email ${email}.`);
       process.exitCode = 1;
-    } else {
+    } else if (command === "revoke") {
       // The same rule as the admin screen: the last admin keeps the role.
-      const user = await setRole(database.db, id, command === "grant" ? "admin" : "user");
+      const user = await setRole(database.db, account.id, "user");
       console.log(`${user.email} now has role ${user.role}.`);
+    } else if (account.role === "admin") {
+      console.log(`${account.email} has role admin already.`);
+    } else {
+      const mailer = createMailer(config, (line) => console.log(line));
+      await (await sendAdminLink(database.db, mailer, config, account)).mailed;
+      console.log(
+        `A link was sent to ${account.email}: the account gets role admin when its owner follows it (within ${ADMIN_LINK_HOURS} hours) and sets the password there.`,
+      );
     }
   } finally {
     await database.close();

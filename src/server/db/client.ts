@@ -3,6 +3,8 @@ import pg from "pg";
 import * as schema from "./schema/index.js";
 
 export type Db = NodePgDatabase<typeof schema>;
+/** A transaction of Db, for work that takes part in one. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface Database {
   db: Db;

@@ -26,6 +26,18 @@ export const unsupportedMediaType = (detail: string) =>
 /** Send a `Retry-After` header with it. */
 export const tooManyRequests = (detail: string) => new HttpProblem(429, "Too Many Requests", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);
+
+/** A rate limit was reached: a 429 whose `Retry-After` header says when to ask again. */
+export class TooManyRequests extends HttpProblem {
+  constructor(
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "Too Many Requests", detail);
+    this.name = "TooManyRequests";
+  }
+}
+
 /** A service the shop depends on (e.g. the payment provider) failed; the cause is logged, not sent. */
 export const badGateway = (detail: string, cause: unknown) => {
   const problem = new HttpProblem(502, "Bad Gateway", detail);

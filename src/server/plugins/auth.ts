@@ -18,10 +18,10 @@ import {
   GOOGLE_PROVIDER_ID,
   sendNoResetMail,
 } from "../features/accounts/auth.js";
-import { claimMail, endResetLinks, userIdByEmail } from "../features/accounts/service.js";
+import { accountByEmail, claimMail, endResetLinks } from "../features/accounts/service.js";
 import type { Mailer } from "../lib/mailer.js";
 import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
-import { hitRateLimit } from "../lib/rate-limit.js";
+import { enforceRateLimit } from "../lib/rate-limit.js";
 import { sendProblem } from "./errors.js";
 
 export interface SessionUser {
@@ -180,7 +180,7 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     toBetterAuth: () => Promise<Response>,
     reply: FastifyReply,
   ) {
-    if (!(await userIdByEmail(app.db, input.email))) {
+    if (!(await accountByEmail(app.db, input.email))) {
       const response = await toBetterAuth();
       if (response.ok) {
         for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
@@ -198,14 +198,8 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
     return reply.code(200).send(SIGNED_UP);
   }
 
-  /** Counts an attempt under `key`; false (and a 429 sent) when the limit is reached. */
-  async function withinLimit(reply: FastifyReply, key: string, detail: string): Promise<boolean> {
-    const hit = await hitRateLimit(app.db, key, limit.max, limit.windowSeconds);
-    if (hit.allowed) return true;
-    reply.header("retry-after", String(hit.retryAfterSeconds));
-    await sendProblem(reply, { status: 429, title: "Too Many Requests", detail });
-    return false;
-  }
+  /** Counts an attempt under `key`; a 429 with `Retry-After` once the limit is reached. */
+  const limitAttempts = (key: string, detail: string) => enforceRateLimit(app.db, key, limit, detail);
 
   app.route({
     method: ["GET", "POST"],
@@ -219,15 +213,14 @@ async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
       let changing: SessionUser | null = null;
       if (request.method === "POST") {
         if (RATE_LIMITED.test(subPath)) {
-          if (!(await withinLimit(reply, `auth:${request.ip}`, messages.auth.rateLimited))) return reply;
+          await limitAttempts(`auth:${request.ip}`, messages.auth.rateLimited);
         }
         if (subPath === CHANGE_PASSWORD_PATH) {
           // Like sign-in, per client address; and per account, however many addresses guess.
           const detail = messages.auth.changePasswordRateLimited;
-          if (!(await withinLimit(reply, `change-password:${request.ip}`, detail))) return reply;
+          await limitAttempts(`change-password:${request.ip}`, detail);
           changing = await request.currentUser();
-          if (changing && !(await withinLimit(reply, `change-password:user:${changing.id}`, detail)))
-            return reply;
+          if (changing) await limitAttempts(`change-password:user:${changing.id}`, detail);
         }
         const accepted = POST_BODIES[subPath];
         if (!accepted) throw notFound();

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
-import { HttpProblem, titleFor } from "../lib/problem.js";
+import { HttpProblem, TooManyRequests, titleFor } from "../lib/problem.js";
 
 export interface Problem {
   type: string;
@@ -67,6 +67,7 @@ async function errors(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpProblem) {
       if (error.status >= 500) request.log.error({ err: error, cause: error.cause }, error.title);
+      if (error instanceof TooManyRequests) reply.header("retry-after", String(error.retryAfterSeconds));
       return sendProblem(reply, {
         status: error.status,
         title: error.title,

@@ -4,10 +4,15 @@ import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductList } from "../../shared/catalog.js";
+import { messages } from "../../shared/messages.js";
 import { products } from "../db/schema/index.js";
+import { testModeBanner } from "../features/payments/test-mode.js";
 import { createTestApp, type TestContext } from "../test/app.js";
 
-const TOOLS = `<html>${"<p>prerendered tools</p>".repeat(100)}</html>`;
+const TOOLS = `<html><body>${"<p>prerendered tools</p>".repeat(100)}</body></html>`;
+const page = (text: string) => `<html><body>${text}</body></html>`;
+/** A page as the shop sends it while the sandbox takes payments (the default outside production). */
+const inTestMode = (html: string) => html.replace("<body>", `<body>${testModeBanner()}`);
 const SCRIPT = `console.log("${"gearhouse ".repeat(200)}");`;
 
 /** A built client as vite.config.ts writes it: index.html, landing pages, compressed copies. */
@@ -15,9 +20,9 @@ function clientDir(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-spa-"));
   mkdirSync(path.join(dir, "assets"));
   mkdirSync(path.join(dir, "pages"));
-  writeFileSync(path.join(dir, "index.html"), "<html>index</html>");
-  writeFileSync(path.join(dir, "pages", "index.html"), "<html>home</html>");
-  writeFileSync(path.join(dir, "pages", "login.html"), "<html>login</html>");
+  writeFileSync(path.join(dir, "index.html"), page("index"));
+  writeFileSync(path.join(dir, "pages", "index.html"), page("home"));
+  writeFileSync(path.join(dir, "pages", "login.html"), page("login"));
   writeFileSync(path.join(dir, "pages", "tools.html"), TOOLS);
   writeFileSync(path.join(dir, "pages", "tools.html.br"), brotliCompressSync(TOOLS));
   writeFileSync(path.join(dir, "pages", "tools.html.gz"), gzipSync(TOOLS));
@@ -36,11 +41,11 @@ afterAll(async () => {
 
 describe("the built client", () => {
   it("sends a route its landing page, and index.html to every other client route", async () => {
-    const page = async (url: string) => (await ctx.app.inject({ url })).body;
-    expect(await page("/")).toBe("<html>home</html>");
-    expect(await page("/login")).toBe("<html>login</html>");
-    expect(await page("/login/?redirect=%2Ftools")).toBe("<html>login</html>");
-    expect(await page("/dashboard/myOrders")).toBe("<html>index</html>");
+    const sent = async (url: string) => (await ctx.app.inject({ url })).body;
+    expect(await sent("/")).toBe(inTestMode(page("home")));
+    expect(await sent("/login")).toBe(inTestMode(page("login")));
+    expect(await sent("/login/?redirect=%2Ftools")).toBe(inTestMode(page("login")));
+    expect(await sent("/dashboard/myOrders")).toBe(inTestMode(page("index")));
     const res = await ctx.app.inject({ url: "/login" });
     expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(res.headers["cache-control"]).toBe("no-cache");
@@ -63,21 +68,61 @@ describe("the built client", () => {
     const br = await tools("gzip, deflate, br, zstd");
     expect(br.headers["content-encoding"]).toBe("br");
     expect(br.headers.vary).toBe("accept-encoding");
-    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(TOOLS);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(inTestMode(TOOLS));
     const gzip = await tools("gzip");
     expect(gzip.headers["content-encoding"]).toBe("gzip");
-    expect(gunzipSync(gzip.rawPayload).toString()).toBe(TOOLS);
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(inTestMode(TOOLS));
     const plain = await tools();
     expect(plain.headers["content-encoding"]).toBeUndefined();
-    expect(plain.body).toBe(TOOLS);
+    expect(plain.body).toBe(inTestMode(TOOLS));
     expect((await ctx.app.inject({ url: "/", headers: { "accept-encoding": "br" } })).body).toBe(
-      "<html>home</html>",
+      inTestMode(page("home")),
     );
   });
 
   it("serves neither compressed copies nor landing pages under their own names", async () => {
     expect((await ctx.app.inject({ url: "/assets/app.js.br" })).statusCode).toBe(404);
     expect((await ctx.app.inject({ url: "/pages/login.html" })).statusCode).toBe(404);
+  });
+});
+
+describe("the test-mode banner (issue 14, finding 2)", () => {
+  it("is on every page, in every encoding, while the sandbox takes payments", async () => {
+    expect(ctx.config.payments).toBe("sandbox");
+    for (const url of ["/", "/login", "/tools", "/dashboard/myOrders", "/no-such-page"]) {
+      for (const encoding of ["br", "gzip", "identity"]) {
+        const res = await ctx.app.inject({ url, headers: { "accept-encoding": encoding } });
+        const sentAs = res.headers["content-encoding"];
+        const body =
+          sentAs === "br"
+            ? brotliDecompressSync(res.rawPayload)
+            : sentAs === "gzip"
+              ? gunzipSync(res.rawPayload)
+              : res.rawPayload;
+        expect(body.toString(), `${url} (${encoding})`).toContain(`<body>${testModeBanner()}`);
+      }
+    }
+    // The build's compressed copies were made again with the banner, not dropped.
+    const br = await ctx.app.inject({ url: "/tools", headers: { "accept-encoding": "br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(testModeBanner()).toContain(messages.payment.page.testModeBanner);
+  });
+
+  it("is on no page when Stripe takes payments", async () => {
+    const stripe = await createTestApp({
+      STATIC_DIR: clientDir(),
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+    });
+    try {
+      expect(stripe.config.payments).toBe("stripe");
+      expect((await stripe.app.inject({ url: "/" })).body).toBe(page("home"));
+      expect((await stripe.app.inject({ url: "/dashboard" })).body).toBe(page("index"));
+      const br = await stripe.app.inject({ url: "/tools", headers: { "accept-encoding": "br" } });
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(TOOLS);
+    } finally {
+      await stripe.close();
+    }
   });
 });
 

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { putFirstInBody } from "../features/payments/test-mode.js";
 import { sendProblem } from "./errors.js";
 
 /** An HTML page as built, with the Brotli and gzip copies the build wrote beside it, if any. */
@@ -12,16 +14,29 @@ interface Page {
   gzip?: Buffer;
 }
 
-function readPage(file: string): Page {
+/**
+ * A built page; with `bodyStart`, that markup is put first in its <body>, and the compressed copies
+ * the build wrote are made again from the result (once, at start, at the build's levels).
+ */
+function readPage(file: string, bodyStart?: string): Page {
   const copy = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : undefined);
-  return { identity: readFileSync(file), br: copy(".br"), gzip: copy(".gz") };
+  const built: Page = { identity: readFileSync(file), br: copy(".br"), gzip: copy(".gz") };
+  if (!bodyStart) return built;
+  const identity = Buffer.from(putFirstInBody(built.identity.toString(), bodyStart));
+  return {
+    identity,
+    br:
+      built.br &&
+      brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY } }),
+    gzip: built.gzip && gzipSync(identity, { level: 9 }),
+  };
 }
 
 /**
  * The build's landing pages (vite.config.ts): index.html with one route's prerendered markup and
  * preload links, keyed by that route's path.
  */
-function landingPages(staticDir: string): Map<string, Page> {
+function landingPages(staticDir: string, bodyStart?: string): Map<string, Page> {
   const dir = path.join(staticDir, "pages");
   if (!existsSync(dir)) return new Map();
   return new Map(
@@ -29,7 +44,7 @@ function landingPages(staticDir: string): Map<string, Page> {
       .filter((file) => file.endsWith(".html"))
       .map((file) => {
         const name = file.slice(0, -".html".length);
-        return [name === "index" ? "/" : `/${name}`, readPage(path.join(dir, file))];
+        return [name === "index" ? "/" : `/${name}`, readPage(path.join(dir, file), bodyStart)];
       }),
   );
 }
@@ -78,7 +93,12 @@ async function linkWithin(app: FastifyInstance, link: PreloadLink): Promise<stri
  */
 async function spa(
   app: FastifyInstance,
-  opts: { staticDir: string; preloads?: Readonly<Record<string, PreloadLink>> },
+  opts: {
+    staticDir: string;
+    preloads?: Readonly<Record<string, PreloadLink>>;
+    /** Markup put first in every page's <body> (the test-mode banner). */
+    bodyStart?: string;
+  },
 ) {
   const indexFile = path.join(opts.staticDir, "index.html");
   const hasClient = existsSync(indexFile);
@@ -104,8 +124,8 @@ async function spa(
   } else {
     app.log.warn(`No built client in ${opts.staticDir}; run "npm run build" to serve the shop's pages.`);
   }
-  const indexHtml = hasClient ? readPage(indexFile) : undefined;
-  const pages = hasClient ? landingPages(opts.staticDir) : new Map<string, Page>();
+  const indexHtml = hasClient ? readPage(indexFile, opts.bodyStart) : undefined;
+  const pages = hasClient ? landingPages(opts.staticDir, opts.bodyStart) : new Map<string, Page>();
 
   app.setNotFoundHandler(async (request, reply) => {
     const [pathname = "/", search] = request.url.split("?");

@@ -6,7 +6,7 @@ import type { OrderStatus } from "../../shared/orders.js";
 import { orders, products, profiles } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../plugins/auth.js";
 import { createTestApp, type TestContext } from "./app.js";
-import { memoryMailer, ORIGIN, signUp, type TestUser } from "./users.js";
+import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
 
 /**
  * The authorization matrix's world, shared with the security suite: one app, three signed-in people
@@ -442,15 +442,16 @@ export const authUrl = (path: string) => `/api/auth${path.replace(/:[a-zA-Z]+/g,
 export { AUTH_GET_PATHS, AUTH_POST_PATHS };
 
 /**
- * Builds the world on a fresh database. `rateLimit` and the upload quota stay high: the suites send
- * many sign-ins and uploads; the authentication suite checks the real limit, and
- * security/upload-quotas.test.ts the quota, on an app of their own.
+ * Builds the world on a fresh database. `rateLimit`, the review limit and the upload quota stay
+ * high: the suites send many sign-ins, reviews and uploads; security/authentication.test.ts,
+ * security/review-flooding.test.ts and security/upload-quotas.test.ts check the real limits on
+ * apps of their own.
  */
 export async function createRouteWorld(env: Record<string, string> = {}): Promise<RouteWorld> {
   const registered = new Set<string>();
   const mailer = memoryMailer();
   const ctx = await createTestApp(
-    { ADMIN_EMAILS: ADMIN_EMAIL, UPLOAD_LIMIT_PER_DAY: "100000", UPLOAD_MB_PER_DAY: "100000", ...env },
+    { REVIEW_LIMIT_PER_HOUR: "100000", UPLOAD_LIMIT_PER_DAY: "100000", UPLOAD_MB_PER_DAY: "100000", ...env },
     {
       mailer,
       rateLimit: { max: 100_000, windowSeconds: 60 },
@@ -471,7 +472,7 @@ export async function createRouteWorld(env: Record<string, string> = {}): Promis
   };
   world.people.customerA = await signUp(ctx.app, { name: "Customer A" });
   world.people.customerB = await signUp(ctx.app, { name: "Customer B" });
-  world.people.admin = await signUp(ctx.app, { email: ADMIN_EMAIL, name: "Matrix Admin" });
+  world.people.admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL, name: "Matrix Admin" });
   world.stockedProductId = await newProduct(world);
   return world;
 }

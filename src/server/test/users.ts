@@ -1,5 +1,7 @@
 import { makeSignature } from "better-auth/crypto";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { users } from "../db/schema/index.js";
 import type { Mail, Mailer } from "../lib/mailer.js";
 
 export const ORIGIN = "http://localhost:3000";
@@ -49,6 +51,19 @@ export async function signUp(
   const me = await app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
   if (me.statusCode !== 200) throw new Error(`sign-up gave no session (email taken?): ${me.statusCode}`);
   return { email: body.email.toLowerCase(), password: body.password, cookie, id: me.json().id };
+}
+
+/**
+ * Signs up an account and gives it role admin in the database, as a followed admin link does
+ * (features/accounts/admin-link.ts; security/admin-by-address.test.ts follows real links).
+ */
+export async function signUpAdmin(
+  app: FastifyInstance,
+  overrides: Parameters<typeof signUp>[1] = {},
+): Promise<TestUser> {
+  const user = await signUp(app, overrides);
+  await app.db.update(users).set({ role: "admin" }).where(eq(users.id, user.id));
+  return user;
 }
 
 /**

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgEnum, pgTable, smallint, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../../../shared/catalog.js";
 import { users } from "./auth.js";
 
@@ -40,11 +51,18 @@ export const reviews = pgTable(
     name: text("name").notNull(),
     comment: text("comment").notNull(),
     rating: smallint("rating").notNull(),
+    /**
+     * The author was an admin when writing it: the shop's own voice. Kept on the row, so a later
+     * promotion or demotion does not relabel what the account wrote before.
+     */
+    staff: boolean("staff").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("review_rating_range", sql`${t.rating} between 0 and 5`),
-    index("review_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    // Newest first, a page at a time. Ascending on purpose: "ORDER BY created_at DESC" means NULLS
+    // FIRST, which a backward scan of this index gives and an index declared DESC (NULLS LAST) does not.
+    index("review_newest_idx").on(t.createdAt, t.id),
     index("review_user_idx").on(t.userId),
   ],
 );

@@ -6,15 +6,12 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import type { Mailer } from "../../lib/mailer.js";
+import { completeAdminLink, isListedAdmin, sendAdminLink } from "./admin-link.js";
 import { endResetLinks } from "./service.js";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const GOOGLE_PROVIDER_ID = "google";
 export const SESSION_COOKIE_PREFIX = "gearhouse";
-
-export function roleForEmail(config: Config, email: string): "admin" | "user" {
-  return config.adminEmails.includes(email.toLowerCase()) ? "admin" : "user";
-}
 
 function resetMail(url: string) {
   return {
@@ -72,7 +69,7 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
     user: {
       additionalFields: {
         phone: { type: "string", required: false, defaultValue: "", input: true },
-        // Never accepted from a request: set from ADMIN_EMAILS below, or by an admin.
+        // Never accepted from a request: set by an admin, or once an ADMIN_EMAILS address is proved (admin-link.ts).
         role: { type: "string", required: false, defaultValue: "user", input: false },
       },
     },
@@ -83,9 +80,13 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
       maxPasswordLength: 20,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      // A reset ends the account's other reset links (better-auth consumes only the one used).
+      // A reset ends the account's other reset links (better-auth consumes only the one used). It
+      // proves the address too: an account with a pending admin link, or listed in ADMIN_EMAILS,
+      // gets role admin now.
       onPasswordReset: async ({ user }) => {
         await endResetLinks(db, { userId: user.id });
+        if (await completeAdminLink(db, config, user))
+          log.info({ userId: user.id }, "role admin given: the address was proved by a followed link");
       },
       sendResetPassword: async ({ user, token }, request) => {
         if (request && overMailCap.has(request)) return;
@@ -121,9 +122,22 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
     databaseHooks: {
       user: {
         create: {
+          // An ADMIN_EMAILS address is admin at once only when Google vouches for it on an account
+          // Google creates (no password anyone else could know); a sign-up with a password gets a
+          // link to prove it instead.
           before: async (user) => ({
-            data: { ...user, email: user.email.toLowerCase(), role: roleForEmail(config, user.email) },
+            data: {
+              ...user,
+              email: user.email.toLowerCase(),
+              role: isListedAdmin(config, user.email) && user.emailVerified === true ? "admin" : "user",
+            },
           }),
+          after: async (user) => {
+            const created = user as typeof user & { role?: string };
+            if (!isListedAdmin(config, created.email) || created.role === "admin") return;
+            const { mailed } = await sendAdminLink(db, mailer, config, created);
+            mailed.catch((error: unknown) => log.error({ err: error }, "admin link mail failed"));
+          },
         },
       },
     },

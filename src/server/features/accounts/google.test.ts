@@ -4,6 +4,11 @@ import { messages } from "../../../shared/messages.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 import { cookieHeader, ORIGIN, signUp, uniqueEmail } from "../../test/users.js";
 
+/** Addresses ADMIN_EMAILS lists, one per test below. */
+const OWNER = "google.owner@example.com";
+const SQUATTED = "google.squatted@example.com";
+const UNVERIFIED = "google.unverified@example.com";
+
 let provider: OAuth2Server;
 let ctx: TestContext;
 
@@ -16,6 +21,7 @@ beforeAll(async () => {
       GOOGLE_CLIENT_ID: "gearhouse-test",
       GOOGLE_CLIENT_SECRET: "secret",
       GOOGLE_ISSUER: provider.issuer.url ?? "",
+      ADMIN_EMAILS: [OWNER, SQUATTED, UNVERIFIED].join(","),
     },
     { rateLimit: { max: 1000, windowSeconds: 60 } },
   );
@@ -91,6 +97,26 @@ describe("Google sign-in through OpenID Connect", () => {
     expect(String(done.headers.location)).toMatch(/error=/);
     // No errorCallbackURL was given: the login page, never better-auth's own (closed) error page.
     expect(new URL(String(done.headers.location), ctx.config.publicUrl).pathname).toBe("/login");
+  });
+});
+
+describe("Google and ADMIN_EMAILS (issue 14, finding 1)", () => {
+  it("gives role admin to an account Google creates for a listed address it has verified", async () => {
+    const { me } = await googleSignIn({ email: OWNER, email_verified: true, name: "Owner" });
+    expect(me.json()).toMatchObject({ email: OWNER, role: "admin" });
+  });
+
+  it("gives no role to a listed address Google has not verified", async () => {
+    const { me } = await googleSignIn({ email: UNVERIFIED, email_verified: false, name: "Maybe" });
+    expect(me.json()).toMatchObject({ email: UNVERIFIED, role: "user" });
+  });
+
+  it("gives no role when Google joins an account someone else registered with a password", async () => {
+    // The squatter knows the account's password: Google vouching for the address proves nothing
+    // about who else can sign in, so only a followed admin link (which replaces it) gives the role.
+    const squatter = await signUp(ctx.app, { email: SQUATTED.toUpperCase() });
+    const { me } = await googleSignIn({ email: SQUATTED, email_verified: true, name: "Owner" });
+    expect(me.json()).toMatchObject({ id: squatter.id, role: "user" });
   });
 });
 

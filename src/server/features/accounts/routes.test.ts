@@ -53,9 +53,9 @@ describe("sign-up", () => {
     expect(session).not.toMatch(/Secure/i);
   });
 
-  it("gives role admin to ADMIN_EMAILS", async () => {
+  it("gives an ADMIN_EMAILS address no role at sign-up: a followed link does (security/admin-by-address.test.ts)", async () => {
     const user = await signUp(ctx.app, { email: "boss@example.com" });
-    expect((await me(user.cookie)).json().role).toBe("admin");
+    expect((await me(user.cookie)).json().role).toBe("user");
   });
 
   it.each([

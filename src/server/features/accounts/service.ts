@@ -1,40 +1,37 @@
-import { and, eq, inArray, like } from "drizzle-orm";
-import type { Db } from "../../db/client.js";
+import { and, eq, inArray, like, ne } from "drizzle-orm";
+import { messages } from "../../../shared/messages.js";
+import type { Config } from "../../config.js";
+import type { Db, Tx } from "../../db/client.js";
 import { users, verifications } from "../../db/schema/index.js";
 import { hitRateLimit } from "../../lib/rate-limit.js";
 import type { Auth } from "./auth.js";
 
-/** Gives role admin to the accounts listed in ADMIN_EMAILS (run at start). */
-export async function promoteAdminEmails(db: Db, emails: string[]): Promise<number> {
-  if (emails.length === 0) return 0;
-  const rows = await db
-    .update(users)
-    .set({ role: "admin" })
-    .where(inArray(users.email, emails))
-    .returning({ id: users.id });
-  return rows.length;
-}
-
-/** The id of the account with this email, or undefined. */
-export async function userIdByEmail(db: Db, email: string): Promise<string | undefined> {
+/** The account with this email (its id, address and role), or undefined. */
+export async function accountByEmail(
+  db: Db,
+  email: string,
+): Promise<{ id: string; email: string; role: string } | undefined> {
   const [row] = await db
-    .select({ id: users.id })
+    .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
     .where(eq(users.email, email.trim().toLowerCase()));
-  return row?.id;
+  return row;
 }
 
 /**
  * better-auth keeps a reset link's token in its verification table as `reset-password:<token>`
  * (stored as is: the shop sets no `verification.storeIdentifier`), its value the user's id.
  */
-const RESET_LINK = "reset-password:%";
+export const RESET_LINK_PREFIX = "reset-password:";
 
 /**
  * Ends every outstanding reset link of one account, given its id or its email (an email without
  * an account costs the same statement and ends nothing). Returns how many links it ended.
  */
-export async function endResetLinks(db: Db, of: { userId: string } | { email: string }): Promise<number> {
+export async function endResetLinks(
+  db: Db | Tx,
+  of: { userId: string } | { email: string },
+): Promise<number> {
   const owner =
     "userId" in of
       ? eq(verifications.value, of.userId)
@@ -44,7 +41,7 @@ export async function endResetLinks(db: Db, of: { userId: string } | { email: st
         );
   const rows = await db
     .delete(verifications)
-    .where(and(like(verifications.identifier, RESET_LINK), owner))
+    .where(and(like(verifications.identifier, `${RESET_LINK_PREFIX}%`), owner))
     .returning({ id: verifications.id });
   return rows.length;
 }
@@ -94,4 +91,29 @@ export async function seedDemoAccounts(db: Db, auth: Auth): Promise<(typeof DEMO
     await db.update(users).set({ role: account.role }).where(eq(users.email, account.email));
   }
   return created;
+}
+
+/** Accounts whose address ADMIN_EMAILS lists but that have no role admin (yet), for the start-up log. */
+export async function listedWithoutRole(db: Db, emails: readonly string[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(inArray(users.email, [...emails]), ne(users.role, "admin")));
+  return rows.map((r) => r.email);
+}
+
+/**
+ * At start, under the set-up lock: the demo accounts (development), and a line for every account
+ * ADMIN_EMAILS lists that has not proved its address. Nobody is promoted here (admin-link.ts).
+ */
+export async function setUpAccounts(
+  db: Db,
+  auth: Auth,
+  config: Config,
+  say: (line: string) => void,
+): Promise<void> {
+  for (const email of await listedWithoutRole(db, config.adminEmails))
+    say(messages.startup.adminNotProved(email));
+  if (config.demoAccounts) await seedDemoAccounts(db, auth);
 }

@@ -5,7 +5,7 @@ import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
 import type { OrderStatus } from "../../../shared/orders.js";
 import { orders, products, users } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
-import { signUp, type TestUser } from "../../test/users.js";
+import { signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 const ADMIN_EMAIL = "overview.admin@example.com";
 let ctx: TestContext;
@@ -13,8 +13,8 @@ let admin: TestUser;
 let customer: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUp(ctx.app, { email: ADMIN_EMAIL });
+  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+  admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL });
   customer = await signUp(ctx.app);
   await signUp(ctx.app);
 });

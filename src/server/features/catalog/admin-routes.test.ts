@@ -4,15 +4,15 @@ import type { Product, ProductList } from "../../../shared/catalog.js";
 import { messages } from "../../../shared/messages.js";
 import { products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 const ADMIN_EMAIL = "catalog.admin@example.com";
 let ctx: TestContext;
 let admin: TestUser;
 let customer: TestUser;
 beforeAll(async () => {
-  ctx = await createTestApp({ ADMIN_EMAILS: ADMIN_EMAIL }, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUp(ctx.app, { email: ADMIN_EMAIL });
+  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+  admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL });
   customer = await signUp(ctx.app);
 });
 afterAll(async () => {

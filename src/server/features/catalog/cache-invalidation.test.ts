@@ -7,12 +7,12 @@ import { buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext, testConfig } from "../../test/app.js";
-import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 import { CATALOG_CACHE_TTL_MS } from "./cache.js";
 import { CATALOG_CHANNEL } from "./listener.js";
 
 const ADMIN_EMAIL = "catalog.cache.admin@example.com";
-const env = { ADMIN_EMAILS: ADMIN_EMAIL };
+const env = {};
 const rateLimit = { max: 10_000, windowSeconds: 60 };
 
 /** Instance A, with its own test database, and instance B: a second app on the same database. */
@@ -28,7 +28,7 @@ beforeAll(async () => {
   b = await buildApp(testConfig(env), bDatabase, { logger: false, rateLimit });
   await b.ready();
   customer = await signUp(a.app, { name: "Cache Customer" });
-  admin = await signUp(a.app, { email: ADMIN_EMAIL });
+  admin = await signUpAdmin(a.app, { email: ADMIN_EMAIL });
 });
 afterAll(async () => {
   await b?.close();

@@ -7,7 +7,7 @@ import { messages } from "../../../shared/messages.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { orders, products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 let ctx: TestContext;
 let alice: TestUser;
@@ -15,13 +15,10 @@ let bob: TestUser;
 let admin: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestApp(
-    { ADMIN_EMAILS: "orders.admin@example.com" },
-    { rateLimit: { max: 10_000, windowSeconds: 60 } },
-  );
+  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
   alice = await signUp(ctx.app, { name: "Alice Buyer" });
   bob = await signUp(ctx.app, { name: "Bob Buyer" });
-  admin = await signUp(ctx.app, { email: "orders.admin@example.com" });
+  admin = await signUpAdmin(ctx.app, { email: "orders.admin@example.com" });
 });
 afterAll(async () => {
   await ctx.close();

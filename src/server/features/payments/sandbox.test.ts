@@ -5,7 +5,7 @@ import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent } from "../../../shared/payments.js";
 import { orders, payments, products, sandboxIntents } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 const RATE_LIMIT = { rateLimit: { max: 10_000, windowSeconds: 60 } };
 const THIS_YEAR = new Date().getUTCFullYear();
@@ -18,10 +18,10 @@ let bob: TestUser;
 let admin: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestApp({ ADMIN_EMAILS: "payments.admin@example.com" }, RATE_LIMIT);
+  ctx = await createTestApp({}, RATE_LIMIT);
   alice = await signUp(ctx.app, { name: "Alice Buyer" });
   bob = await signUp(ctx.app, { name: "Bob Buyer" });
-  admin = await signUp(ctx.app, { email: "payments.admin@example.com" });
+  admin = await signUpAdmin(ctx.app, { email: "payments.admin@example.com" });
 });
 afterAll(async () => {
   await ctx.close();

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { messages } from "../../../shared/messages.js";
 import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent, SandboxConfirmInput, SandboxConfirmResult } from "../../../shared/payments.js";
-import type { Db } from "../../db/client.js";
+import type { Db, Tx } from "../../db/client.js";
 import { orders, paymentEvents, payments } from "../../db/schema/index.js";
 import { badRequest, conflict, notFound, paymentRequired } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/auth.js";
@@ -12,7 +12,6 @@ import type { PaymentProvider, ProviderEvent, ProviderIntent } from "./provider.
 import type { SandboxProvider } from "./sandbox.js";
 
 type OrderRow = typeof orders.$inferSelect;
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const CURRENCY = "usd";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
 import { createTestApp, type TestContext } from "../app.js";
-import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
+import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, signUpAdmin, uniqueEmail } from "../users.js";
 
 /**
  * ASVS V2 and V3 (authentication and sessions). Proved elsewhere and not repeated here:
@@ -16,10 +16,7 @@ const ADMIN = "auth.admin@example.com";
 const mailer = memoryMailer();
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestApp(
-    { ADMIN_EMAILS: ADMIN },
-    { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } },
-  );
+  ctx = await createTestApp({}, { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -112,7 +109,7 @@ describe("ended sessions are refused at once", () => {
   });
 
   it("after an admin removes the account, and an admin's rights after demotion", async () => {
-    const admin = await signUp(ctx.app, { email: ADMIN });
+    const admin = await signUpAdmin(ctx.app, { email: ADMIN });
     const deputy = await signUp(ctx.app);
     const customer = await signUp(ctx.app);
     const role = (id: string, value: "admin" | "user") =>

@@ -13,7 +13,13 @@ export function ReviewCard({ review }: { review: Review }) {
           <p className="whitespace-pre-line">{review.comment}</p>
         </blockquote>
         <figcaption className="flex flex-wrap items-center justify-between gap-2 border-t border-base-content/10 pt-4">
-          <span className="font-semibold">{review.name}</span>
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="font-semibold">{review.name}</span>
+            {/* Set by the server for reviews written by an admin; no name can earn it. */}
+            {review.staff ? (
+              <span className="badge badge-primary badge-sm font-semibold">{messages.review.staff}</span>
+            ) : null}
+          </span>
           <span className="flex items-center gap-2 text-sm text-base-content/75">
             {review.verified ? (
               <span className="badge badge-success badge-soft badge-sm">{messages.review.verified}</span>

@@ -1,0 +1,1 @@
+ALTER TABLE "review" ADD COLUMN "staff" boolean DEFAULT false NOT NULL;

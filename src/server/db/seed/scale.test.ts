@@ -1,0 +1,95 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { z } from "zod";
+import { CATEGORIES } from "../../../shared/constants.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { seedScale } from "./scale.js";
+
+/** `npm run seed:scale` at a test's size: the data it makes is whole, varied and valid. */
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestApp();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const counts = { users: 300, products: 200, orders: 3000, reviews: 600 };
+const one = async <T>(query: ReturnType<typeof sql>) => (await ctx.database.db.execute(query)).rows[0] as T;
+
+it("adds the counts asked for, beside the demo data, all of it valid and spread over two years", async () => {
+  const before = await one<{ users: number; products: number; orders: number; reviews: number }>(sql`
+    select (select count(*) from "user")::int as users, (select count(*) from product)::int as products,
+           (select count(*) from "order")::int as orders, (select count(*) from review)::int as reviews`);
+  const client = await ctx.database.pool.connect();
+  try {
+    const steps = await seedScale(client, counts);
+    expect(Object.fromEntries(steps.map((s) => [s.name, s.rows]))).toMatchObject(counts);
+    // A second run adds as much again: nothing it makes collides with the first.
+    await seedScale(client, { users: 10, products: 10, orders: 10, reviews: 10 });
+  } finally {
+    client.release();
+  }
+  const after = await one<typeof before>(sql`
+    select (select count(*) from "user")::int as users, (select count(*) from product)::int as products,
+           (select count(*) from "order")::int as orders, (select count(*) from review)::int as reviews`);
+  expect(after).toEqual({
+    users: before.users + counts.users + 10,
+    products: before.products + counts.products + 10,
+    orders: before.orders + counts.orders + 10,
+    reviews: before.reviews + counts.reviews + 10,
+  });
+
+  const orders = await one<{
+    statuses: string[];
+    paid_without_payment: number;
+    payment_mismatch: number;
+    pending_with_transaction: number;
+    oldest_days: number;
+    newest_days: number;
+    customers: number;
+    products: number;
+    shipped_before_paid: number;
+  }>(sql`
+    select array_agg(distinct o.status::text order by o.status::text) as statuses,
+           count(*) filter (where o.status <> 'pending' and p.id is null)::int as paid_without_payment,
+           count(*) filter (where p.id is not null and (p.amount <> o.total_price * 100 or p.intent_id <> o.transaction_id))::int as payment_mismatch,
+           count(*) filter (where o.status = 'pending' and o.transaction_id is not null)::int as pending_with_transaction,
+           extract(day from now() - min(o.created_at))::int as oldest_days,
+           extract(day from now() - max(o.created_at))::int as newest_days,
+           count(distinct o.user_id)::int as customers, count(distinct o.product_id)::int as products,
+           count(*) filter (where o.shipped_at < o.paid_at or o.paid_at < o.created_at)::int as shipped_before_paid
+    from "order" o left join payment p on p.order_id = o.id`);
+  expect(orders.statuses).toEqual(["paid", "pending", "shipped"]);
+  expect(orders).toMatchObject({
+    paid_without_payment: 0,
+    payment_mismatch: 0,
+    pending_with_transaction: 0,
+    shipped_before_paid: 0,
+  });
+  expect(orders.oldest_days).toBeGreaterThan(600);
+  expect(orders.oldest_days).toBeLessThanOrEqual(730);
+  expect(orders.newest_days).toBeLessThan(30);
+  expect(orders.customers).toBeGreaterThan(200);
+  expect(orders.products).toBeGreaterThan(150);
+
+  const emails = (await ctx.database.db.execute(sql`select email from "user"`)).rows.map((r) =>
+    String(r.email),
+  );
+  expect(new Set(emails).size).toBe(emails.length);
+  for (const email of emails) expect(z.email().safeParse(email).success, email).toBe(true);
+  const names = await one<{ distinct_names: number; categories: string[] }>(sql`
+    select count(distinct name)::int as distinct_names, array_agg(distinct category::text) as categories from product`);
+  expect(names.distinct_names).toBeGreaterThan(180);
+  expect([...names.categories].sort()).toEqual([...CATEGORIES].sort());
+  const ratings = await one<{ ratings: number[] }>(
+    sql`select array_agg(distinct rating order by rating) as ratings from review where user_id is not null`,
+  );
+  expect(ratings.ratings).toEqual([1, 2, 3, 4, 5]);
+
+  // The shop's catalog, cached, hears of the new products.
+  await expect
+    .poll(async () => (await ctx.app.inject({ url: "/api/products?pageSize=1" })).json().total)
+    .toBe(after.products);
+});

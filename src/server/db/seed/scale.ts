@@ -1,0 +1,356 @@
+import type pg from "pg";
+import { CATEGORIES } from "../../../shared/constants.js";
+import { CATALOG_CHANNEL } from "../../features/catalog/listener.js";
+import { demoProducts } from "./demo-catalog.js";
+
+/**
+ * A real shop's volume, made inside PostgreSQL with set-based SQL (generate_series), so a million
+ * orders take seconds rather than a million round trips. Used by `npm run seed:scale` and the
+ * scale benchmark; tests run it only with small counts.
+ */
+export interface ScaleCounts {
+  users: number;
+  products: number;
+  orders: number;
+  reviews: number;
+}
+
+export const DEFAULT_SCALE: ScaleCounts = {
+  users: 100_000,
+  products: 100_000,
+  orders: 1_000_000,
+  reviews: 200_000,
+};
+
+const FIRST_NAMES = [
+  "Ava",
+  "Liam",
+  "Noah",
+  "Emma",
+  "Olivia",
+  "Mateo",
+  "Sofia",
+  "Lucas",
+  "Mia",
+  "Ethan",
+  "Amara",
+  "Kenji",
+  "Priya",
+  "Diego",
+  "Chloe",
+  "Omar",
+  "Hana",
+  "Lars",
+  "Ines",
+  "Tariq",
+  "Zoe",
+  "Felix",
+  "Maya",
+  "Jonas",
+  "Aisha",
+  "Leo",
+  "Nora",
+  "Ravi",
+  "Elena",
+  "Kai",
+  "Sara",
+  "Milan",
+  "Yara",
+  "Hugo",
+  "Lina",
+  "Arjun",
+];
+const LAST_NAMES = [
+  "Smith",
+  "Garcia",
+  "Nguyen",
+  "Müller",
+  "Rossi",
+  "Kowalski",
+  "Tanaka",
+  "Okafor",
+  "Silva",
+  "Johansson",
+  "Dubois",
+  "Khan",
+  "Novak",
+  "Haddad",
+  "Fischer",
+  "Moreau",
+  "Kim",
+  "Santos",
+  "Petrov",
+  "Larsen",
+  "Ali",
+  "Costa",
+  "Weber",
+  "Ivanova",
+  "Brown",
+  "Lopez",
+  "Sato",
+  "Mensah",
+  "Berg",
+  "Jensen",
+  "Ortiz",
+  "Park",
+];
+const STREETS = [
+  "Maple Street",
+  "Harbour Road",
+  "Station Avenue",
+  "Kingsway",
+  "Elm Court",
+  "Mill Lane",
+  "Park Row",
+  "Riverside Drive",
+  "Church Street",
+  "Orchard Way",
+  "Bridge Road",
+  "Hillcrest Avenue",
+];
+const CITIES = [
+  "Austin",
+  "Berlin",
+  "Toronto",
+  "Lyon",
+  "Osaka",
+  "Melbourne",
+  "Dublin",
+  "Lisbon",
+  "Seattle",
+  "Warsaw",
+  "Oslo",
+  "Denver",
+  "Porto",
+  "Leeds",
+  "Utrecht",
+  "Gothenburg",
+];
+const MODELS = [
+  "Vortex",
+  "Kestrel",
+  "Nova",
+  "Titan",
+  "Pulse",
+  "Drift",
+  "Anvil",
+  "Quiver",
+  "Echo",
+  "Aether",
+  "Sonata",
+  "Bolt",
+  "Fluxline",
+  "Prism",
+  "Stealth",
+  "Cyclone",
+  "Gale",
+  "Typhoon",
+  "Whisper",
+  "Falcon",
+  "Raptor",
+  "Helix",
+  "Onyx",
+  "Zephyr",
+];
+const EDITIONS = ["Pro", "Lite", "X", "Elite", "Air", "Max", "SE", "Mini", "Ultra", "Core"];
+/** Per category, in CATEGORIES' order: what a product of it is called. */
+const KINDS: Record<(typeof CATEGORIES)[number], string[]> = {
+  keyboards: [
+    "Mechanical Keyboard",
+    "Wireless Mechanical Keyboard",
+    "TKL RGB Keyboard",
+    "Compact 60% Keyboard",
+    "Optical Gaming Keyboard",
+    "Low-Profile Keyboard",
+  ],
+  mice: [
+    "Gaming Mouse",
+    "Wireless Gaming Mouse",
+    "Ergonomic Mouse",
+    "Ambidextrous Mouse",
+    "MMO Mouse",
+    "Lightweight Mouse",
+  ],
+  memory: [
+    "DDR5 6000 32GB Kit",
+    "DDR5 7200 48GB Kit",
+    "DDR4 3200 16GB Kit",
+    "DDR4 3600 32GB RGB Kit",
+    "DDR5 5600 64GB Kit",
+  ],
+  headphones: [
+    "Gaming Headset",
+    "Wireless Headphones",
+    "Open-Back Headphones",
+    "7.1 Surround Headset",
+    "Stereo Headset",
+    "Noise-Cancelling Headphones",
+  ],
+  "cooling-fans": [
+    "120 ARGB PWM Fan",
+    "140 ARGB PWM Fan",
+    "120 Silent Fan",
+    "High Static Pressure Fan",
+    "140 Silent Fan",
+  ],
+};
+const COMMENTS = [
+  "Arrived quickly and works exactly as described.",
+  "Great value for a bulk order, the whole team uses them now.",
+  "Build quality is excellent; the RGB is bright without being tacky.",
+  "Good, but the software took a while to figure out.",
+  "Quiet, solid and easy to install. Would order again.",
+  "Packaging was damaged but support replaced two units fast.",
+  "Exactly what our esports club needed for the new room.",
+  "Comfortable for long sessions; the cable could be longer.",
+  "Stock was accurate and shipping was on time.",
+  "Not bad, but I expected more for the price.",
+];
+const CARD_BRANDS = ["visa", "mastercard", "amex", "discover"];
+
+/** A SQL array literal of text values (the lists above hold no quotes of their own). */
+const textArray = (values: readonly string[]) =>
+  `array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}]::text[]`;
+/** `array[...]` indexed by an integer expression, wrapping around. */
+const pick = (values: readonly string[], index: string) =>
+  `(${textArray(values)})[1 + ((${index}) % ${values.length})]`;
+
+export interface ScaleStep {
+  name: string;
+  rows: number;
+  ms: number;
+}
+
+/**
+ * Adds `counts` users, products, orders (with their payments) and reviews to the database the
+ * client is connected to, beside whatever is there. Orders and reviews go to the users and products
+ * made here. Returns the time each step took.
+ */
+export async function seedScale(client: pg.ClientBase, counts: ScaleCounts): Promise<ScaleStep[]> {
+  const tag = Date.now().toString(36);
+  /** Varies the hashes below from one run to the next. */
+  const seed = Math.floor(Math.random() * 1_000_000_000);
+  /**
+   * A pseudo-random number in [0, 1) for row `g` and stream `k`, from a hash rather than random():
+   * PostgreSQL may evaluate an expression of a subquery more than once (where it pulls the
+   * subquery up into a join), and random() would then give one row two different values.
+   */
+  const rnd = (k: number, g = "g") => `((abs(hashint4extended(${g}, ${seed + k})) % 1000000) / 1000000.0)`;
+  /** A whole number in [0, n) for row `g` and stream `k`. */
+  const below = (n: string, k: number, g = "g") => `floor(${rnd(k, g)} * ${n})::int`;
+  /** Spread over the last two years. */
+  const someTimeAgo = (k: number, g = "g") => `now() - ${rnd(k, g)} * interval '730 days'`;
+
+  const steps: ScaleStep[] = [];
+  const step = async (name: string, text: string, params: unknown[] = []) => {
+    const started = performance.now();
+    const result = await client.query(text, params);
+    steps.push({ name, rows: result.rowCount ?? 0, ms: Math.round(performance.now() - started) });
+  };
+
+  // Statements here take seconds to minutes; nothing needs to wait for the disk at each commit
+  // (a crash mid-seed loses only seed data).
+  await client.query("set statement_timeout = 0");
+  await client.query("set synchronous_commit = off");
+  // What orders and reviews pick from, numbered: the users and products this run makes.
+  await client.query("drop table if exists scale_user, scale_product");
+  await client.query("create temp table scale_user (rn serial primary key, id text, name text, email text)");
+  await client.query(
+    "create temp table scale_product (rn serial primary key, id uuid, name text, image text, price int)",
+  );
+
+  await step(
+    "users",
+    `with made as (
+       insert into "user" (id, name, email, email_verified, phone, role, created_at, updated_at)
+       select gen_random_uuid()::text, first || ' ' || last,
+              translate(lower(first || '.' || last), 'ü', 'u') || '.' || g || '.' || $2 || '@example.com',
+              true, '+1 555 ' || lpad((g % 10000)::text, 4, '0'),
+              (case when g % 20000 = 0 then 'admin' else 'user' end)::role, at, at
+       from (select g, ${pick(FIRST_NAMES, below("1000003", 1))} as first,
+                    ${pick(LAST_NAMES, below("1000003", 2))} as last, ${someTimeAgo(3)} as at
+             from generate_series(1, $1::int) g) s
+       returning id, name, email)
+     insert into scale_user (id, name, email) select id, name, email from made`,
+    [counts.users, tag],
+  );
+
+  const categories = textArray(CATEGORIES);
+  const kindCase = CATEGORIES.map(
+    (category, i) => `when ${i} then ${pick(KINDS[category], below("1000003", 10))}`,
+  ).join(" ");
+  const images = CATEGORIES.map((category, i) => {
+    const list = demoProducts.filter((p) => p.category === category).map((p) => p.image);
+    return `when ${i} then ${pick(list, below("1000003", 11))}`;
+  }).join(" ");
+  await step(
+    "products",
+    `with made as (
+       insert into product (name, description, image, price, quantity, category, created_at, updated_at)
+       select model || ' ' || edition || ' ' || kind || ' ' || (1000 + g % 9000),
+              'The ' || model || ' ' || edition || ' ' || lower(kind) || ' for gamers and system builders: ' ||
+                'tested for long sessions, backed by a two-year warranty, sold in bulk from 10 units.',
+              image, 10 + ${below("590", 12)}, ${below("5001", 13)}, (${categories})[1 + c]::category, at, at
+       from (select g, g % 5 as c, ${pick(MODELS, below("1000003", 14))} as model,
+                    ${pick(EDITIONS, below("1000003", 15))} as edition,
+                    case g % 5 ${kindCase} end as kind, case g % 5 ${images} end as image, ${someTimeAgo(16)} as at
+             from generate_series(1, $1::int) g) s
+       returning id, name, image, price)
+     insert into scale_product (id, name, image, price) select id, name, image, price from made`,
+    [counts.products],
+  );
+  await client.query("analyze scale_user");
+  await client.query("analyze scale_product");
+
+  // Statuses: a fifth still pending, a quarter paid, the rest shipped; quantities mostly small.
+  await step(
+    "orders",
+    `insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
+                          unit_price, total_price, status, transaction_id, paid_at, shipped_at, created_at)
+     select u.id, p.id, p.name, p.image, u.name, u.email,
+            (1 + s.g % 240) || ' ' || ${pick(STREETS, below("1000003", 20, "s.g"))} || ', ' ||
+              ${pick(CITIES, below("1000003", 21, "s.g"))},
+            '+1 555 ' || lpad((s.g % 10000)::text, 4, '0'),
+            s.quantity, p.price, p.price * s.quantity, s.status::order_status,
+            case when s.status <> 'pending' then 'pi_scale_' || $2 || '_' || s.g end,
+            case when s.status <> 'pending' then least(now(), s.at + interval '1 minute' * (5 + s.g % 2880)) end,
+            case when s.status = 'shipped' then least(now(), s.at + interval '1 hour' * (48 + s.g % 120)) end,
+            s.at
+     from (select g, 1 + ${below("$3", 22)} as ur, 1 + ${below("$4", 23)} as pr,
+                  10 + floor(${rnd(24)} * ${rnd(25)} * 91)::int as quantity,
+                  case when ${rnd(26)} < 0.2 then 'pending' when ${rnd(26)} < 0.45 then 'paid' else 'shipped' end as status,
+                  ${someTimeAgo(27)} as at
+           from generate_series(1, $1::int) g) s
+     join scale_user u on u.rn = s.ur
+     join scale_product p on p.rn = s.pr`,
+    [counts.orders, tag, counts.users, counts.products],
+  );
+
+  await step(
+    "payments",
+    `insert into payment (order_id, provider, intent_id, amount, currency, card_brand, card_last4, created_at)
+     select id, 'sandbox', transaction_id, total_price * 100, 'usd',
+            ${pick(CARD_BRANDS, "abs(hashtext(transaction_id))")},
+            lpad((abs(hashtext(id::text)) % 10000)::text, 4, '0'), paid_at
+     from "order" where transaction_id like 'pi_scale_' || $1 || '_%'`,
+    [tag],
+  );
+
+  await step(
+    "reviews",
+    `insert into review (user_id, name, comment, rating, created_at)
+     select u.id, u.name, ${pick(COMMENTS, below("1000003", 30, "s.g"))},
+            case when s.r < 0.45 then 5 when s.r < 0.75 then 4 when s.r < 0.87 then 3 when s.r < 0.94 then 2 else 1 end,
+            s.at
+     from (select g, ${rnd(31)} as r, 1 + ${below("$2", 32)} as ur, ${someTimeAgo(33)} as at
+           from generate_series(1, $1::int) g) s
+     join scale_user u on u.rn = s.ur`,
+    [counts.reviews, counts.users],
+  );
+
+  await client.query("drop table scale_user, scale_product");
+  await step("analyze", `analyze "user", product, "order", payment, review`);
+  // Every running instance drops its cached catalog answers.
+  await client.query("select pg_notify($1, '')", [CATALOG_CHANNEL]);
+  return steps;
+}

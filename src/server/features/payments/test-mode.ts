@@ -1,0 +1,22 @@
+import { messages } from "../../../shared/messages.js";
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c);
+
+/**
+ * The banner every page shows while the sandbox takes payments (config.payments), as markup for
+ * the top of <body>: a labelled region, so it is found by assistive technology and sits inside a
+ * landmark like the rest of the page.
+ */
+export function testModeBanner(): string {
+  const text = messages.payment.page.testModeBanner;
+  return `<aside class="test-mode-banner" aria-label="${escapeHtml(messages.payment.page.testModeLabel)}">${escapeHtml(text)}</aside>`;
+}
+
+/** `html` with `markup` first in its <body>; throws for a document without one. */
+export function putFirstInBody(html: string, markup: string): string {
+  const body = html.indexOf("<body");
+  if (body < 0) throw new Error("the page has no <body>");
+  const at = html.indexOf(">", body) + 1;
+  return html.slice(0, at) + markup + html.slice(at);
+}
