@@ -198,16 +198,13 @@ export const messages = {
     tooManyParts: "Please upload one image at a time.",
     unreadable: "The upload could not be read. Please try again.",
     dailyCount: (max: number, wait: string) =>
-      `You can upload at most ${max} images a day. Try again in ${wait}.`,
+      `You can upload at most ${count(max, "image")} a day. Try again in ${wait}.`,
     dailyBytes: (megabytes: number, wait: string) =>
       `You can upload at most ${megabytes} MB of images a day. Try again in ${wait}.`,
-    /** The wait before a day's upload limit resets, rounded up: "3 hours", "1 hour", "12 minutes". */
+    /** The wait before a day's upload limit resets, rounded up: "12 minutes", "1 hour", "3 hours". */
     wait: (seconds: number) => {
-      const hours = Math.ceil(seconds / 3600);
-      if (hours > 1) return `${hours} hours`;
       const minutes = Math.max(1, Math.ceil(seconds / 60));
-      if (minutes > 59) return "1 hour";
-      return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+      return minutes < 60 ? count(minutes, "minute") : count(Math.ceil(seconds / 3600), "hour");
     },
   },
   users: {

@@ -23,8 +23,6 @@ export const conflict = (detail: string) => new HttpProblem(409, "Conflict", det
 export const payloadTooLarge = (detail: string) => new HttpProblem(413, "Content Too Large", detail);
 export const unsupportedMediaType = (detail: string) =>
   new HttpProblem(415, "Unsupported Media Type", detail);
-/** Send a `Retry-After` header with it. */
-export const tooManyRequests = (detail: string) => new HttpProblem(429, "Too Many Requests", detail);
 export const unprocessable = (detail: string) => new HttpProblem(422, "Unprocessable Content", detail);
 
 /** A rate limit was reached: a 429 whose `Retry-After` header says when to ask again. */

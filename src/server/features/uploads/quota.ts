@@ -3,7 +3,7 @@ import { messages } from "../../../shared/messages.js";
 import type { UploadQuota } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { uploadQuotas } from "../../db/schema/index.js";
-import { type HttpProblem, tooManyRequests } from "../../lib/problem.js";
+import { TooManyRequests } from "../../lib/problem.js";
 
 /**
  * A day's uploads per account: a fixed window of 24 hours from the first upload after the last
@@ -12,16 +12,6 @@ import { type HttpProblem, tooManyRequests } from "../../lib/problem.js";
  */
 const DAY_SECONDS = 24 * 60 * 60;
 const MB = 1024 * 1024;
-
-export class QuotaExceeded extends Error {
-  constructor(
-    readonly problem: HttpProblem,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(problem.detail);
-    this.name = "QuotaExceeded";
-  }
-}
 
 /** An upload counted against its account's day: given back when it is not stored after all. */
 export interface Reservation {
@@ -39,7 +29,7 @@ async function refusal(
   userId: string,
   quota: UploadQuota,
   incoming: number,
-): Promise<QuotaExceeded | undefined> {
+): Promise<TooManyRequests | undefined> {
   const [row] = await db
     .select({
       count: uploadQuotas.count,
@@ -61,12 +51,12 @@ async function refusal(
   const detail = countFull
     ? messages.upload.dailyCount(quota.count, wait)
     : messages.upload.dailyBytes(Math.floor(quota.bytes / MB), wait);
-  return new QuotaExceeded(tooManyRequests(detail), retryAfter);
+  return new TooManyRequests(detail, retryAfter);
 }
 
 /**
- * Refuses (throws QuotaExceeded) an account whose day's quota is used up, before its upload's body
- * is read: an upload needs at least one more byte and one more image.
+ * Refuses (throws a 429 with `Retry-After`) an account whose day's quota is used up, before its
+ * upload's body is read: an upload needs at least one more byte and one more image.
  */
 export async function checkQuotaLeft(db: Db, userId: string, quota: UploadQuota): Promise<void> {
   const refused = await refusal(db, userId, quota, 1);
@@ -74,8 +64,8 @@ export async function checkQuotaLeft(db: Db, userId: string, quota: UploadQuota)
 }
 
 /**
- * Counts an upload of `bytes` against its account's day before it is encoded, or throws
- * QuotaExceeded and counts nothing. One statement takes the count and the bytes together, only
+ * Counts an upload of `bytes` against its account's day before it is encoded, or throws a 429 with
+ * `Retry-After` and counts nothing. One statement takes the count and the bytes together, only
  * while both stay within the quota (or opens a new window), so concurrent uploads of one account
  * can never pass the quota together, whichever instance they reach.
  */

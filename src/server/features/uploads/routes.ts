@@ -1,5 +1,5 @@
 import multipart from "@fastify/multipart";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
@@ -15,7 +15,7 @@ import {
 } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { ImageEncoder } from "./encoder.js";
-import { checkQuotaLeft, QuotaExceeded, reserveUpload } from "./quota.js";
+import { checkQuotaLeft, reserveUpload } from "./quota.js";
 import { findImage, imageKeyOf, storeImage } from "./service.js";
 import { startImageSweeper } from "./sweep.js";
 
@@ -40,19 +40,6 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The day's quota of the signed-in account: admins add products, and have a quota of their own. */
   const quotaOf = (request: FastifyRequest) =>
     app.config.uploadQuota[request.user.role === "admin" ? "admin" : "user"];
-
-  /** Answers 429 with Retry-After for an upload over its account's day's quota. */
-  async function withinQuota<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof QuotaExceeded) {
-        reply.header("retry-after", String(error.retryAfterSeconds));
-        throw error.problem;
-      }
-      throw error;
-    }
-  }
 
   // Registered in this encapsulated plugin only: no other route accepts multipart bodies.
   await app.register(multipart, {
@@ -121,8 +108,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         app.requireUser,
         // An account whose day is used up is refused before its body is read.
-        async (request, reply) =>
-          withinQuota(reply, () => checkQuotaLeft(app.db, request.user.id, quotaOf(request))),
+        async (request) => checkQuotaLeft(app.db, request.user.id, quotaOf(request)),
       ],
       schema: {
         tags,
@@ -136,7 +122,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.user.id;
       const size = bytes.reduce((sum, piece) => sum + piece.length, 0);
       // Counted before the work, so uploads sent at once cannot all pass; given back unless stored.
-      const reservation = await withinQuota(reply, () => reserveUpload(app.db, user, quotaOf(request), size));
+      const reservation = await reserveUpload(app.db, user, quotaOf(request), size);
       let url: string;
       try {
         url = await storeImage(app.db, (image) => encoder.encode(image, user), user, bytes);
