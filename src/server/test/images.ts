@@ -1,4 +1,7 @@
+import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
+import { multipartImage } from "./route-cases.js";
+import { ORIGIN } from "./users.js";
 
 /** A photo-like JPEG: noise does not compress, so it takes a real decode and encode. */
 export const noisyJpeg = (width: number, height: number) =>
@@ -26,3 +29,19 @@ export const tinyPng = (seed: number) =>
   })
     .png()
     .toBuffer();
+
+/** POST /api/uploads of `bytes` by the holder of `cookie`, as the shop's forms send it. */
+export async function postUpload(
+  app: FastifyInstance,
+  cookie: string,
+  bytes: Uint8Array,
+  type = "image/png",
+) {
+  const body = await multipartImage(bytes, "photo", type);
+  return app.inject({
+    method: "POST",
+    url: "/api/uploads",
+    headers: { ...body.headers, origin: ORIGIN, cookie },
+    payload: body.payload,
+  });
+}

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { images, products, users } from "../../db/schema/index.js";
 import { sweepUnusedImages } from "../../features/uploads/sweep.js";
 import { createTestApp, type TestContext } from "../app.js";
-import { tinyPng } from "../images.js";
-import { multipartImage } from "../route-cases.js";
+import { postUpload, tinyPng } from "../images.js";
 import { until } from "../until.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
 
@@ -50,13 +49,7 @@ async function newProduct(image: string): Promise<string> {
 let seed = 100;
 /** Uploads a new image through the API; its URL and key. */
 async function uploaded(user: TestUser = customer): Promise<{ url: string; key: string }> {
-  const body = await multipartImage(await tinyPng(seed++));
-  const res = await ctx.app.inject({
-    method: "POST",
-    url: "/api/uploads",
-    headers: { ...body.headers, origin: ORIGIN, cookie: user.cookie },
-    payload: body.payload,
-  });
+  const res = await postUpload(ctx.app, user.cookie, await tinyPng(seed++));
   expect(res.statusCode, res.body).toBe(201);
   const { url } = res.json() as { url: string };
   return { url, key: url.slice("/api/images/".length, -".webp".length) };
@@ -146,14 +139,8 @@ describe("removing images no product or order uses", () => {
   });
 
   it("keeps an image that is uploaded again for 24 hours from the new upload", async () => {
-    const body = await multipartImage(await tinyPng(seed++));
-    const send = () =>
-      ctx.app.inject({
-        method: "POST",
-        url: "/api/uploads",
-        headers: { ...body.headers, origin: ORIGIN, cookie: customer.cookie },
-        payload: body.payload,
-      });
+    const png = await tinyPng(seed++);
+    const send = () => postUpload(ctx.app, customer.cookie, png);
     const { url } = (await send()).json() as { url: string };
     const key = url.slice(12, 76);
     await age([key]);

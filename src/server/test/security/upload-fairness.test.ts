@@ -2,10 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uploadQuotas } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../app.js";
-import { noisyJpeg, tinyPng } from "../images.js";
-import { multipartImage } from "../route-cases.js";
+import { noisyJpeg, postUpload, tinyPng } from "../images.js";
 import { until } from "../until.js";
-import { ORIGIN, signUp, type TestUser } from "../users.js";
+import { signUp, type TestUser } from "../users.js";
 
 /**
  * Issue 14, finding 3: with 40 of one account's uploads in flight, another user's 136-byte upload
@@ -28,15 +27,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function upload(user: TestUser, bytes: Uint8Array) {
-  const body = await multipartImage(bytes, "photo.jpg", "image/jpeg");
-  return ctx.app.inject({
-    method: "POST",
-    url: "/api/uploads",
-    headers: { ...body.headers, origin: ORIGIN, cookie: user.cookie },
-    payload: body.payload,
-  });
-}
+const upload = (user: TestUser, bytes: Uint8Array) => postUpload(ctx.app, user.cookie, bytes, "image/jpeg");
 
 describe("fair turns at the image worker", () => {
   it(`lets another account's upload pass a backlog of ${BACKLOG} photos after at most 2 of them`, async () => {

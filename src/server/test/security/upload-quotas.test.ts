@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
 import { images, uploadQuotas, users } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../app.js";
-import { tinyPng } from "../images.js";
-import { multipartImage } from "../route-cases.js";
+import { postUpload, tinyPng } from "../images.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
 
 /**
@@ -37,15 +36,7 @@ let seed = 0;
 /** A different small PNG each time. */
 const freshPng = () => tinyPng(seed++);
 
-async function upload(user: TestUser, bytes: Uint8Array) {
-  const body = await multipartImage(bytes);
-  return ctx.app.inject({
-    method: "POST",
-    url: "/api/uploads",
-    headers: { ...body.headers, origin: ORIGIN, cookie: user.cookie },
-    payload: body.payload,
-  });
-}
+const upload = (user: TestUser, bytes: Uint8Array) => postUpload(ctx.app, user.cookie, bytes);
 
 async function imageRows(): Promise<number> {
   const [row] = await ctx.database.db.select({ n: count() }).from(images);
