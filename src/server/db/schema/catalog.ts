@@ -83,6 +83,8 @@ export const products = pgTable(
     index("product_search_idx").using("gin", t.searchVector),
     // A search text found inside names ("65%", "DDR5-60"); needs the pg_trgm extension.
     index("product_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    // The image sweep asks whether any product shows an image (features/uploads/sweep.ts).
+    index("product_image_idx").on(t.image),
   ],
 );
 
@@ -114,7 +116,9 @@ export const reviews = pgTable(
   },
   (t) => [
     check("review_rating_range", sql`${t.rating} between 0 and 5`),
-    index("review_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    // Newest first, a page at a time. Ascending on purpose: "ORDER BY created_at DESC" means NULLS
+    // FIRST, which a backward scan of this index gives and an index declared DESC (NULLS LAST) does not.
+    index("review_newest_idx").on(t.createdAt, t.id),
     index("review_user_idx").on(t.userId),
   ],
 );
