@@ -58,6 +58,24 @@ export const messages = {
       empty: "You have no orders yet.",
       browse: "Browse products",
       imageAlt: (product: string) => `Image of the order for ${product}`,
+      ordered: "Ordered",
+    },
+    /** The order lists' filters and pages (GET /api/orders, /api/orders/mine, the CSV export). */
+    list: {
+      searchTooShort:
+        "Search with at least 3 letters or digits in a row (A to Z, 0 to 9), or with a whole order id or transaction id.",
+      statusInvalid: "Status takes pending, paid or shipped, several separated by commas.",
+      dateInvalid: "Give a date such as 2026-01-31, or a date and time with its offset.",
+      rangeReversed: "The end of the date range must come after its start.",
+      pageLinkInvalid: "This page link is not valid (any more). Start again from the first page.",
+      /** The list's match count: exact, or "more than" past the counting limit. */
+      count: (n: number, exact: boolean) =>
+        `${exact ? "" : "More than "}${n.toLocaleString("en-US")} ${exact && n === 1 ? "order" : "orders"}`,
+      pages: "Pages",
+      previous: "Previous page",
+      next: "Next page",
+      first: "First page",
+      page: (page: number) => `Page ${page}`,
     },
   },
   auth: {
@@ -344,6 +362,22 @@ export const messages = {
       confirmText: (quantity: string, product: string, name: string) =>
         `${quantity} × ${product}, ordered by ${name}. Its units go back into stock.`,
       none: "No orders yet.",
+      /** The CSV export's header row. */
+      csv: {
+        id: "Order id",
+        placedAt: "Placed at (UTC)",
+        status: "Status",
+        product: "Product",
+        productId: "Product id",
+        quantity: "Quantity",
+        unitPrice: "Unit price (USD)",
+        total: "Total price (USD)",
+        customer: "Customer",
+        email: "Email",
+        phone: "Phone",
+        address: "Address",
+        transactionId: "Transaction id",
+      },
     },
     products: {
       formTitle: "New product",
