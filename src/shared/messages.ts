@@ -58,7 +58,6 @@ export const messages = {
       empty: "You have no orders yet.",
       browse: "Browse products",
       imageAlt: (product: string) => `Image of the order for ${product}`,
-      ordered: "Ordered",
     },
     /** The order lists' filters and pages (GET /api/orders, /api/orders/mine, the CSV export). */
     list: {
@@ -362,6 +361,20 @@ export const messages = {
       confirmText: (quantity: string, product: string, name: string) =>
         `${quantity} × ${product}, ordered by ${name}. Its units go back into stock.`,
       none: "No orders yet.",
+      ordered: "Ordered",
+      filters: "Filter orders",
+      search: "Search orders",
+      searchHint: "A customer's email or name, a product, or a whole order id or transaction id.",
+      searchPlaceholder: "ava@example.com, Vortex, pi_…",
+      status: "Status",
+      statuses: { pending: "Not Paid", paid: "Paid, not shipped", shipped: "Shipped" },
+      from: "Ordered from",
+      to: "Ordered until",
+      clear: "Clear filters",
+      noneMatch: "No orders match these filters.",
+      download: "Download CSV",
+      /** Begins with the visible label, as WCAG 2.5.3 asks. */
+      downloadLabel: "Download CSV of every order these filters match",
       /** The CSV export's header row. */
       csv: {
         id: "Order id",

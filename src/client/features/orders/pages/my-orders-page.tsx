@@ -1,7 +1,10 @@
-import { Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, useLocation } from "react-router";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
+import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
+import { CursorPager } from "../../../components/cursor-pager.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -9,6 +12,7 @@ import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
+import { useCursorPaging } from "../../../lib/use-cursor-paging.js";
 import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { useMyOrders } from "../api/get-my-orders.js";
 import { useRemoveOrder } from "../api/remove-order.js";
@@ -77,9 +81,17 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
   );
 }
 
-/** /dashboard: the customer's own orders (SPEC.md §2 My Orders). */
+/** /dashboard: the customer's own orders (SPEC.md §2 My Orders), a page at a time. */
 export function MyOrdersPage() {
-  const orders = useMyOrders();
+  const paging = useCursorPaging();
+  const orders = useMyOrders(paging.cursor);
+  const regionRef = useRef<HTMLDivElement>(null);
+  const location = useLocation();
+  const focusKey = paging.paged && !orders.isPlaceholderData ? location.key : null;
+  useEffect(() => {
+    if (focusKey) regionRef.current?.focus();
+  }, [focusKey]);
+  const page = orders.data;
   return (
     <>
       <DashboardHeading title={messages.dashboard.myOrders} lead={messages.dashboard.myOrdersLead} />
@@ -87,7 +99,7 @@ export function MyOrdersPage() {
         <Spinner />
       ) : orders.isError ? (
         <LoadError onRetry={() => void orders.refetch()} />
-      ) : orders.data.length === 0 ? (
+      ) : orders.data.items.length === 0 && paging.page === 1 ? (
         <div className="flex flex-col items-start gap-4 rounded-box border border-base-content/10 bg-base-200 p-8">
           <p>{text.empty}</p>
           <Link to={paths.tools} className="btn btn-primary">
@@ -95,10 +107,26 @@ export function MyOrdersPage() {
           </Link>
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-box border border-base-content/10 bg-base-200">
-          <DataTable caption={text.caption} hideCaption columns={COLUMNS} rows={orders.data}>
-            {(order, index) => <OrderRow key={order.id} order={order} serial={index + 1} />}
-          </DataTable>
+        <div aria-busy={orders.isPlaceholderData || undefined}>
+          <p role="status" className="mb-3 font-medium">
+            {page ? messages.order.list.count(page.total.count, page.total.exact) : ""}
+          </p>
+          <div
+            ref={regionRef}
+            tabIndex={-1}
+            className="overflow-x-auto rounded-box border border-base-content/10 bg-base-200"
+          >
+            <DataTable caption={text.caption} hideCaption columns={COLUMNS} rows={orders.data.items}>
+              {(order, index) => (
+                <OrderRow
+                  key={order.id}
+                  order={order}
+                  serial={(paging.page - 1) * LIST_PAGE_SIZE + index + 1}
+                />
+              )}
+            </DataTable>
+          </div>
+          <CursorPager paging={paging} nextCursor={orders.data.nextCursor} />
         </div>
       )}
     </>

@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { messages } from "../../../../shared/messages.js";
+import { isSearchableTerm, ORDER_SEARCH_MAX_LENGTH, ORDER_STATUSES } from "../../../../shared/orders.js";
+import { isFiltered, NO_FILTER, type OrdersFilter } from "../hooks/use-orders-filter.js";
+
+const text = messages.admin.orders;
+const SEARCH_DELAY_MS = 350;
+
+type Props = {
+  filter: OrdersFilter;
+  onChange: (change: Partial<OrdersFilter>) => void;
+};
+
+/**
+ * The search box: what is typed applies after a pause (or at once on Enter) once the server can
+ * look it up (src/shared/orders.ts isSearchableTerm); until then the box says what it needs.
+ */
+function OrderSearch({ value, onSearch }: { value: string; onSearch: (value: string) => void }) {
+  const [input, setInput] = useState(value);
+  const applied = useRef(value);
+  const id = useId();
+  const term = input.trim();
+  const searchable = isSearchableTerm(term);
+
+  // The URL changed from outside (back button, a link, Clear filters): show what it holds.
+  useEffect(() => {
+    if (value === applied.current) return;
+    applied.current = value;
+    setInput(value);
+  }, [value]);
+
+  const apply = () => {
+    if (!searchable || term === applied.current) return;
+    applied.current = term;
+    onSearch(term);
+  };
+
+  useEffect(() => {
+    if (!searchable || term === applied.current) return;
+    const timer = window.setTimeout(() => {
+      applied.current = term;
+      onSearch(term);
+    }, SEARCH_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [term, searchable, onSearch]);
+
+  return (
+    <search className="w-full lg:max-w-md">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply();
+        }}
+      >
+        <label htmlFor={`${id}-search`} className="mb-1 block text-sm font-medium">
+          {text.search}
+        </label>
+        <input
+          id={`${id}-search`}
+          type="search"
+          value={input}
+          onChange={(event) => setInput(event.target.value)}
+          placeholder={text.searchPlaceholder}
+          maxLength={ORDER_SEARCH_MAX_LENGTH}
+          autoComplete="off"
+          aria-describedby={`${id}-hint`}
+          aria-invalid={!searchable}
+          className={`input w-full ${searchable ? "" : "input-error"}`}
+        />
+        <p id={`${id}-hint`} className={`mt-1 text-sm ${searchable ? "text-base-content/75" : "text-error"}`}>
+          {searchable ? text.searchHint : messages.order.list.searchTooShort}
+        </p>
+      </form>
+    </search>
+  );
+}
+
+function StatusChips({ value, onChange }: { value: OrdersFilter["status"]; onChange: Props["onChange"] }) {
+  return (
+    <fieldset>
+      <legend className="mb-1 block text-sm font-medium">{text.status}</legend>
+      <div className="flex flex-wrap gap-2">
+        {ORDER_STATUSES.map((status) => {
+          const on = value.includes(status);
+          return (
+            <button
+              key={status}
+              type="button"
+              aria-pressed={on}
+              className={`btn btn-sm rounded-full ${on ? "btn-primary" : "btn-outline border-base-content/25"}`}
+              onClick={() =>
+                onChange({ status: on ? value.filter((s) => s !== status) : [...value, status] })
+              }
+            >
+              {on ? (
+                <svg
+                  viewBox="0 0 24 24"
+                  aria-hidden="true"
+                  className="size-4 fill-none stroke-current stroke-3"
+                >
+                  <path d="M5 12.5l4.5 4.5L19 7.5" />
+                </svg>
+              ) : null}
+              {text.statuses[status]}
+            </button>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The date range: whole days in the admin's time zone, both included. */
+function DateRange({ filter, onChange }: Props) {
+  const id = useId();
+  const reversed = Boolean(filter.from && filter.to && filter.from > filter.to);
+  const field = (key: "from" | "to", label: string) => (
+    <div>
+      <label htmlFor={`${id}-${key}`} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={`${id}-${key}`}
+        type="date"
+        value={filter[key]}
+        min={key === "to" ? filter.from || undefined : undefined}
+        max={key === "from" ? filter.to || undefined : undefined}
+        aria-invalid={reversed}
+        aria-describedby={reversed ? `${id}-error` : undefined}
+        // An unfinished date reads as "": the filter changes once a whole date is there, or none.
+        onChange={(event) => onChange({ [key]: event.target.value })}
+        className={`input w-full sm:w-44 ${reversed ? "input-error" : ""}`}
+      />
+    </div>
+  );
+  return (
+    <div>
+      <div className="flex flex-wrap gap-3">
+        {field("from", text.from)}
+        {field("to", text.to)}
+      </div>
+      {reversed ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-error">
+          {messages.order.list.rangeReversed}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Manage Orders' filters: search, status chips, a date range, and Clear filters. */
+export function OrdersFilters({ filter, onChange }: Props) {
+  // Stable, so a render of the page does not restart the search box's pause.
+  const onSearch = useCallback((search: string) => onChange({ search }), [onChange]);
+  return (
+    <section
+      aria-label={text.filters}
+      className="flex flex-col gap-4 rounded-box border border-base-content/10 bg-base-200 p-4 xl:flex-row xl:flex-wrap xl:items-start"
+    >
+      <OrderSearch value={filter.search} onSearch={onSearch} />
+      <StatusChips value={filter.status} onChange={onChange} />
+      <DateRange filter={filter} onChange={onChange} />
+      {isFiltered(filter) ? (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm self-start xl:mt-6"
+          onClick={() => onChange(NO_FILTER)}
+        >
+          {text.clear}
+        </button>
+      ) : null}
+    </section>
+  );
+}
