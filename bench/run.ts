@@ -116,6 +116,9 @@ function startApp(plan: CpuPlan, dataDir: string) {
       LOG_LEVEL: "warn",
       // The benchmark signs up its 50 customers from one address.
       AUTH_RATE_LIMIT_PER_MINUTE: "100000",
+      // P6 uploads for minutes with one account.
+      UPLOAD_LIMIT_PER_DAY: "1000000",
+      UPLOAD_MB_PER_DAY: "1000000",
     },
   });
 }

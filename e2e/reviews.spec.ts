@@ -114,7 +114,7 @@ test("an admin's review carries the Staff mark in the grid and on the home page"
   const cards = page.getByRole("region", { name: text.allReviews }).getByRole("listitem");
   await expect(cards.first()).toContainText(comment);
   await expect(staffMark(cards.first())).toBeVisible();
-  // The oldest, from the demo catalog, is a customer's: no mark.
+  // The last of the first page is an older review, a customer's: no mark.
   await expect(staffMark(cards.last())).toHaveCount(0);
 
   await page

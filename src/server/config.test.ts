@@ -43,6 +43,29 @@ describe("loadConfig", () => {
     }
   });
 
+  it("limits uploads to 20 images and 50 MB a day, admins to 200 and 500 MB, unless the environment says", () => {
+    const MB = 1024 * 1024;
+    expect(loadConfig(base).uploadQuota).toEqual({
+      user: { count: 20, bytes: 50 * MB },
+      admin: { count: 200, bytes: 500 * MB },
+    });
+    const set = loadConfig({
+      ...base,
+      UPLOAD_LIMIT_PER_DAY: "5",
+      UPLOAD_MB_PER_DAY: "8",
+      ADMIN_UPLOAD_LIMIT_PER_DAY: "50",
+      ADMIN_UPLOAD_MB_PER_DAY: "100",
+    });
+    expect(set.uploadQuota).toEqual({
+      user: { count: 5, bytes: 8 * MB },
+      admin: { count: 50, bytes: 100 * MB },
+    });
+    // A day's bytes must hold at least one upload of the largest size (5 MB).
+    expect(() => loadConfig({ ...base, UPLOAD_MB_PER_DAY: "4" })).toThrow(/UPLOAD_MB_PER_DAY/);
+    expect(() => loadConfig({ ...base, UPLOAD_LIMIT_PER_DAY: "0" })).toThrow(/UPLOAD_LIMIT_PER_DAY/);
+    expect(loadConfig(base).imageSweepIntervalSeconds).toBe(600);
+  });
+
   it("refuses production without AUTH_SECRET and PUBLIC_URL, and never seeds there", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
       /AUTH_SECRET[\s\S]*PUBLIC_URL/,

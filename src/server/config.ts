@@ -73,6 +73,12 @@ export const envSchema = z
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
     REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
+    UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    // At least one upload of the largest size (MAX_UPLOAD_BYTES, 5 MB).
+    UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
+    ADMIN_UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(200),
+    ADMIN_UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(500),
+    IMAGE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -133,12 +139,23 @@ export interface Config {
   authMailLimitPerHour: number;
   /** Reviews one account may post an hour, staff included. */
   reviewLimitPerHour: number;
+  /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
+  uploadQuota: { user: UploadQuota; admin: UploadQuota };
+  /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
+  imageSweepIntervalSeconds: number;
   seedDemo: boolean;
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
   logLevel: string;
   staticDir: string;
 }
+
+export interface UploadQuota {
+  count: number;
+  bytes: number;
+}
+
+const MB = 1024 * 1024;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -225,6 +242,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
     reviewLimitPerHour: env.REVIEW_LIMIT_PER_HOUR,
+    uploadQuota: {
+      user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
+      admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },
+    },
+    imageSweepIntervalSeconds: env.IMAGE_SWEEP_INTERVAL_SECONDS,
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

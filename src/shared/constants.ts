@@ -13,6 +13,8 @@ export const MIN_ORDER_QUANTITY = 10;
  */
 export const MAX_ORDER_TOTAL = 999_999;
 export const HOME_REVIEW_COUNT = 3;
+/** Reviews the Reviews page loads at a time: whole rows of its two- and three-column grids. */
+export const REVIEW_PAGE_SIZE = 12;
 export const RATING_MIN = 0;
 export const RATING_MAX = 5;
 export const PASSWORD_MIN_LENGTH = 8;

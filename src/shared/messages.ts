@@ -214,6 +214,15 @@ export const messages = {
     notMultipart: 'Send the image as multipart/form-data in the field "image".',
     tooManyParts: "Please upload one image at a time.",
     unreadable: "The upload could not be read. Please try again.",
+    dailyCount: (max: number, wait: string) =>
+      `You can upload at most ${count(max, "image")} a day. Try again in ${wait}.`,
+    dailyBytes: (megabytes: number, wait: string) =>
+      `You can upload at most ${megabytes} MB of images a day. Try again in ${wait}.`,
+    /** The wait before a day's upload limit resets, rounded up: "12 minutes", "1 hour", "3 hours". */
+    wait: (seconds: number) => {
+      const minutes = Math.max(1, Math.ceil(seconds / 60));
+      return minutes < 60 ? count(minutes, "minute") : count(Math.ceil(seconds / 3600), "hour");
+    },
   },
   users: {
     deleted: "User is deleted.",
@@ -223,6 +232,8 @@ export const messages = {
     cannotRemoveSelf: "You cannot remove your own account. Ask another admin to do it.",
     lastAdminRemove: "The last admin cannot be removed. Make another user admin first.",
     lastAdminDemote: "The last admin cannot be demoted. Make another user admin first.",
+    searchNeedsLetters: "Search for letters or digits of a name or email.",
+    searchTooLong: (max: number) => `A search can be at most ${max} characters.`,
   },
   product: {
     notFound: "This product does not exist.",
@@ -311,6 +322,11 @@ export const messages = {
     posted: "Thanks! Your review is posted.",
     allReviews: "All reviews",
     allReviewsLead: "Newest first.",
+    loadMore: "Load more reviews",
+    count: (n: number, exact: boolean) =>
+      `${exact ? "" : "more than "}${n.toLocaleString("en-US")} ${n === 1 && exact ? "review" : "reviews"}`,
+    showing: (shown: number, total: string) => `Showing ${shown.toLocaleString("en-US")} of ${total}.`,
+    allShown: (reviews: string) => `Showing all ${reviews}.`,
   },
   admin: {
     only: "Admins only",
@@ -338,6 +354,22 @@ export const messages = {
       makeAdminFor: (name: string) => `Make Admin: ${name}`,
       removeAdminFor: (name: string) => `Remove Admin: ${name}`,
       none: "No users yet.",
+      noMatch: "No users match this search.",
+      clearFilters: "Show all users",
+      searchLabel: "Search users",
+      searchPlaceholder: "Name or email",
+      searchHint: (min: number) =>
+        `Under ${min} characters: names, words of names and emails that start with them. ${min} or more: anywhere in them.`,
+      roleFilter: "Role",
+      allRoles: "All",
+      roleChips: { user: "Customers", admin: "Admins" },
+      count: (n: number, exact: boolean) =>
+        `${exact ? "" : "More than "}${n.toLocaleString("en-US")} ${n === 1 && exact ? "user" : "users"}`,
+      showing: (total: string, first: number, last: number) =>
+        `${total}, showing ${first.toLocaleString("en-US")} to ${last.toLocaleString("en-US")}`,
+      pages: "Pages of users",
+      previous: "Previous page",
+      next: "Next page",
     },
     orders: {
       caption: "All orders, newest first",
@@ -578,6 +610,10 @@ export const messages = {
     videoLabel: "Product showcase video",
     backToProducts: "Back to products",
     productMissing: "This product does not exist or is no longer sold.",
+  },
+  paging: {
+    badCursor: "This page link is no longer valid. Start again from the first page.",
+    twoCursors: "Ask for the page after one row or before one row, not both.",
   },
   common: {
     loadFailed: "Something went wrong while loading. Please try again.",

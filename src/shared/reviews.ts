@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { RATING_MAX, RATING_MIN } from "./constants.js";
 import { messages } from "./messages.js";
+import { cursorPageSchema, cursorQuerySchema } from "./paging.js";
 
 export const reviewSchema = z.object({
   id: z.string(),
@@ -14,11 +15,12 @@ export const reviewSchema = z.object({
 });
 export type Review = z.infer<typeof reviewSchema>;
 
-export const reviewListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-});
+/** GET /api/reviews: `limit` reviews, newest first, after `cursor` (the page before's nextCursor). */
+export const reviewListQuerySchema = cursorQuerySchema;
+export type ReviewListQuery = z.input<typeof reviewListQuerySchema>;
 
-export const reviewListSchema = z.array(reviewSchema);
+export const reviewPageSchema = cursorPageSchema(reviewSchema);
+export type ReviewPage = z.infer<typeof reviewPageSchema>;
 
 export const REVIEW_COMMENT_MAX_LENGTH = 1000;
 

@@ -1,51 +1,44 @@
-import { Link } from "react-router";
-import { messages } from "../../shared/messages.js";
-import type { PageLink, useCursorPaging } from "../lib/use-cursor-paging.js";
-
-const text = messages.order.list;
+import type { ReactNode } from "react";
+import { useHref, useLinkClickHandler } from "react-router";
 
 type Props = {
-  paging: ReturnType<typeof useCursorPaging>;
-  /** The server's cursor for the page after this one; null on the last page. */
-  nextCursor: string | null;
+  label: string;
+  previous: { label: string; href: string | undefined };
+  next: { label: string; href: string | undefined };
 };
 
-function Step({
-  to,
-  label,
-  symbol,
-  after,
-}: {
-  to?: PageLink;
-  label: string;
-  symbol: string;
-  after?: boolean;
-}) {
-  if (!to) return <span className="btn btn-disabled invisible" aria-hidden="true" />;
+/**
+ * Previous and Next of a cursor-paged list. A step that is not possible stays in place, focusable
+ * and marked disabled, so keyboard focus is not thrown back to the page's start when the last
+ * page arrives under it.
+ */
+export function CursorPager({ label, previous, next }: Props) {
   return (
-    <Link to={to.search} state={to.state} className="btn border-base-content/15" preventScrollReset>
-      {after ? null : <span aria-hidden="true">{symbol}</span>}
-      {label}
-      {after ? <span aria-hidden="true">{symbol}</span> : null}
-    </Link>
+    <nav aria-label={label} className="mt-6 flex justify-between gap-3">
+      <PagerLink href={previous.href}>
+        <span aria-hidden="true">«</span> {previous.label}
+      </PagerLink>
+      <PagerLink href={next.href}>
+        {next.label} <span aria-hidden="true">»</span>
+      </PagerLink>
+    </nav>
   );
 }
 
-/**
- * Previous and Next for a cursor-paged list (lib/use-cursor-paging.ts): links, so a page opens in a
- * new tab too. A page reached from a shared link offers the first page instead of Previous.
- */
-export function CursorPager({ paging, nextCursor }: Props) {
-  if (paging.page === 1 && !nextCursor) return null;
+/** Always the same <a>, so it keeps focus when it turns disabled. */
+function PagerLink({ href, children }: { href: string | undefined; children: ReactNode }) {
+  const resolved = useHref(href ?? ".");
+  const onClick = useLinkClickHandler(href ?? ".", { preventScrollReset: true });
+  if (href === undefined)
+    return (
+      // biome-ignore lint/a11y/useValidAnchor: a disabled link stays focusable in place (see above).
+      <a role="link" aria-disabled="true" tabIndex={0} className="btn btn-disabled">
+        {children}
+      </a>
+    );
   return (
-    <nav aria-label={text.pages} className="mt-6 flex flex-wrap items-center justify-between gap-3">
-      {paging.previous ? (
-        <Step to={paging.previous} label={text.previous} symbol="«" />
-      ) : (
-        <Step to={paging.first} label={text.first} symbol="«" />
-      )}
-      <span className="text-sm text-base-content/80">{text.page(paging.page)}</span>
-      <Step to={nextCursor ? paging.next(nextCursor) : undefined} label={text.next} symbol="»" after />
-    </nav>
+    <a href={resolved} onClick={onClick} className="btn border-base-content/15">
+      {children}
+    </a>
   );
 }

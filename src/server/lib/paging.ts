@@ -17,9 +17,43 @@ export function encodeCursor(cursor: KeyCursor): string {
   return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
 }
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(?:([+-])(\d{2})(?::?(\d{2}))?|Z)?$/;
 
-export function decodeCursor(token: string | undefined, message: string): KeyCursor | undefined {
+/**
+ * A time PostgreSQL accepts: the right shape and every field in range (no 31 February, no hour 24,
+ * no offset beyond ±15:59), so a forged cursor is refused here instead of failing in the database.
+ */
+function isTimestamp(text: string): boolean {
+  const match = TIMESTAMP.exec(text);
+  if (!match) return false;
+  const field = (index: number) => Number(match[index] ?? 0);
+  const [year, month, day] = [field(1), field(2), field(3)];
+  // Date.UTC rolls an impossible day over into the next month; years below 100 mean 19xx to it,
+  // which have the same leap years.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1 &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    field(4) < 24 &&
+    field(5) < 60 &&
+    field(6) < 60 &&
+    field(9) < 16 &&
+    field(10) < 60
+  );
+}
+
+/** Ids as the shop makes them (better-auth's and PostgreSQL's UUIDs): no character the database refuses. */
+export const TEXT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** For lists keyed by a uuid column, whose comparison fails on anything else. */
+export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function decodeCursor(
+  token: string | undefined,
+  message: string,
+  idPattern: RegExp = TEXT_ID,
+): KeyCursor | undefined {
   if (token === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
@@ -28,9 +62,8 @@ export function decodeCursor(token: string | undefined, message: string): KeyCur
       value.length === 2 &&
       typeof value[0] === "string" &&
       typeof value[1] === "string" &&
-      TIMESTAMP.test(value[0]) &&
-      value[1].length > 0 &&
-      value[1].length <= 64
+      isTimestamp(value[0]) &&
+      idPattern.test(value[1])
     )
       return { at: value[0], id: value[1] };
   } catch {

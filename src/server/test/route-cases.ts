@@ -446,15 +446,16 @@ export const authUrl = (path: string) => `/api/auth${path.replace(/:[a-zA-Z]+/g,
 export { AUTH_GET_PATHS, AUTH_POST_PATHS };
 
 /**
- * Builds the world on a fresh database. `rateLimit` and the review limit stay high: the suites send
- * many sign-ins and reviews; security/authentication.test.ts and security/review-flooding.test.ts
- * check the real limits on apps of their own.
+ * Builds the world on a fresh database. `rateLimit`, the review limit and the upload quota stay
+ * high: the suites send many sign-ins, reviews and uploads; security/authentication.test.ts,
+ * security/review-flooding.test.ts and security/upload-quotas.test.ts check the real limits on
+ * apps of their own.
  */
 export async function createRouteWorld(env: Record<string, string> = {}): Promise<RouteWorld> {
   const registered = new Set<string>();
   const mailer = memoryMailer();
   const ctx = await createTestApp(
-    { REVIEW_LIMIT_PER_HOUR: "100000", ...env },
+    { REVIEW_LIMIT_PER_HOUR: "100000", UPLOAD_LIMIT_PER_DAY: "100000", UPLOAD_MB_PER_DAY: "100000", ...env },
     {
       mailer,
       rateLimit: { max: 100_000, windowSeconds: 60 },

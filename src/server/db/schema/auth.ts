@@ -16,7 +16,16 @@ export const users = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("user_role_idx").on(t.role)],
+  (t) => [
+    // All users and Make Admin list newest accounts first, a page at a time (keyset on these columns;
+    // ascending, so that a backward scan gives PostgreSQL's default DESC order, NULLS FIRST).
+    index("user_created_idx").on(t.createdAt, t.id),
+    // ...and by role; also finds the admins, which removing or demoting one locks.
+    index("user_role_created_idx").on(t.role, t.createdAt, t.id),
+    // A search anywhere in a name or email, and at the start of one (pg_trgm, migration 0003).
+    index("user_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("user_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
+  ],
 );
 
 export const sessions = pgTable(

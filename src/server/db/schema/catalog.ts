@@ -38,6 +38,8 @@ export const products = pgTable(
     index("product_price_idx").on(t.price, t.id),
     index("product_created_idx").on(t.createdAt, t.id),
     index("product_category_name_idx").on(t.category, t.name),
+    // The image sweep asks whether any product shows an image (features/uploads/sweep.ts).
+    index("product_image_idx").on(t.image),
   ],
 );
 
@@ -58,7 +60,9 @@ export const reviews = pgTable(
   },
   (t) => [
     check("review_rating_range", sql`${t.rating} between 0 and 5`),
-    index("review_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    // Newest first, a page at a time. Ascending on purpose: "ORDER BY created_at DESC" means NULLS
+    // FIRST, which a backward scan of this index gives and an index declared DESC (NULLS LAST) does not.
+    index("review_newest_idx").on(t.createdAt, t.id),
     index("review_user_idx").on(t.userId),
   ],
 );

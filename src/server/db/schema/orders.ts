@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   check,
   customType,
   index,
@@ -46,6 +47,8 @@ export const orders = pgTable(
     index("order_user_created_idx").on(t.userId, t.createdAt.desc()),
     index("order_created_idx").on(t.createdAt.desc()),
     index("order_status_idx").on(t.status),
+    // The image sweep asks whether any order shows an image (features/uploads/sweep.ts).
+    index("order_img_idx").on(t.img),
     uniqueIndex("order_transaction_idx").on(t.transactionId),
   ],
 );
@@ -109,13 +112,34 @@ export const paymentEvents = pgTable("payment_event", {
 const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
 
 /** Uploaded images, re-encoded, addressed by the SHA-256 of their bytes. */
-export const images = pgTable("image", {
-  key: text("key").primaryKey(),
-  contentType: text("content_type").notNull(),
-  data: bytea("data").notNull(),
-  width: integer("width").notNull(),
-  height: integer("height").notNull(),
-  byteSize: integer("byte_size").notNull(),
-  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+export const images = pgTable(
+  "image",
+  {
+    key: text("key").primaryKey(),
+    contentType: text("content_type").notNull(),
+    data: bytea("data").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    byteSize: integer("byte_size").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Since when the image may be unused: its latest upload, or when a product or order that showed
+     * it let go of it (the trigger `image_release`, in the migration that added this column). Null
+     * while the image sweep (features/uploads/sweep.ts) last found it in use.
+     */
+    releasedAt: timestamp("released_at", { withTimezone: true }).defaultNow(),
+  },
+  (t) => [index("image_released_idx").on(t.releasedAt).where(sql`${t.releasedAt} is not null`)],
+);
+
+/** Each account's uploads in its current day (features/uploads/quota.ts): a fixed window from its first upload. */
+export const uploadQuotas = pgTable("upload_quota", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  count: integer("count").notNull(),
+  /** The uploads' bytes as received, before re-encoding. */
+  bytes: bigint("bytes", { mode: "number" }).notNull(),
 });

@@ -1,7 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
-import type { Review } from "../../../shared/reviews.js";
+import { LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
+import type { Review, ReviewPage } from "../../../shared/reviews.js";
 import { orders, reviews, users } from "../../db/schema/index.js";
 import { demoReviews } from "../../db/seed/demo-catalog.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
@@ -17,25 +18,80 @@ afterAll(async () => {
   await ctx.close();
 });
 
+const getPage = async (query = ""): Promise<ReviewPage> => {
+  const res = await ctx.app.inject({ method: "GET", url: `/api/reviews${query}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+
+/** Every review, following nextCursor from the first page to the last. */
+async function walk(limit: number, first?: ReviewPage): Promise<ReviewPage[]> {
+  const pages = [first ?? (await getPage(`?limit=${limit}`))];
+  for (let last = pages[0]; last?.nextCursor; last = pages.at(-1)) {
+    pages.push(await getPage(`?limit=${limit}&cursor=${last.nextCursor}`));
+    expect(pages.length).toBeLessThan(100);
+  }
+  return pages;
+}
+
+async function allReviewIds(): Promise<string[]> {
+  const rows = await ctx.database.db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .orderBy(desc(reviews.createdAt), desc(reviews.id));
+  return rows.map((r) => r.id);
+}
+
 describe("GET /api/reviews", () => {
-  it("lists every review, newest first", async () => {
-    const res = await ctx.app.inject({ method: "GET", url: "/api/reviews" });
-    expect(res.statusCode).toBe(200);
-    const body: Review[] = res.json();
-    expect(body).toHaveLength(demoReviews.length);
-    const times = body.map((r) => Date.parse(r.createdAt));
+  it("serves the newest reviews first, a page at a time, every one exactly once", async () => {
+    const first = await getPage();
+    expect(first.items).toHaveLength(Math.min(LIST_PAGE_SIZE, demoReviews.length));
+    const pages = await walk(4);
+    const seen = pages.flatMap((p) => p.items.map((r) => r.id));
+    expect(seen).toEqual(await allReviewIds());
+    expect(pages.at(-1)?.nextCursor).toBeNull();
+    expect(pages.every((p) => p.items.length <= 4)).toBe(true);
+    const times = pages.flatMap((p) => p.items.map((r) => Date.parse(r.createdAt)));
     expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(first.total).toEqual({ count: seen.length, exact: true });
   });
 
-  it("limits to the first n for the home page", async () => {
-    const all: Review[] = (await ctx.app.inject({ method: "GET", url: "/api/reviews" })).json();
-    const res = await ctx.app.inject({ method: "GET", url: "/api/reviews?limit=3" });
-    expect(res.json()).toEqual(all.slice(0, 3));
+  it("gives the home page its first three", async () => {
+    const all = await getPage(`?limit=${MAX_LIST_PAGE_SIZE}`);
+    const home = await getPage("?limit=3");
+    expect(home.items).toEqual(all.items.slice(0, 3));
   });
 
-  it("refuses a bad limit", async () => {
-    const res = await ctx.app.inject({ method: "GET", url: "/api/reviews?limit=-1" });
+  it("neither loses nor repeats a review posted between two pages", async () => {
+    const before = await allReviewIds();
+    const first = await getPage("?limit=2");
+    const [posted] = await ctx.database.db
+      .insert(reviews)
+      .values({ name: "Late Writer", comment: "Posted while you read.", rating: 4 })
+      .returning({ id: reviews.id });
+    const seen = (await walk(2, first)).flatMap((p) => p.items.map((r) => r.id));
+    expect(seen).toEqual(before);
+    expect((await getPage("?limit=1")).items[0]?.id).toBe(posted?.id);
+  });
+
+  it.each(["?limit=-1", "?limit=0", `?limit=${MAX_LIST_PAGE_SIZE + 1}`, "?limit=two"])(
+    "refuses the page size %s",
+    async (query) => {
+      const res = await ctx.app.inject({ method: "GET", url: `/api/reviews${query}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers["content-type"]).toContain("application/problem+json");
+    },
+  );
+
+  it.each([
+    "garbage",
+    Buffer.from('["2026-11-23 22:04:05+00","not-a-uuid"]').toString("base64url"),
+    Buffer.from('["2026-02-30 22:04:05+00","3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f"]').toString("base64url"),
+  ])("answers a forged cursor %s with a 400 problem", async (cursor) => {
+    const res = await ctx.app.inject({ method: "GET", url: `/api/reviews?cursor=${cursor}` });
     expect(res.statusCode).toBe(400);
+    expect(res.headers["content-type"]).toContain("application/problem+json");
+    expect(res.json().detail).toBe(messages.paging.badCursor);
   });
 });
 
@@ -88,7 +144,7 @@ describe("POST /api/reviews", () => {
       staff: false,
       createdAt: expect.any(String),
     });
-    const [first] = (await ctx.app.inject({ url: "/api/reviews?limit=1" })).json();
+    const [first] = (await getPage("?limit=1")).items;
     expect(first).toEqual(review);
   });
 
@@ -206,7 +262,7 @@ describe("POST /api/reviews: the Staff mark", () => {
     return res.json();
   };
   const listed = async (id: string): Promise<Review | undefined> =>
-    ((await ctx.app.inject({ url: "/api/reviews" })).json() as Review[]).find((r) => r.id === id);
+    (await getPage(`?limit=${MAX_LIST_PAGE_SIZE}`)).items.find((r) => r.id === id);
 
   it("marks an admin's review staff, and no customer's, whatever the customer's name", async () => {
     const admin = await signUpAdmin(ctx.app, { name: "Sam Shopkeeper" });

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import {
   reviewInputSchema,
   reviewListQuerySchema,
-  reviewListSchema,
+  reviewPageSchema,
   reviewSchema,
 } from "../../../shared/reviews.js";
 import { problemResponses } from "../../lib/schemas.js";
@@ -16,12 +17,17 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Reviews, newest first",
+        summary: "A page of reviews, newest first",
+        description: [
+          `Cursor paging: \`limit\` reviews (default ${LIST_PAGE_SIZE}, at most ${MAX_LIST_PAGE_SIZE}) after \`cursor\`, the previous page's \`nextCursor\` (null on the last page); a forged cursor is a 400. The home page asks \`?limit=3\` and shows \`items\`.`,
+          `\`total\` counts the reviews exactly up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, otherwise says "more than" (\`exact: false\`).`,
+          "Until issue 15 the answer was a bare array of at most 100 reviews; it is now this page object.",
+        ].join("\n\n"),
         querystring: reviewListQuerySchema,
-        response: { 200: reviewListSchema, ...problemResponses(400) },
+        response: { 200: reviewPageSchema, ...problemResponses(400) },
       },
     },
-    async (request) => listReviews(app.db, request.query.limit),
+    async (request) => listReviews(app.db, request.query),
   );
 
   app.post(

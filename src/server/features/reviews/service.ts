@@ -1,44 +1,88 @@
-import { and, desc, eq, exists, inArray, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { messages } from "../../../shared/messages.js";
-import type { Review, ReviewInput } from "../../../shared/reviews.js";
+import type { Review, ReviewInput, ReviewPage, reviewListQuerySchema } from "../../../shared/reviews.js";
 import type { Db } from "../../db/client.js";
 import { orders, reviews } from "../../db/schema/index.js";
+import { cursorAt, decodePosition, keysetPage, keysetWindow, type NewestFirstKey } from "../../lib/keyset.js";
+import { boundedCount, UUID_ID } from "../../lib/paging.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import type { SessionUser } from "../../plugins/auth.js";
 
-/** Reviews with the "verified buyer" flag: the reviewer has a paid (or shipped) order. */
-function selectReviews(db: Db) {
-  const verified = sql<boolean>`${exists(
-    db
-      .select({ one: orders.id })
-      .from(orders)
-      .where(and(eq(orders.userId, reviews.userId), inArray(orders.status, ["paid", "shipped"]))),
-  )}`;
-  return db
+/**
+ * Reviews with the "verified buyer" flag (the reviewer has a paid or shipped order), for the rows
+ * `where` picks, in `orderBy`, at most `take`. The rows are chosen first and the flag looked up for
+ * those alone (an index probe each): asked beside an ORDER BY over the whole table, PostgreSQL
+ * plans the lookup as a hash of every paid order, which grows with the shop.
+ */
+async function selectReviews(
+  db: Db,
+  {
+    where,
+    orderBy,
+    take,
+  }: { where?: SQL | undefined; orderBy: (key: NewestFirstKey) => SQL[]; take: number },
+) {
+  const chosen = db
     .select({
       id: reviews.id,
+      userId: reviews.userId,
       name: reviews.name,
       comment: reviews.comment,
       rating: reviews.rating,
       staff: reviews.staff,
       createdAt: reviews.createdAt,
-      verified,
+      cursorAt: cursorAt(reviews).as("cursor_at"),
     })
     .from(reviews)
-    .$dynamic();
+    .where(where)
+    .orderBy(...orderBy(reviews))
+    .limit(take)
+    .as("chosen");
+  const verified = sql<boolean>`${exists(
+    db
+      .select({ one: orders.id })
+      .from(orders)
+      .where(and(eq(orders.userId, chosen.userId), inArray(orders.status, ["paid", "shipped"]))),
+  )}`;
+  return db
+    .select({
+      id: chosen.id,
+      name: chosen.name,
+      comment: chosen.comment,
+      rating: chosen.rating,
+      staff: chosen.staff,
+      createdAt: chosen.createdAt,
+      cursorAt: chosen.cursorAt,
+      verified,
+    })
+    .from(chosen)
+    .orderBy(...orderBy(chosen));
 }
 
-type ReviewRow = Omit<Review, "createdAt"> & { createdAt: Date };
+type ReviewRow = Omit<Review, "createdAt"> & { createdAt: Date; cursorAt: string };
 
-function toReview(r: ReviewRow): Review {
+function toReview({ cursorAt: _, ...r }: ReviewRow): Review {
   return { ...r, verified: Boolean(r.verified), createdAt: r.createdAt.toISOString() };
 }
 
-export async function listReviews(db: Db, limit?: number): Promise<Review[]> {
-  const rows = await selectReviews(db)
-    .orderBy(desc(reviews.createdAt), desc(reviews.id))
-    .limit(limit ?? 100);
-  return rows.map(toReview);
+/** A page of reviews, newest first, after the query's cursor; the count is exact up to 10,000. */
+export async function listReviews(
+  db: Db,
+  query: z.output<typeof reviewListQuerySchema>,
+): Promise<ReviewPage> {
+  const position = decodePosition(query, UUID_ID);
+  const [page, total] = await Promise.all([
+    keysetPage(reviews, position, query.limit, (window, take) =>
+      selectReviews(db, {
+        where: window.where,
+        orderBy: (key) => keysetWindow(key, position).orderBy,
+        take,
+      }),
+    ),
+    boundedCount(db, sql`from ${reviews}`),
+  ]);
+  return { items: page.rows.map(toReview), nextCursor: page.nextCursor, total };
 }
 
 /**
@@ -70,7 +114,11 @@ export async function createReview(
     return row;
   });
   if (!created) throw new Error("review insert returned nothing");
-  const [row] = await selectReviews(db).where(eq(reviews.id, created.id));
+  const [row] = await selectReviews(db, {
+    where: eq(reviews.id, created.id),
+    orderBy: () => [],
+    take: 1,
+  });
   if (!row) throw new Error("created review not found");
   return toReview(row);
 }

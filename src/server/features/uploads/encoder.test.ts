@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpProblem } from "../../lib/problem.js";
+import { noisyJpeg } from "../../test/images.js";
 import { ImageEncoder } from "./encoder.js";
 import { MAX_IMAGE_SIDE } from "./reencode.js";
 
@@ -12,6 +13,8 @@ const png = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
     .png()
     .toBuffer();
+
+const OWNER = "account-1";
 
 let encoder: ImageEncoder;
 afterEach(() => encoder?.close());
@@ -21,7 +24,7 @@ afterEach(() => encoder?.close());
 describe("ImageEncoder", { timeout: 600_000 }, () => {
   it("re-encodes in a child process that runs below the server's priority", async () => {
     encoder = new ImageEncoder();
-    const image = await encoder.encode(await png(40, 30));
+    const image = await encoder.encode(await png(40, 30), OWNER);
     expect(image).toMatchObject({ width: 40, height: 30, key: expect.stringMatching(/^[a-f0-9]{64}$/) });
     expect(image.data.subarray(8, 12).toString("latin1")).toBe("WEBP");
     const pid = encoder.workerPid ?? 0;
@@ -31,27 +34,15 @@ describe("ImageEncoder", { timeout: 600_000 }, () => {
 
   it("takes uploads of megabytes in pieces, as they came off the socket, one after another", async () => {
     encoder = new ImageEncoder();
-    const noisy = (width: number) =>
-      sharp({
-        create: {
-          width,
-          height: 1500,
-          channels: 3,
-          background: "#808080",
-          noise: { type: "gaussian", mean: 128, sigma: 40 },
-        },
-      })
-        .jpeg({ quality: 95 })
-        .toBuffer();
-    const [large, larger] = await Promise.all([noisy(1800), noisy(2000)]);
+    const [large, larger] = await Promise.all([noisyJpeg(1800, 1500), noisyJpeg(2000, 1500)]);
     expect(large.length).toBeGreaterThan(1_000_000);
     const inPieces = (bytes: Buffer, size: number) =>
       Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
         bytes.subarray(i * size, (i + 1) * size),
       );
     const images = await Promise.all([
-      encoder.encode(inPieces(large, 65_536)),
-      encoder.encode(inPieces(larger, 7)),
+      encoder.encode(inPieces(large, 65_536), OWNER),
+      encoder.encode(inPieces(larger, 7), OWNER),
     ]);
     // Each comes back fitted within MAX_IMAGE_SIDE, so each was read whole and in order.
     expect(images.map(({ width, height }) => [width, height])).toEqual([
@@ -59,26 +50,40 @@ describe("ImageEncoder", { timeout: 600_000 }, () => {
       [MAX_IMAGE_SIDE, (MAX_IMAGE_SIDE * 1500) / 2000],
     ]);
     // The same bytes in one piece make the same image.
-    expect((await encoder.encode(large)).key).toBe(images[0]?.key);
+    expect((await encoder.encode(large, OWNER)).key).toBe(images[0]?.key);
+  });
+
+  it("takes turns between accounts: one's backlog of ten photos delays another's upload by one", async () => {
+    encoder = new ImageEncoder();
+    const [photo, small] = await Promise.all([noisyJpeg(1200, 1200), png(16, 16)]);
+    const finished: string[] = [];
+    const queue = (owner: string, bytes: Buffer) =>
+      encoder.encode(bytes, owner).then(() => finished.push(owner));
+    const backlog = Array.from({ length: 10 }, () => queue("A", photo));
+    const other = queue("B", small);
+    await Promise.all([...backlog, other]);
+    // B arrives while A's first photo is encoded and is taken next (first come, it would be last).
+    expect(finished.indexOf("B"), finished.join(" ")).toBeLessThanOrEqual(2);
+    expect(finished.filter((owner) => owner === "A")).toHaveLength(10);
   });
 
   it("refuses what is not an image with the same problem as in process", async () => {
     encoder = new ImageEncoder();
-    const refused = encoder.encode(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"));
+    const refused = encoder.encode(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"), OWNER);
     await expect(refused).rejects.toBeInstanceOf(HttpProblem);
     await expect(refused).rejects.toMatchObject({ status: 415 });
   });
 
   it("fails the uploads its dead worker held, and starts a new worker for the next", async () => {
     encoder = new ImageEncoder();
-    await encoder.encode(await png(8, 8));
+    await encoder.encode(await png(8, 8), OWNER);
     const first = encoder.workerPid ?? 0;
-    const doomed = encoder.encode(await png(3000, 3000));
-    const queuedBehind = encoder.encode(await png(12, 12));
+    const doomed = encoder.encode(await png(3000, 3000), OWNER);
+    const queuedBehind = encoder.encode(await png(12, 12), OWNER);
     process.kill(first, "SIGKILL");
     await expect(doomed).rejects.toThrow("image worker exited");
     await expect(queuedBehind).rejects.toThrow("image worker exited");
-    expect(await encoder.encode(await png(16, 16))).toMatchObject({ width: 16, height: 16 });
+    expect(await encoder.encode(await png(16, 16), OWNER)).toMatchObject({ width: 16, height: 16 });
     expect(encoder.workerPid).not.toBe(first);
   });
 
@@ -96,6 +101,6 @@ describe("ImageEncoder", { timeout: 600_000 }, () => {
   it("refuses new work once closed", async () => {
     encoder = new ImageEncoder();
     encoder.close();
-    await expect(encoder.encode(await png(8, 8))).rejects.toThrow("stopping");
+    await expect(encoder.encode(await png(8, 8), OWNER)).rejects.toThrow("stopping");
   });
 });

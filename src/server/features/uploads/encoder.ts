@@ -20,11 +20,11 @@ export interface EncodeRequest {
 export type UploadBytes = Buffer | readonly Buffer[];
 
 /**
- * How a request reaches the worker: on its standard input, the id and the byte length (32 bits
- * each, big-endian), then the bytes. A pipe sends the pieces as they are; an IPC message would
- * first copy them into one serialized Buffer.
+ * How a request reaches the worker: on its standard input, the id, the owner's number (see
+ * ImageEncoder.owners) and the byte length (32 bits each, big-endian), then the bytes. A pipe sends
+ * the pieces as they are; an IPC message would first copy them into one serialized Buffer.
  */
-export const FRAME_HEADER_BYTES = 8;
+export const FRAME_HEADER_BYTES = 12;
 
 export type EncodeReply =
   | { id: number; ok: true; data: Uint8Array; width: number; height: number; key: string }
@@ -67,7 +67,7 @@ function cpuTimeMs(pid: number | undefined): number | undefined {
 }
 
 interface Job {
-  id: number;
+  owner: string;
   resolve(image: StorableImage): void;
   reject(error: Error): void;
 }
@@ -76,14 +76,18 @@ interface Job {
  * Re-encodes uploads in a child process at a lower priority, one at a time. Each upload goes to
  * the worker as soon as it has arrived, and the worker keeps the queue: the bytes leave this
  * process at once (see UploadBytes), and a photo decodes in the worker only when its turn comes.
- * Started on the first upload, ended when idle. A worker that dies or hangs takes the uploads it
- * holds with it: they fail, and the next upload starts a new worker.
+ * Turns go round the uploads' owners (fair-queue.ts), so one account's backlog delays another's
+ * upload by about one image. Started on the first upload, ended when idle. A worker that dies or
+ * hangs takes the uploads it holds with it: they fail, and the next upload starts a new worker.
  */
 export class ImageEncoder {
   private worker: ChildProcess | undefined;
-  /** Sent to the worker and not answered yet, in the order the worker takes them. */
-  private readonly pending: Job[] = [];
+  /** Sent to the worker and not answered yet, by id; the worker answers them in its own order. */
+  private readonly pending = new Map<number, Job>();
+  /** The number each owner with pending uploads goes by in the frames, and how many it has. */
+  private readonly owners = new Map<string, { number: number; jobs: number }>();
   private nextId = 1;
+  private nextOwner = 1;
   private jobTimer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -93,15 +97,20 @@ export class ImageEncoder {
     return this.worker?.pid;
   }
 
-  encode(bytes: UploadBytes): Promise<StorableImage> {
+  /** Re-encodes an upload of `owner` (an account's id), in its turn among the owners waiting. */
+  encode(bytes: UploadBytes, owner: string): Promise<StorableImage> {
     if (this.closed) return Promise.reject(new Error("the server is stopping"));
     const pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      this.send(id, pieces);
-      this.pending.push({ id, resolve, reject });
+      const known = this.owners.get(owner);
+      const numbered = known ?? { number: this.nextOwner++, jobs: 0 };
+      this.send(id, numbered.number, pieces);
+      numbered.jobs += 1;
+      if (!known) this.owners.set(owner, numbered);
+      this.pending.set(id, { owner, resolve, reject });
       clearTimeout(this.idleTimer);
-      if (this.pending.length === 1) this.startJobTimer();
+      if (this.pending.size === 1) this.startJobTimer();
     });
   }
 
@@ -112,15 +121,16 @@ export class ImageEncoder {
   }
 
   /** One write of the frame's header and all the pieces (writev), each sent from where it lies. */
-  private send(id: number, pieces: readonly Buffer[]): void {
+  private send(id: number, owner: number, pieces: readonly Buffer[]): void {
     const input = this.startedWorker().stdin;
     // Never so with stdio "pipe"; were it so, the upload fails now rather than at the time-out.
     if (!input) throw new Error("the image worker has no input");
     const header = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
     header.writeUInt32BE(id, 0);
+    header.writeUInt32BE(owner, 4);
     header.writeUInt32BE(
       pieces.reduce((sum, piece) => sum + piece.length, 0),
-      4,
+      8,
     );
     input.cork();
     input.write(header);
@@ -128,7 +138,10 @@ export class ImageEncoder {
     input.uncork();
   }
 
-  /** The worker takes the first pending upload now: it has JOB_CPU_LIMIT_MS of CPU time for it. */
+  /**
+   * The worker takes one of the pending uploads now (it works on one at a time, from when the
+   * previous one is answered): it has JOB_CPU_LIMIT_MS of CPU time for it.
+   */
   private startJobTimer(): void {
     clearInterval(this.jobTimer);
     const pid = this.worker?.pid;
@@ -166,11 +179,12 @@ export class ImageEncoder {
   }
 
   private settle(reply: EncodeReply): void {
-    const job = this.pending[0];
-    if (!job || job.id !== reply.id) return;
-    this.pending.shift();
+    const job = this.pending.get(reply.id);
+    if (!job) return;
+    this.pending.delete(reply.id);
+    this.forget(job.owner);
     clearInterval(this.jobTimer);
-    if (this.pending.length > 0) this.startJobTimer();
+    if (this.pending.size > 0) this.startJobTimer();
     else {
       this.idleTimer = setTimeout(() => this.stopWorker(), IDLE_EXIT_MS);
       this.idleTimer.unref();
@@ -192,6 +206,15 @@ export class ImageEncoder {
     this.worker = undefined;
     worker?.kill();
     clearInterval(this.jobTimer);
-    for (const job of this.pending.splice(0)) job.reject(error ?? new Error("image worker stopped"));
+    const failed = [...this.pending.values()];
+    this.pending.clear();
+    this.owners.clear();
+    for (const job of failed) job.reject(error ?? new Error("image worker stopped"));
+  }
+
+  /** One upload of `owner` is answered; an owner with none left gives up its number. */
+  private forget(owner: string): void {
+    const numbered = this.owners.get(owner);
+    if (numbered && --numbered.jobs === 0) this.owners.delete(owner);
   }
 }

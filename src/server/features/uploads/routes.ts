@@ -15,7 +15,9 @@ import {
 } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { ImageEncoder } from "./encoder.js";
+import { checkQuotaLeft, reserveUpload } from "./quota.js";
 import { findImage, imageKeyOf, storeImage } from "./service.js";
+import { startImageSweeper } from "./sweep.js";
 
 const IMAGE_FIELD = "image";
 /** Room for the multipart framing and a few small fields around a file of the maximum size. */
@@ -29,6 +31,15 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
   const encoder = new ImageEncoder();
   app.addHook("onClose", async () => encoder.close());
+  let sweeper: ReturnType<typeof startImageSweeper> | undefined;
+  app.addHook("onReady", async () => {
+    sweeper = startImageSweeper(app.db, app.config.imageSweepIntervalSeconds, app.log);
+  });
+  app.addHook("onClose", async () => sweeper?.stop());
+
+  /** The day's quota of the signed-in account: admins add products, and have a quota of their own. */
+  const quotaOf = (request: FastifyRequest) =>
+    app.config.uploadQuota[request.user.role === "admin" ? "admin" : "user"];
 
   // Registered in this encapsulated plugin only: no other route accepts multipart bodies.
   await app.register(multipart, {
@@ -96,17 +107,32 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
             throw payloadTooLarge(messages.upload.tooLarge);
         },
         app.requireUser,
+        // An account whose day is used up is refused before its body is read.
+        async (request) => checkQuotaLeft(app.db, request.user.id, quotaOf(request)),
       ],
       schema: {
         tags,
         summary: "Upload an image (multipart field `image`): checked by content, re-encoded to WebP",
         consumes: ["multipart/form-data"],
-        response: { 201: uploadResultSchema, ...problemResponses(400, 401, 403, 413, 415) },
+        response: { 201: uploadResultSchema, ...problemResponses(400, 401, 403, 413, 415, 429) },
       },
     },
     async (request, reply) => {
       const bytes = await readImage(request);
-      const url = await storeImage(app.db, (image) => encoder.encode(image), request.user.id, bytes);
+      const user = request.user.id;
+      const size = bytes.reduce((sum, piece) => sum + piece.length, 0);
+      // Counted before the work, so uploads sent at once cannot all pass; given back unless stored.
+      const reservation = await reserveUpload(app.db, user, quotaOf(request), size);
+      let url: string;
+      try {
+        url = await storeImage(app.db, (image) => encoder.encode(image, user), user, bytes);
+      } catch (error) {
+        // Not fatal: the account then has one upload fewer left today.
+        await reservation
+          .release()
+          .catch((cause: unknown) => request.log.error({ err: cause }, "upload quota not given back"));
+        throw error;
+      }
       return reply.code(201).send({ url });
     },
   );

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { images } from "../../db/schema/index.js";
 import type { UploadBytes } from "./encoder.js";
@@ -8,7 +8,11 @@ const STORED_TYPE = "image/webp";
 
 const IMAGE_FILE = /^([a-f0-9]{64})\.webp$/;
 
-export const imageUrl = (key: string) => `/api/images/${key}.webp`;
+/** What comes before and after an image's key in its URL (UPLOADED_IMAGE_PATTERN in src/shared/uploads.ts). */
+export const IMAGE_URL_PREFIX = "/api/images/";
+export const IMAGE_URL_SUFFIX = ".webp";
+
+export const imageUrl = (key: string) => `${IMAGE_URL_PREFIX}${key}${IMAGE_URL_SUFFIX}`;
 
 /** The key in an image URL's last segment, or undefined when it cannot be one of ours. */
 export function imageKeyOf(file: string): string | undefined {
@@ -17,7 +21,9 @@ export function imageKeyOf(file: string): string | undefined {
 
 /**
  * Stores an upload that `encode` (encodeForStorage, in the image worker) re-encoded and named.
- * Returns the URL it is served from.
+ * Returns the URL it is served from. An image stored before, and perhaps unused since, has its
+ * grace period begin anew (sweep.ts): the URL just given out must outlive the order or product
+ * it is for.
  */
 export async function storeImage(
   db: Db,
@@ -37,7 +43,7 @@ export async function storeImage(
       byteSize: image.data.length,
       createdBy: userId,
     })
-    .onConflictDoNothing();
+    .onConflictDoUpdate({ target: images.key, set: { releasedAt: sql`now()` } });
   return imageUrl(image.key);
 }
 

@@ -14,7 +14,11 @@ let ctx: TestContext;
 let alice: TestUser;
 
 beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+  // Far more uploads than a day's quota; the quota has tests of its own (security/upload-quotas.test.ts).
+  ctx = await createTestApp(
+    { UPLOAD_LIMIT_PER_DAY: "1000" },
+    { rateLimit: { max: 10_000, windowSeconds: 60 } },
+  );
   alice = await signUp(ctx.app, { name: "Alice Uploader" });
 });
 afterAll(async () => {

@@ -1,9 +1,17 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../../shared/accounts.js";
 import { messages } from "../../../shared/messages.js";
-import type { User } from "../../../shared/users.js";
+import {
+  USER_SEARCH_SUBSTRING_MIN,
+  type User,
+  type UserListParams,
+  type UserPage,
+} from "../../../shared/users.js";
 import type { Db, Tx } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
+import { cursorAt, decodePosition, keysetPage } from "../../lib/keyset.js";
+import { escapeLike } from "../../lib/like.js";
+import { boundedCount } from "../../lib/paging.js";
 import { conflict, notFound } from "../../lib/problem.js";
 
 const columns = {
@@ -19,9 +27,46 @@ function toUser(row: { createdAt: Date } & Omit<User, "createdAt">): User {
   return { ...row, createdAt: row.createdAt.toISOString() };
 }
 
-export async function listUsers(db: Db): Promise<User[]> {
-  const rows = await db.select(columns).from(users).orderBy(asc(users.createdAt), asc(users.id));
-  return rows.map(toUser);
+/**
+ * The users a search finds: anywhere in the name or email from USER_SEARCH_SUBSTRING_MIN characters
+ * on, otherwise at the start of the name, of a word in it, or of the email. The trigram indexes on
+ * both columns (migration 0003) serve either kind of pattern.
+ */
+function searchMatch(search: string): SQL | undefined {
+  const term = escapeLike(search);
+  if (search.length >= USER_SEARCH_SUBSTRING_MIN)
+    return or(ilike(users.name, `%${term}%`), ilike(users.email, `%${term}%`));
+  return or(ilike(users.name, `${term}%`), ilike(users.name, `% ${term}%`), ilike(users.email, `${term}%`));
+}
+
+/**
+ * One page of the users, newest accounts first, with how many match (exact up to 10,000). Every
+ * page is one walk of an index from its cursor: (created_at, id), or (role, created_at, id) for a
+ * role; a search reads the trigram indexes when it matches few users, the first otherwise.
+ */
+export async function listUsers(db: Db, query: UserListParams): Promise<UserPage> {
+  const position = decodePosition(query);
+  const filter = and(
+    query.role ? eq(users.role, query.role) : undefined,
+    query.search ? searchMatch(query.search) : undefined,
+  );
+  const [page, total] = await Promise.all([
+    keysetPage(users, position, query.limit, (window, take) =>
+      db
+        .select({ ...columns, cursorAt: cursorAt(users) })
+        .from(users)
+        .where(and(filter, window.where))
+        .orderBy(...window.orderBy)
+        .limit(take),
+    ),
+    boundedCount(db, sql`from ${users}${filter ? sql` where ${filter}` : sql``}`),
+  ]);
+  return {
+    items: page.rows.map(({ cursorAt: _, ...row }) => toUser(row)),
+    nextCursor: page.nextCursor,
+    prevCursor: page.prevCursor,
+    total,
+  };
 }
 
 /**

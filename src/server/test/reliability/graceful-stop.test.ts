@@ -6,6 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../../db/client.js";
 import { processInfo, runningPostmaster } from "../../db/embedded.js";
 import { orders } from "../../db/schema/index.js";
+import { until } from "../until.js";
 import { TEST_DATA_DIR } from "./figures.js";
 import { freshProduct } from "./oversell-round.js";
 import { ShopClient } from "./shop-client.js";
@@ -35,15 +36,6 @@ afterAll(async () => {
   await stopLeftoverPostgres(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-/** Polls `done` until it holds; the limit is only there so a broken stop cannot hang the run. */
-async function until(what: string, done: () => boolean | Promise<boolean>, limitMs = 120_000) {
-  const deadline = Date.now() + limitMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`Still waiting after ${limitMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const refusesConnections = () =>
   fetch(`http://127.0.0.1:${port}/healthz`).then(

@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productListQuerySchema } from "../../../shared/catalog.js";
 import { reviewListQuerySchema } from "../../../shared/reviews.js";
+import { userListQuerySchema } from "../../../shared/users.js";
 import {
   type Actor,
   createRouteWorld,
@@ -134,6 +135,7 @@ describe("hostile input on the shop's routes", () => {
 const QUERY_NAMES: Record<string, string[]> = {
   "GET /api/products": Object.keys(productListQuerySchema.shape),
   "GET /api/reviews": Object.keys(reviewListQuerySchema.shape),
+  "GET /api/users": Object.keys(userListQuerySchema.shape),
 };
 
 describe("hostile query strings and path ids on the reading routes", () => {
@@ -190,8 +192,8 @@ describe("text the shop accepts is stored and shown back literally", () => {
     for (const text of LITERAL_TEXTS) {
       const comment = `${text} review`;
       expect((await send("POST", "/api/reviews", a, { comment, rating: 4 })).statusCode).toBe(201);
-      const listed = (await send("GET", "/api/reviews", a)).json() as { comment: string }[];
-      expect(listed.map((r) => r.comment)).toContain(comment);
+      const listed = (await send("GET", "/api/reviews", a)).json() as { items: { comment: string }[] };
+      expect(listed.items.map((r) => r.comment)).toContain(comment);
 
       await send("POST", "/api/profile", a, { address: text, city: text, phone: "5550123" });
       expect(

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
-import type { Review } from "../../../shared/reviews.js";
+import type { ReviewPage } from "../../../shared/reviews.js";
 import { createTestApp, type TestContext } from "../app.js";
 import { ORIGIN, signUp, signUpAdmin } from "../users.js";
 
@@ -24,7 +24,7 @@ afterAll(async () => {
 const review = (cookie: string, payload: object) =>
   ctx.app.inject({ method: "POST", url: "/api/reviews", headers: { cookie, origin: ORIGIN }, payload });
 const listed = async (limit = 100) =>
-  (await ctx.app.inject({ url: `/api/reviews?limit=${limit}` })).json() as Review[];
+  ((await ctx.app.inject({ url: `/api/reviews?limit=${limit}` })).json() as ReviewPage).items;
 /** Every review and every rate-limit counter, to show that a refused review wrote nothing. */
 const rows = async () =>
   JSON.stringify(

@@ -3,7 +3,7 @@ import { useLocation } from "react-router";
 import { messages } from "../../../../shared/messages.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
-import { CursorPager } from "../../../components/cursor-pager.js";
+import { TrailPager } from "../../../components/trail-pager.js";
 import { PendingStatus } from "../../../components/pending-status.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
@@ -107,7 +107,7 @@ export function ManageOrdersPage() {
             first={(paging.page - 1) * LIST_PAGE_SIZE + 1}
             focusKey={paging.paged && !orders.isPlaceholderData ? location.key : null}
           />
-          <CursorPager paging={paging} nextCursor={orders.data.nextCursor} />
+          <TrailPager paging={paging} nextCursor={orders.data.nextCursor} />
         </div>
       )}
     </>

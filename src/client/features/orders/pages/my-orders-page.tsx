@@ -4,7 +4,7 @@ import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
-import { CursorPager } from "../../../components/cursor-pager.js";
+import { TrailPager } from "../../../components/trail-pager.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -126,7 +126,7 @@ export function MyOrdersPage() {
               )}
             </DataTable>
           </div>
-          <CursorPager paging={paging} nextCursor={orders.data.nextCursor} />
+          <TrailPager paging={paging} nextCursor={orders.data.nextCursor} />
         </div>
       )}
     </>

@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Review, ReviewInput } from "../../../../shared/reviews.js";
+import { type InfiniteData, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Review, ReviewInput, ReviewPage } from "../../../../shared/reviews.js";
 import { api } from "../../../lib/api.js";
+import { reviewPagesQueryOptions } from "./get-review-pages.js";
 import { reviewsQueryKey } from "./get-reviews.js";
 
 export function createReview(input: ReviewInput): Promise<Review> {
@@ -11,7 +12,14 @@ export function useCreateReview() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createReview,
-    // Both the full grid and the home page's first three show the new review.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reviewsQueryKey }),
+    onSuccess: () => {
+      // The grid keeps only its first page, so the refresh asks for one page, not every one loaded.
+      queryClient.setQueryData<InfiniteData<ReviewPage, string | undefined>>(
+        reviewPagesQueryOptions.queryKey,
+        (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) },
+      );
+      // Both the grid and the home page's first three show the new review.
+      return queryClient.invalidateQueries({ queryKey: reviewsQueryKey });
+    },
   });
 }

@@ -1,23 +1,26 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { withQuery } from "../../../../shared/constants.js";
-import type { Review } from "../../../../shared/reviews.js";
+import type { ReviewPage } from "../../../../shared/reviews.js";
 import { api } from "../../../lib/api.js";
 
-/** Every reviews query starts with this key, whatever its limit. */
+/** Every reviews query starts with this key: the home page's newest and the Reviews page's pages. */
 export const reviewsQueryKey = ["reviews"] as const;
 
-export function getReviews(limit?: number, signal?: AbortSignal): Promise<Review[]> {
-  return api<Review[]>(withQuery("/api/reviews", { limit }), { signal });
+export function getReviews(
+  query: { limit: number; cursor?: string | undefined },
+  signal?: AbortSignal,
+): Promise<ReviewPage> {
+  return api<ReviewPage>(withQuery("/api/reviews", { limit: query.limit, cursor: query.cursor }), { signal });
 }
 
-export function reviewsQueryOptions(limit?: number) {
+export function newestReviewsQueryOptions(limit: number) {
   return queryOptions({
-    queryKey: [...reviewsQueryKey, "list", { limit }],
-    queryFn: ({ signal }) => getReviews(limit, signal),
+    queryKey: [...reviewsQueryKey, "newest", { limit }],
+    queryFn: ({ signal }) => getReviews({ limit }, signal),
   });
 }
 
-/** The newest reviews first, `limit` of them when given. */
-export function useReviews(limit?: number) {
-  return useQuery(reviewsQueryOptions(limit));
+/** The `limit` newest reviews (the home page's three). */
+export function useNewestReviews(limit: number) {
+  return useQuery({ ...newestReviewsQueryOptions(limit), select: (page) => page.items });
 }

@@ -1,19 +1,19 @@
 import { messages } from "../../../../shared/messages.js";
 import { LoadError } from "../../../components/load-error.js";
 import { Spinner } from "../../../components/spinner.js";
-import { useReviews } from "../api/get-reviews.js";
-import { ReviewCard } from "./review-card.js";
+import { useNewestReviews } from "../api/get-reviews.js";
+import { ReviewCards } from "./review-cards.js";
 
 type Props = {
-  /** How many of the newest reviews; all of them when left out. */
-  limit?: number;
+  /** How many of the newest reviews. */
+  limit: number;
   /** The grid the cards sit in, which depends on the width the page gives the list. */
   className: string;
 };
 
 /** The newest reviews as cards, with the loading, failed and empty states. */
 export function ReviewList({ limit, className }: Props) {
-  const reviews = useReviews(limit);
+  const reviews = useNewestReviews(limit);
   return reviews.isPending ? (
     <Spinner />
   ) : reviews.isError ? (
@@ -21,12 +21,6 @@ export function ReviewList({ limit, className }: Props) {
   ) : reviews.data.length === 0 ? (
     <p className="text-base-content/75">{messages.review.none}</p>
   ) : (
-    <ul className={className}>
-      {reviews.data.map((review) => (
-        <li key={review.id}>
-          <ReviewCard review={review} />
-        </li>
-      ))}
-    </ul>
+    <ReviewCards reviews={reviews.data} className={className} />
   );
 }

@@ -1,12 +1,12 @@
 import { messages } from "../../../../shared/messages.js";
 import { useSession } from "../../../lib/auth.js";
 import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
+import { ReviewFeed } from "../components/review-feed.js";
 import { ReviewForm } from "../components/review-form.js";
-import { ReviewList } from "../components/review-list.js";
 
 const text = messages.reviewForm;
 
-/** /dashboard/addReview: write a review, then every review, newest first. */
+/** /dashboard/addReview: write a review, then every review, newest first, loaded as the visitor goes. */
 export function AddReviewPage() {
   const { user } = useSession();
   return (
@@ -19,7 +19,7 @@ export function AddReviewPage() {
             {text.allReviews}
           </h2>
           <p className="mt-1 mb-5 text-base-content/80">{text.allReviewsLead}</p>
-          <ReviewList className="grid gap-6 md:grid-cols-2 2xl:grid-cols-3" />
+          <ReviewFeed className="grid gap-6 md:grid-cols-2 2xl:grid-cols-3" />
         </section>
       </div>
     </>

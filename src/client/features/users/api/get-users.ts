@@ -1,22 +1,27 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { User } from "../../../../shared/users.js";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { withQuery } from "../../../../shared/constants.js";
+import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
+import type { UserListParams, UserPage } from "../../../../shared/users.js";
 import { api } from "../../../lib/api.js";
 
 /** Every users query starts with this key, so one invalidation refreshes both admin tables. */
 export const usersQueryKey = ["users"] as const;
 
-export function getUsers(signal?: AbortSignal): Promise<User[]> {
-  return api<User[]>("/api/users", { signal });
+export function getUsers(query: Partial<UserListParams>, signal?: AbortSignal): Promise<UserPage> {
+  const { search, role, cursor, before, limit } = query;
+  return api<UserPage>(withQuery("/api/users", { search, role, cursor, before, limit }), { signal });
 }
 
-export function usersQueryOptions() {
+export function usersQueryOptions(query: Partial<UserListParams>) {
   return queryOptions({
-    queryKey: [...usersQueryKey, "list"],
-    queryFn: ({ signal }) => getUsers(signal),
+    queryKey: [...usersQueryKey, "list", query],
+    queryFn: ({ signal }) => getUsers(query, signal),
+    // The page on screen stays (marked busy) while the next one loads, instead of a spinner.
+    placeholderData: keepPreviousData,
   });
 }
 
-/** Every user of the shop (admin only: a customer gets a 403). */
-export function useUsers() {
-  return useQuery(usersQueryOptions());
+/** One page of the shop's users (admin only: a customer gets a 403). */
+export function useUsers(query: Omit<Partial<UserListParams>, "limit">) {
+  return useQuery(usersQueryOptions({ ...query, limit: LIST_PAGE_SIZE }));
 }

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from "fastify";
+import sharp from "sharp";
+import { multipartImage } from "./route-cases.js";
+import { ORIGIN } from "./users.js";
+
+/** A photo-like JPEG: noise does not compress, so it takes a real decode and encode. */
+export const noisyJpeg = (width: number, height: number) =>
+  sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: "#808080",
+      noise: { type: "gaussian", mean: 128, sigma: 40 },
+    },
+  })
+    .jpeg({ quality: 95 })
+    .toBuffer();
+
+/** A small PNG of one colour; `seed` makes each one a different image. */
+export const tinyPng = (seed: number) =>
+  sharp({
+    create: {
+      width: 8 + (seed % 16),
+      height: 8 + Math.floor(seed / 16),
+      channels: 3,
+      background: { r: seed % 256, g: 40, b: 90 },
+    },
+  })
+    .png()
+    .toBuffer();
+
+/** POST /api/uploads of `bytes` by the holder of `cookie`, as the shop's forms send it. */
+export async function postUpload(
+  app: FastifyInstance,
+  cookie: string,
+  bytes: Uint8Array,
+  type = "image/png",
+) {
+  const body = await multipartImage(bytes, "photo", type);
+  return app.inject({
+    method: "POST",
+    url: "/api/uploads",
+    headers: { ...body.headers, origin: ORIGIN, cookie },
+    payload: body.payload,
+  });
+}
