@@ -2,7 +2,7 @@ import { z } from "zod";
 import { phoneSchema } from "./accounts.js";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "./constants.js";
 import { messages } from "./messages.js";
-import { type CursorPage, cursorPageSchema, cursorQuerySchema } from "./paging.js";
+import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 export const ORDER_STATUSES = ["pending", "paid", "shipped"] as const;
@@ -52,9 +52,11 @@ export type Order = z.infer<typeof orderSchema>;
 export const orderIdParamsSchema = z.object({ id: z.uuid() });
 
 /**
- * Search needs a run of this many letters or digits: a substring search is answered from trigram
- * indexes (PostgreSQL pg_trgm), and a shorter run gives them nothing to look up, so it would read
- * every order. A whole order id or transaction id is matched exactly instead.
+ * A search with a run of this many letters or digits matches anywhere in an email, a name or a
+ * product name, answered from trigram indexes (PostgreSQL pg_trgm), which can look up such a run
+ * and nothing shorter. A search without one matches the start of a customer's name or email, of a
+ * product name, or of a word in either name: one or two letters would be found almost everywhere,
+ * and anywhere would read every order. A whole order id or transaction id is matched exactly.
  */
 export const ORDER_SEARCH_MIN_RUN = 3;
 export const ORDER_SEARCH_MAX_LENGTH = 100;
@@ -63,8 +65,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether a search term is an order id, matched exactly rather than as text. */
 export const isOrderId = (term: string) => UUID.test(term);
-/** Whether a trimmed search term can be looked up: empty (no search), an order id, or a run of 3. */
-export const isSearchableTerm = (term: string) => term === "" || isOrderId(term) || SEARCHABLE_RUN.test(term);
+/** Whether a search term is found anywhere in the text (else at the start of it or of a word). */
+export const searchesAnywhere = (term: string) => SEARCHABLE_RUN.test(term);
 
 const STATUS_LIST = new RegExp(`^(${ORDER_STATUSES.join("|")})(,(${ORDER_STATUSES.join("|")}))*$`);
 
@@ -83,15 +85,17 @@ const filterShape = {
     .transform((value) => [...new Set(value.split(","))] as OrderStatus[])
     .optional()
     .meta({ description: "One status or several, comma-separated: pending, paid, shipped." }),
+  // The trigram indexes know letters A to Z and digits only (the embedded database's C locale): a
+  // search with none of them finds nothing they can look up, so it is refused.
   search: z
     .string()
     .trim()
     .max(ORDER_SEARCH_MAX_LENGTH)
-    .refine(isSearchableTerm, messages.order.list.searchTooShort)
+    .refine((text) => text === "" || /[A-Za-z0-9]/.test(text), messages.order.list.searchNeedsLetters)
     .optional()
     .meta({
       description:
-        "Customer email or name, or product name (case-insensitive substring, at least 3 letters or digits in a row), or exactly an order id or a transaction id.",
+        "Case-insensitive: with 3 letters or digits in a row, anywhere in the customer's email or name or the product name; shorter, at the start of one of them or of a word in a name. An order id or a transaction id matches exactly.",
     }),
   from: instantSchema.optional().meta({
     description: "Orders placed at or after this instant (a date means its midnight UTC).",
@@ -109,12 +113,18 @@ export const orderFilterSchema = z.object(filterShape).refine(rangeInOrder, reve
 export type OrderFilterInput = z.input<typeof orderFilterSchema>;
 export type OrderFilter = z.output<typeof orderFilterSchema>;
 
+/** A page after `cursor` (the next page) or before `before` (the previous one). */
+const pageQuerySchema = cursorQuerySchema.extend({
+  before: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+});
+
 /** GET /api/orders: a page of every order, newest first, filtered. */
-export const orderListQuerySchema = cursorQuerySchema.extend(filterShape).refine(rangeInOrder, reversed);
+export const orderListQuerySchema = pageQuerySchema.extend(filterShape).refine(rangeInOrder, reversed);
 export type OrderListQuery = z.input<typeof orderListQuerySchema>;
 
 /** GET /api/orders/mine: a page of the customer's own orders, newest first. */
-export const myOrdersQuerySchema = cursorQuerySchema;
+export const myOrdersQuerySchema = pageQuerySchema;
 
-export const orderPageSchema = cursorPageSchema(orderSchema);
-export type OrderPage = CursorPage<Order>;
+/** A page of orders; `prevCursor` leads to the page before it (null on the first). */
+export const orderPageSchema = cursorPageSchema(orderSchema).extend({ prevCursor: z.string().nullable() });
+export type OrderPage = z.infer<typeof orderPageSchema>;

@@ -170,7 +170,7 @@ describe("the CSV file", () => {
   it("is for admins, and a bad filter is a 400 problem with no file", async () => {
     expect((await exportCsv("", customer)).statusCode).toBe(403);
     expect((await exportCsv("", null)).statusCode).toBe(401);
-    for (const query of ["?status=lost", "?search=ab", "?from=2025-02-02&to=2025-02-01", "?from=soon"]) {
+    for (const query of ["?status=lost", "?search=--", "?from=2025-02-02&to=2025-02-01", "?from=soon"]) {
       const res = await exportCsv(query);
       expect(res.statusCode, query).toBe(400);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);

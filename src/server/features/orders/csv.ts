@@ -1,12 +1,13 @@
 import { Readable } from "node:stream";
-import { and, desc, fillPlaceholders, type SQL, sql } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import type pg from "pg";
 import { messages } from "../../../shared/messages.js";
 import type { OrderFilter } from "../../../shared/orders.js";
 import type { Database, Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
+import { cursorAt, keysetWindow } from "../../lib/keyset.js";
 import type { KeyCursor } from "../../lib/paging.js";
-import { after, cursorAt, filterCondition } from "./list.js";
+import { filterCondition } from "./list.js";
 
 /**
  * The CSV export of Manage Orders' current filter (RFC 4180: comma-separated, CRLF line ends,
@@ -77,26 +78,18 @@ const LINE = sql`${sql.join(
 type Row = [line: string, at: string, id: string];
 type Answer = pg.QueryArrayResult<Row>;
 
-/**
- * The export's one query: EXPORT_BATCH lines after a cursor. Its SQL text is made once per export;
- * each batch sends it with the last order's cursor, the first with one after the end of time.
- */
-function batchQuery(db: Db, where: SQL | undefined) {
+/** The export's next EXPORT_BATCH lines, after `after` (from the top without it). */
+function batchQuery(db: Db, where: SQL | undefined, after: KeyCursor | undefined): pg.QueryArrayConfig {
+  const window = keysetWindow(orders, { after });
   const query = db
-    .select({ line: sql`${LINE}`, at: cursorAt, id: sql`${o.id}::text` })
-    .from(o)
-    .where(and(where, after({ at: sql.placeholder("at"), id: sql.placeholder("id") })))
-    .orderBy(desc(o.createdAt), desc(o.id))
+    .select({ line: sql`${LINE}`, at: cursorAt(orders), id: orders.id })
+    .from(orders)
+    .where(and(where, window.where))
+    .orderBy(...window.orderBy)
     .limit(EXPORT_BATCH)
     .toSQL();
-  return (cursor: KeyCursor): pg.QueryArrayConfig => ({
-    text: query.sql,
-    values: fillPlaceholders(query.params, { ...cursor }),
-    rowMode: "array",
-  });
+  return { text: query.sql, values: query.params, rowMode: "array" };
 }
-
-const START: KeyCursor = { at: "infinity", id: "ffffffff-ffff-ffff-ffff-ffffffffffff" };
 
 /**
  * The orders matching `filter`, newest first, as a stream of CSV text. The first batch is read
@@ -104,15 +97,16 @@ const START: KeyCursor = { at: "infinity", id: "ffffffff-ffff-ffff-ffff-ffffffff
  * download cut short; later batches are read only as fast as the client takes the text.
  */
 export async function orderCsv(database: Database, filter: OrderFilter): Promise<Readable> {
-  const batch = batchQuery(database.db, filterCondition(filter));
-  const first: Answer = await database.pool.query(batch(START));
+  const where = filterCondition(filter);
+  const batch = (after?: KeyCursor) => batchQuery(database.db, where, after);
+  const first: Answer = await database.pool.query(batch());
   // One batch waits at most: the next is read only once the client has taken this one.
   return Readable.from(csvText(database.pool, batch, first), { highWaterMark: 1 });
 }
 
 async function* csvText(
   pool: pg.Pool,
-  batch: (cursor: KeyCursor) => pg.QueryArrayConfig,
+  batch: (after: KeyCursor) => pg.QueryArrayConfig,
   first: Answer,
 ): AsyncGenerator<string> {
   yield `${BOM}${CSV_HEADER.join(",")}${CRLF}`;

@@ -155,6 +155,20 @@ describe("GET /api/orders: keyset pages", () => {
     expect((await walk("/api/orders?limit=4")).ids).toEqual((await everyOrder()).map((o) => o.id));
   });
 
+  it("goes back with prevCursor to the very same pages, the first page saying it has none before it", async () => {
+    const forward: OrderPage[] = [await page("/api/orders?limit=4")];
+    for (let last = forward[0]; last?.nextCursor; last = forward.at(-1))
+      forward.push(await page(`/api/orders?limit=4&cursor=${last.nextCursor}`));
+    expect(forward.length).toBeGreaterThan(3);
+    expect(forward[0]?.prevCursor).toBeNull();
+    const backward: OrderPage[] = [forward.at(-1) as OrderPage];
+    for (let first = backward[0]; first?.prevCursor; first = backward[0])
+      backward.unshift(await page(`/api/orders?limit=4&before=${first.prevCursor}`));
+    expect(backward.map((p) => p.items.map((o) => o.id))).toEqual(
+      forward.map((p) => p.items.map((o) => o.id)),
+    );
+  });
+
   it("keeps its place among orders placed at the same moment", async () => {
     const tied = (await everyOrder()).filter((o) => o.createdAt.toISOString() === SAME_MOMENT);
     expect(tied.length).toBeGreaterThanOrEqual(5);
@@ -201,6 +215,21 @@ describe("GET /api/orders: filters", () => {
     );
     expect((await walk("/api/orders?search=tkl%20keyb")).ids).toEqual(
       await expected((o) => o.productName === "Vortex TKL Keyboard"),
+    );
+  });
+
+  it("matches a search shorter than three letters at the start of a name, a word of it or an email", async () => {
+    expect((await walk("/api/orders?search=ca")).ids).toEqual(
+      await expected((o) => o.name === "Carol Lister"),
+    );
+    expect((await walk("/api/orders?search=Ot")).ids).toEqual(await expected((o) => o.name === "Dave Other"));
+    expect((await walk("/api/orders?search=ke")).ids).toEqual(
+      await expected((o) => o.productName === "Vortex TKL Keyboard"),
+    );
+    // Inside a word only from three letters on: "st" is in Lister but starts no word, "ist" is in it.
+    expect((await page("/api/orders?search=st")).items).toEqual([]);
+    expect((await walk("/api/orders?search=ist")).ids).toEqual(
+      await expected((o) => o.name === "Carol Lister"),
     );
   });
 
@@ -252,7 +281,7 @@ describe("GET /api/orders: refusals", () => {
     const res = await get(`/api/orders?cursor=${cursor}`);
     expect(res.statusCode).toBe(400);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.json().detail).toBe(messages.order.list.pageLinkInvalid);
+    expect(res.json().detail).toBe(messages.paging.badCursor);
   });
 
   it.each([
@@ -261,8 +290,12 @@ describe("GET /api/orders: refusals", () => {
     ["a page size that is no number", "limit=lots"],
     ["an unknown status", "status=lost"],
     ["an empty status in a list", "status=paid,"],
-    ["a search of two letters", "search=ab"],
-    ["a search with no three letters in a row", "search=a%25b%25c"],
+    ["a search of punctuation only", "search=--%25"],
+    ["a search with no letter from A to Z or digit", "search=%C3%9C%C3%B1"],
+    [
+      "a cursor and a before together",
+      `cursor=${encodeCursor({ at: "2025-01-01 00:00:00+00", id: randomUUID() })}&before=${encodeCursor({ at: "2025-01-01 00:00:00+00", id: randomUUID() })}`,
+    ],
     ["a search over 100 characters", `search=${"x".repeat(101)}`],
     ["a date that does not exist", "from=2025-02-30"],
     ["a time without its offset", "from=2025-02-01T10:00:00"],
@@ -273,11 +306,11 @@ describe("GET /api/orders: refusals", () => {
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
   });
 
-  it("says why a short search is refused", async () => {
-    const res = await get("/api/orders?search=%20ab%20");
+  it("says why a search without letters or digits is refused", async () => {
+    const res = await get("/api/orders?search=%20--%20");
     expect(res.json().errors[0]).toMatchObject({
       path: "search",
-      message: messages.order.list.searchTooShort,
+      message: messages.order.list.searchNeedsLetters,
     });
   });
 
