@@ -57,27 +57,28 @@ test("search, status chips, pages and the URL: back and forward restore each lis
   await page.goto("/dashboard/manageOrders");
   await expect(rows(page).first()).toBeVisible();
 
-  // Too short a search waits, and says what it needs.
-  await searchBox(page).fill("ab");
-  await expect(page.getByText(list.searchTooShort)).toBeVisible();
-  await expect(searchBox(page)).toHaveAttribute("aria-invalid", "true");
-  expect(new URL(page.url()).searchParams.get("search")).toBeNull();
+  // A search the server cannot look up says why, and the next one takes its place.
+  await searchBox(page).fill("--");
+  await expect(page.getByRole("alert").filter({ hasText: list.searchNeedsLetters })).toBeVisible();
 
   await searchBox(page).fill(customer.email);
   await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(customer.email)}`));
   await expect(count(page)).toHaveText(list.count(ORDERS, true));
   await expect(rows(page)).toHaveCount(LIST_PAGE_SIZE + 1);
 
-  // Next page: the rest, and the list takes focus; never more than one page in the page.
+  // Next page: the rest, numbered on, and the list takes focus; never more than one page in the page.
+  const serials = page.getByRole("table", { name: o.caption }).getByRole("rowheader");
   await page.getByRole("link", { name: list.next }).click();
   await expect(page).toHaveURL(/cursor=.+&page=2|page=2.+cursor=/);
   await expect(rows(page)).toHaveCount(ORDERS - LIST_PAGE_SIZE + 1);
-  await expect(page.getByText(list.page(2))).toBeVisible();
+  await expect(serials.first()).toHaveText(String(LIST_PAGE_SIZE + 1));
   await expect(page.getByRole("region", { name: o.caption })).toBeFocused();
-  await expect(page.getByRole("link", { name: list.next })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: list.next })).toHaveAttribute("aria-disabled", "true");
   await page.getByRole("link", { name: list.previous }).click();
+  await expect(page).toHaveURL(/before=/);
   await expect(rows(page)).toHaveCount(LIST_PAGE_SIZE + 1);
-  await expect(page.getByText(list.page(1))).toBeVisible();
+  await expect(serials.first()).toHaveText("1");
+  await expect(page.getByRole("link", { name: list.previous })).toHaveAttribute("aria-disabled", "true");
 
   // Chips, by keyboard too.
   await chip(page, "pending").click();

@@ -1,79 +1,15 @@
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId } from "react";
 import { messages } from "../../../../shared/messages.js";
-import { isSearchableTerm, ORDER_SEARCH_MAX_LENGTH, ORDER_STATUSES } from "../../../../shared/orders.js";
+import { ORDER_SEARCH_MAX_LENGTH, ORDER_SEARCH_MIN_RUN, ORDER_STATUSES } from "../../../../shared/orders.js";
+import { SearchBox } from "../../../components/search-box.js";
 import { isFiltered, NO_FILTER, type OrdersFilter } from "../hooks/use-orders-filter.js";
 
 const text = messages.admin.orders;
-const SEARCH_DELAY_MS = 350;
 
 type Props = {
   filter: OrdersFilter;
   onChange: (change: Partial<OrdersFilter>) => void;
 };
-
-/**
- * The search box: what is typed applies after a pause (or at once on Enter) once the server can
- * look it up (src/shared/orders.ts isSearchableTerm); until then the box says what it needs.
- */
-function OrderSearch({ value, onSearch }: { value: string; onSearch: (value: string) => void }) {
-  const [input, setInput] = useState(value);
-  const applied = useRef(value);
-  const id = useId();
-  const term = input.trim();
-  const searchable = isSearchableTerm(term);
-
-  // The URL changed from outside (back button, a link, Clear filters): show what it holds.
-  useEffect(() => {
-    if (value === applied.current) return;
-    applied.current = value;
-    setInput(value);
-  }, [value]);
-
-  const apply = () => {
-    if (!searchable || term === applied.current) return;
-    applied.current = term;
-    onSearch(term);
-  };
-
-  useEffect(() => {
-    if (!searchable || term === applied.current) return;
-    const timer = window.setTimeout(() => {
-      applied.current = term;
-      onSearch(term);
-    }, SEARCH_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  }, [term, searchable, onSearch]);
-
-  return (
-    <search className="w-full lg:max-w-md">
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply();
-        }}
-      >
-        <label htmlFor={`${id}-search`} className="mb-1 block text-sm font-medium">
-          {text.search}
-        </label>
-        <input
-          id={`${id}-search`}
-          type="search"
-          value={input}
-          onChange={(event) => setInput(event.target.value)}
-          placeholder={text.searchPlaceholder}
-          maxLength={ORDER_SEARCH_MAX_LENGTH}
-          autoComplete="off"
-          aria-describedby={`${id}-hint`}
-          aria-invalid={!searchable}
-          className={`input w-full ${searchable ? "" : "input-error"}`}
-        />
-        <p id={`${id}-hint`} className={`mt-1 text-sm ${searchable ? "text-base-content/75" : "text-error"}`}>
-          {searchable ? text.searchHint : messages.order.list.searchTooShort}
-        </p>
-      </form>
-    </search>
-  );
-}
 
 function StatusChips({ value, onChange }: { value: OrdersFilter["status"]; onChange: Props["onChange"] }) {
   return (
@@ -157,7 +93,14 @@ export function OrdersFilters({ filter, onChange }: Props) {
       aria-label={text.filters}
       className="flex flex-col gap-4 rounded-box border border-base-content/10 bg-base-200 p-4 xl:flex-row xl:flex-wrap xl:items-start"
     >
-      <OrderSearch value={filter.search} onSearch={onSearch} />
+      <SearchBox
+        label={text.search}
+        hint={text.searchHint(ORDER_SEARCH_MIN_RUN)}
+        placeholder={text.searchPlaceholder}
+        maxLength={ORDER_SEARCH_MAX_LENGTH}
+        value={filter.search}
+        onSearch={onSearch}
+      />
       <StatusChips value={filter.status} onChange={onChange} />
       <DateRange filter={filter} onChange={onChange} />
       {isFiltered(filter) ? (

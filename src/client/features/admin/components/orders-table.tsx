@@ -1,4 +1,4 @@
-import { useEffect, useId } from "react";
+import { useId } from "react";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
@@ -10,6 +10,7 @@ import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useMediaQuery } from "../../../lib/use-media-query.js";
+import { type PagePosition, useFocusOnNewPage } from "../../../lib/use-page-position.js";
 import { useRemoveOrder } from "../../orders/api/remove-order.js";
 import { OrderThumbnail } from "../../orders/components/order-thumbnail.js";
 import { overviewQueryKey } from "../api/get-overview.js";
@@ -179,8 +180,9 @@ function OrderCards({ orders, first, onRemove, captionId }: RowsProps & { captio
 type Props = {
   orders: readonly Order[];
   first: number;
-  /** Changes once per page the admin turned to: the list then takes focus, once it shows. */
-  focusKey: string | null;
+  /** Where the page starts, and whether its orders are on show (not the last page's, kept while it loads). */
+  position: PagePosition;
+  shown: boolean;
 };
 
 /**
@@ -188,16 +190,13 @@ type Props = {
  * Shipped), Remove for an unpaid one behind the spec's confirm dialog. A table on wide screens,
  * cards on narrow ones.
  */
-export function OrdersTable({ orders, first, focusKey }: Props) {
+export function OrdersTable({ orders, first, position, shown }: Props) {
   const removal = useConfirmedRemoval<Order>(useRemoveOrder(ALSO_STALE), messages.order.removed);
   const target = removal.target;
   const captionId = useId();
   const wide = useMediaQuery(WIDE);
   const regionRef = removal.regionRef;
-
-  useEffect(() => {
-    if (focusKey) regionRef.current?.focus();
-  }, [focusKey, regionRef]);
+  useFocusOnNewPage(regionRef, position, shown);
 
   return (
     <>

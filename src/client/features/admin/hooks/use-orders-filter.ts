@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef } from "react";
 import { useSearchParams } from "react-router";
 import { ORDER_SEARCH_MAX_LENGTH, ORDER_STATUSES, type OrderStatus } from "../../../../shared/orders.js";
-import { withoutPaging } from "../../../lib/use-cursor-paging.js";
+import { withoutPosition } from "../../../lib/use-page-position.js";
 
 /**
  * Manage Orders' filter as the admin chose it: days are calendar days in the admin's own time zone,
@@ -77,12 +77,12 @@ export function useOrdersFilter() {
    */
   const latest = useRef<OrdersFilter>(NO_FILTER);
   const filter = useMemo(() => {
-    const read = readFilter(withoutPaging(params));
+    const read = readFilter(withoutPosition(params));
     latest.current = read;
     return read;
   }, [params]);
 
-  /** Applies a change and starts again at the first page. */
+  /** Applies a change and starts again at the first page (the new URL has no position). */
   const update = useCallback(
     (change: Partial<OrdersFilter>) => {
       const next = { ...latest.current, ...change };

@@ -1,13 +1,13 @@
 import { useMemo } from "react";
-import { useLocation } from "react-router";
 import { messages } from "../../../../shared/messages.js";
+import type { OrderPage } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
-import { TrailPager } from "../../../components/trail-pager.js";
+import { CursorPager } from "../../../components/cursor-pager.js";
 import { PendingStatus } from "../../../components/pending-status.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
-import { useCursorPaging } from "../../../lib/use-cursor-paging.js";
+import { usePagePosition } from "../../../lib/use-page-position.js";
 import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { ordersExportHref, useAllOrders } from "../api/get-all-orders.js";
 import { OrdersFilters } from "../components/orders-filters.js";
@@ -48,11 +48,10 @@ function RefusedFilter({ error, onClear }: { error: ApiError; onClear: () => voi
  */
 export function ManageOrdersPage() {
   const { filter, update } = useOrdersFilter();
-  const paging = useCursorPaging();
-  const location = useLocation();
+  const position = usePagePosition();
   const query = useMemo(() => ordersApiQuery(filter), [filter]);
   const reversed = Boolean(filter.from && filter.to && filter.from > filter.to);
-  const orders = useAllOrders(query, paging.cursor, !reversed);
+  const orders = useAllOrders(query, position, !reversed);
   const clear = () => update(NO_FILTER);
   const page = orders.data;
 
@@ -98,18 +97,44 @@ export function ManageOrdersPage() {
         ) : (
           <AdminLoadError error={orders.error} onRetry={() => void orders.refetch()} />
         )
-      ) : orders.data.items.length === 0 ? (
-        <NoOrders filtered={isFiltered(filter) || paging.page > 1} onClear={clear} />
       ) : (
-        <div aria-busy={orders.isPlaceholderData || undefined}>
-          <OrdersTable
-            orders={orders.data.items}
-            first={(paging.page - 1) * LIST_PAGE_SIZE + 1}
-            focusKey={paging.paged && !orders.isPlaceholderData ? location.key : null}
-          />
-          <TrailPager paging={paging} nextCursor={orders.data.nextCursor} />
-        </div>
+        <OrdersPage
+          page={orders.data}
+          position={position}
+          shown={!orders.isPlaceholderData}
+          filtered={isFiltered(filter)}
+          onClear={clear}
+        />
       )}
     </>
+  );
+}
+
+type PageProps = {
+  page: OrderPage;
+  position: ReturnType<typeof usePagePosition>;
+  shown: boolean;
+  filtered: boolean;
+  onClear: () => void;
+};
+
+/** One page of orders with Previous and Next, or why there is none. */
+function OrdersPage({ page, position, shown, filtered, onClear }: PageProps) {
+  const steps = position.steps(page);
+  if (page.items.length === 0) return <NoOrders filtered={filtered || steps.number > 1} onClear={onClear} />;
+  return (
+    <div aria-busy={!shown || undefined}>
+      <OrdersTable
+        orders={page.items}
+        first={(steps.number - 1) * LIST_PAGE_SIZE + 1}
+        position={position}
+        shown={shown}
+      />
+      <CursorPager
+        label={messages.order.list.pages}
+        previous={{ label: messages.order.list.previous, href: steps.previous }}
+        next={{ label: messages.order.list.next, href: steps.next }}
+      />
+    </div>
   );
 }

@@ -1,20 +1,22 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { OrderPage } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
+import { type PageAt, withPageAt } from "../../../lib/use-page-position.js";
 
 export const myOrdersQueryKey = ["orders", "mine"] as const;
 
-export function getMyOrders(cursor?: string, signal?: AbortSignal): Promise<OrderPage> {
-  const query = cursor ? `?${new URLSearchParams({ cursor })}` : "";
-  return api<OrderPage>(`/api/orders/mine${query}`, { signal });
+export function getMyOrders(at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
+  const params = withPageAt(new URLSearchParams(), at);
+  return api<OrderPage>(`/api/orders/mine${params.size ? `?${params}` : ""}`, { signal });
 }
 
 /** A page of the customer's own orders, newest first. */
-export function useMyOrders(cursor?: string) {
+export function useMyOrders(at: PageAt) {
   return useQuery(
     queryOptions({
-      queryKey: [...myOrdersQueryKey, cursor ?? ""],
-      queryFn: ({ signal }) => getMyOrders(cursor, signal),
+      queryKey: [...myOrdersQueryKey, at.cursor ?? "", at.before ?? ""],
+      queryFn: ({ signal }) => getMyOrders(at, signal),
+      // The page on show stays while the next one loads, so the list does not jump.
       placeholderData: keepPreviousData,
     }),
   );

@@ -1,10 +1,10 @@
-import { useEffect, useRef } from "react";
-import { Link, useLocation } from "react-router";
+import { useRef } from "react";
+import { Link } from "react-router";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
-import { TrailPager } from "../../../components/trail-pager.js";
+import { CursorPager } from "../../../components/cursor-pager.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -12,7 +12,7 @@ import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
-import { useCursorPaging } from "../../../lib/use-cursor-paging.js";
+import { useFocusOnNewPage, usePagePosition } from "../../../lib/use-page-position.js";
 import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { useMyOrders } from "../api/get-my-orders.js";
 import { useRemoveOrder } from "../api/remove-order.js";
@@ -83,15 +83,12 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
 
 /** /dashboard: the customer's own orders (SPEC.md §2 My Orders), a page at a time. */
 export function MyOrdersPage() {
-  const paging = useCursorPaging();
-  const orders = useMyOrders(paging.cursor);
+  const position = usePagePosition();
+  const orders = useMyOrders(position);
   const regionRef = useRef<HTMLDivElement>(null);
-  const location = useLocation();
-  const focusKey = paging.paged && !orders.isPlaceholderData ? location.key : null;
-  useEffect(() => {
-    if (focusKey) regionRef.current?.focus();
-  }, [focusKey]);
+  useFocusOnNewPage(regionRef, position, !orders.isPlaceholderData);
   const page = orders.data;
+  const steps = page ? position.steps(page) : undefined;
   return (
     <>
       <DashboardHeading title={messages.dashboard.myOrders} lead={messages.dashboard.myOrdersLead} />
@@ -99,7 +96,7 @@ export function MyOrdersPage() {
         <Spinner />
       ) : orders.isError ? (
         <LoadError onRetry={() => void orders.refetch()} />
-      ) : orders.data.items.length === 0 && paging.page === 1 ? (
+      ) : orders.data.items.length === 0 || !steps ? (
         <div className="flex flex-col items-start gap-4 rounded-box border border-base-content/10 bg-base-200 p-8">
           <p>{text.empty}</p>
           <Link to={paths.tools} className="btn btn-primary">
@@ -109,7 +106,7 @@ export function MyOrdersPage() {
       ) : (
         <div aria-busy={orders.isPlaceholderData || undefined}>
           <p role="status" className="mb-3 font-medium">
-            {page ? messages.order.list.count(page.total.count, page.total.exact) : ""}
+            {messages.order.list.count(orders.data.total.count, orders.data.total.exact)}
           </p>
           <div
             ref={regionRef}
@@ -121,12 +118,16 @@ export function MyOrdersPage() {
                 <OrderRow
                   key={order.id}
                   order={order}
-                  serial={(paging.page - 1) * LIST_PAGE_SIZE + index + 1}
+                  serial={(steps.number - 1) * LIST_PAGE_SIZE + index + 1}
                 />
               )}
             </DataTable>
           </div>
-          <TrailPager paging={paging} nextCursor={orders.data.nextCursor} />
+          <CursorPager
+            label={messages.order.list.pages}
+            previous={{ label: messages.order.list.previous, href: steps.previous }}
+            next={{ label: messages.order.list.next, href: steps.next }}
+          />
         </div>
       )}
     </>
