@@ -61,8 +61,8 @@ export const messages = {
     },
     /** The order lists' filters and pages (GET /api/orders, /api/orders/mine, the CSV export). */
     list: {
-      searchNeedsLetters:
-        "Search with at least one letter (A to Z) or digit: part of a name, an email or a product, or an order id or transaction id.",
+      searchTooShort:
+        "Search with at least 3 letters or digits in a row (A to Z, 0 to 9), or with a whole order id or transaction id.",
       statusInvalid: "Status takes pending, paid or shipped, several separated by commas.",
       dateInvalid: "Give a date such as 2026-01-31, or a date and time with its offset.",
       rangeReversed: "The end of the date range must come after its start.",
@@ -394,7 +394,7 @@ export const messages = {
       filters: "Filter orders",
       search: "Search orders",
       searchHint: (run: number) =>
-        `A customer's email or name, or a product: with ${run} letters or digits in a row, anywhere in them; shorter, at the start of them or of a word. Or a whole order id or transaction id.`,
+        `Part of a customer's email or name or of a product, with ${run} letters or digits in a row; or a whole order id or transaction id.`,
       searchPlaceholder: "ava@example.com, Vortex, pi_…",
       status: "Status",
       statuses: { pending: "Not Paid", paid: "Paid, not shipped", shipped: "Shipped" },

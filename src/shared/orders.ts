@@ -52,11 +52,11 @@ export type Order = z.infer<typeof orderSchema>;
 export const orderIdParamsSchema = z.object({ id: z.uuid() });
 
 /**
- * A search with a run of this many letters or digits matches anywhere in an email, a name or a
- * product name, answered from trigram indexes (PostgreSQL pg_trgm), which can look up such a run
- * and nothing shorter. A search without one matches the start of a customer's name or email, of a
- * product name, or of a word in either name: one or two letters would be found almost everywhere,
- * and anywhere would read every order. A whole order id or transaction id is matched exactly.
+ * A search is found anywhere in an email, a name or a product name from trigram indexes
+ * (PostgreSQL pg_trgm), which can look up a run of three letters or digits (A to Z, 0 to 9: the
+ * embedded database's C locale knows no other letters) and nothing shorter. A term without such a
+ * run would read every order, and at the start of a word it would still match tens of thousands, so
+ * it is refused; a whole order id or transaction id is matched exactly.
  */
 export const ORDER_SEARCH_MIN_RUN = 3;
 export const ORDER_SEARCH_MAX_LENGTH = 100;
@@ -65,8 +65,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether a search term is an order id, matched exactly rather than as text. */
 export const isOrderId = (term: string) => UUID.test(term);
-/** Whether a search term is found anywhere in the text (else at the start of it or of a word). */
-export const searchesAnywhere = (term: string) => SEARCHABLE_RUN.test(term);
+/** Whether a trimmed search term can be looked up: none (no search), an order id, or a run of 3. */
+export const isSearchableTerm = (term: string) => term === "" || isOrderId(term) || SEARCHABLE_RUN.test(term);
 
 const STATUS_LIST = new RegExp(`^(${ORDER_STATUSES.join("|")})(,(${ORDER_STATUSES.join("|")}))*$`);
 
@@ -85,17 +85,15 @@ const filterShape = {
     .transform((value) => [...new Set(value.split(","))] as OrderStatus[])
     .optional()
     .meta({ description: "One status or several, comma-separated: pending, paid, shipped." }),
-  // The trigram indexes know letters A to Z and digits only (the embedded database's C locale): a
-  // search with none of them finds nothing they can look up, so it is refused.
   search: z
     .string()
     .trim()
     .max(ORDER_SEARCH_MAX_LENGTH)
-    .refine((text) => text === "" || /[A-Za-z0-9]/.test(text), messages.order.list.searchNeedsLetters)
+    .refine(isSearchableTerm, messages.order.list.searchTooShort)
     .optional()
     .meta({
       description:
-        "Case-insensitive: with 3 letters or digits in a row, anywhere in the customer's email or name or the product name; shorter, at the start of one of them or of a word in a name. An order id or a transaction id matches exactly.",
+        "Case-insensitive, anywhere in the customer's email or name or the product name, with 3 letters or digits (A to Z, 0 to 9) in a row; or exactly an order id or a transaction id.",
     }),
   from: instantSchema.optional().meta({
     description: "Orders placed at or after this instant (a date means its midnight UTC).",

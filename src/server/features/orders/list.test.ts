@@ -218,21 +218,6 @@ describe("GET /api/orders: filters", () => {
     );
   });
 
-  it("matches a search shorter than three letters at the start of a name, a word of it or an email", async () => {
-    expect((await walk("/api/orders?search=ca")).ids).toEqual(
-      await expected((o) => o.name === "Carol Lister"),
-    );
-    expect((await walk("/api/orders?search=Ot")).ids).toEqual(await expected((o) => o.name === "Dave Other"));
-    expect((await walk("/api/orders?search=ke")).ids).toEqual(
-      await expected((o) => o.productName === "Vortex TKL Keyboard"),
-    );
-    // Inside a word only from three letters on: "st" is in Lister but starts no word, "ist" is in it.
-    expect((await page("/api/orders?search=st")).items).toEqual([]);
-    expect((await walk("/api/orders?search=ist")).ids).toEqual(
-      await expected((o) => o.name === "Carol Lister"),
-    );
-  });
-
   it("finds an order by its id or its transaction id, exactly", async () => {
     const [one] = (await everyOrder()).filter((o) => o.transactionId);
     if (!one?.transactionId) throw new Error("no paid order seeded");
@@ -290,8 +275,9 @@ describe("GET /api/orders: refusals", () => {
     ["a page size that is no number", "limit=lots"],
     ["an unknown status", "status=lost"],
     ["an empty status in a list", "status=paid,"],
-    ["a search of punctuation only", "search=--%25"],
-    ["a search with no letter from A to Z or digit", "search=%C3%9C%C3%B1"],
+    ["a search of two letters", "search=ab"],
+    ["a search with no three letters or digits in a row", "search=a-b.c"],
+    ["a search with no letter from A to Z or digit", "search=%C3%9C%C3%B1%C3%B6"],
     [
       "a cursor and a before together",
       `cursor=${encodeCursor({ at: "2025-01-01 00:00:00+00", id: randomUUID() })}&before=${encodeCursor({ at: "2025-01-01 00:00:00+00", id: randomUUID() })}`,
@@ -306,11 +292,11 @@ describe("GET /api/orders: refusals", () => {
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
   });
 
-  it("says why a search without letters or digits is refused", async () => {
-    const res = await get("/api/orders?search=%20--%20");
+  it("says why a short search is refused", async () => {
+    const res = await get("/api/orders?search=%20ab%20");
     expect(res.json().errors[0]).toMatchObject({
       path: "search",
-      message: messages.order.list.searchNeedsLetters,
+      message: messages.order.list.searchTooShort,
     });
   });
 

@@ -1,11 +1,5 @@
 import { and, eq, getTableColumns, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import {
-  isOrderId,
-  ORDER_STATUSES,
-  type OrderFilter,
-  type OrderPage,
-  searchesAnywhere,
-} from "../../../shared/orders.js";
+import { isOrderId, ORDER_STATUSES, type OrderFilter, type OrderPage } from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
 import { cursorAt, decodePosition, keysetPage } from "../../lib/keyset.js";
@@ -22,34 +16,19 @@ import { toOrder } from "./service.js";
  */
 
 /**
- * An order id matches exactly (the primary key); other terms match a transaction id exactly, or the
- * customer's email or name or the product name, case-insensitively, from their trigram indexes:
- * anywhere with a run of three letters or digits, otherwise at the start of the text or of a word
- * in a name (src/shared/orders.ts).
+ * An order id matches exactly (the primary key); other terms match a transaction id exactly, or are
+ * found anywhere in the customer's email or name or the product name, case-insensitively, from their
+ * trigram indexes (the shared schema has refused terms those indexes cannot look up).
  */
 function searchCondition(term: string | undefined): SQL | undefined {
   if (!term) return undefined;
   if (isOrderId(term)) return eq(orders.id, term);
-  const text = escapeLike(term);
-  const exactly = eq(orders.transactionId, term);
-  if (searchesAnywhere(term)) {
-    const pattern = `%${text}%`;
-    return or(
-      ilike(orders.email, pattern),
-      ilike(orders.name, pattern),
-      ilike(orders.productName, pattern),
-      exactly,
-    );
-  }
-  const start = `${text}%`;
-  const word = `% ${text}%`;
+  const pattern = `%${escapeLike(term)}%`;
   return or(
-    ilike(orders.email, start),
-    ilike(orders.name, start),
-    ilike(orders.name, word),
-    ilike(orders.productName, start),
-    ilike(orders.productName, word),
-    exactly,
+    ilike(orders.email, pattern),
+    ilike(orders.name, pattern),
+    ilike(orders.productName, pattern),
+    eq(orders.transactionId, term),
   );
 }
 

@@ -1,6 +1,11 @@
-import { useCallback, useId } from "react";
+import { useCallback, useId, useState } from "react";
 import { messages } from "../../../../shared/messages.js";
-import { ORDER_SEARCH_MAX_LENGTH, ORDER_SEARCH_MIN_RUN, ORDER_STATUSES } from "../../../../shared/orders.js";
+import {
+  isSearchableTerm,
+  ORDER_SEARCH_MAX_LENGTH,
+  ORDER_SEARCH_MIN_RUN,
+  ORDER_STATUSES,
+} from "../../../../shared/orders.js";
 import { SearchBox } from "../../../components/search-box.js";
 import { isFiltered, NO_FILTER, type OrdersFilter } from "../hooks/use-orders-filter.js";
 
@@ -84,23 +89,47 @@ function DateRange({ filter, onChange }: Props) {
   );
 }
 
-/** Manage Orders' filters: search, status chips, a date range, and Clear filters. */
-export function OrdersFilters({ filter, onChange }: Props) {
+/**
+ * The search box, which asks the server only for what it can look up (src/shared/orders.ts
+ * isSearchableTerm): a shorter term stays in the box, the list stays as it is, and an alert under
+ * the box says what the search needs.
+ */
+function OrderSearch({ value, onChange }: { value: string; onChange: Props["onChange"] }) {
+  const [tooShort, setTooShort] = useState(false);
   // Stable, so a render of the page does not restart the search box's pause.
-  const onSearch = useCallback((search: string) => onChange({ search }), [onChange]);
+  const onSearch = useCallback(
+    (search: string) => {
+      const searchable = isSearchableTerm(search);
+      setTooShort(!searchable);
+      if (searchable) onChange({ search });
+    },
+    [onChange],
+  );
   return (
-    <section
-      aria-label={text.filters}
-      className="flex flex-col gap-4 rounded-box border border-base-content/10 bg-base-200 p-4 xl:flex-row xl:flex-wrap xl:items-start"
-    >
+    <div className="w-full sm:max-w-md">
       <SearchBox
         label={text.search}
         hint={text.searchHint(ORDER_SEARCH_MIN_RUN)}
         placeholder={text.searchPlaceholder}
         maxLength={ORDER_SEARCH_MAX_LENGTH}
-        value={filter.search}
+        value={value}
         onSearch={onSearch}
       />
+      <p role="alert" className="mt-1 text-sm text-error empty:hidden">
+        {tooShort ? messages.order.list.searchTooShort : ""}
+      </p>
+    </div>
+  );
+}
+
+/** Manage Orders' filters: search, status chips, a date range, and Clear filters. */
+export function OrdersFilters({ filter, onChange }: Props) {
+  return (
+    <section
+      aria-label={text.filters}
+      className="flex flex-col gap-4 rounded-box border border-base-content/10 bg-base-200 p-4 xl:flex-row xl:flex-wrap xl:items-start"
+    >
+      <OrderSearch value={filter.search} onChange={onChange} />
       <StatusChips value={filter.status} onChange={onChange} />
       <DateRange filter={filter} onChange={onChange} />
       {isFiltered(filter) ? (
