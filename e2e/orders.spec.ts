@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import type { Product, ProductList } from "../src/shared/catalog.js";
 import { messages } from "../src/shared/messages.js";
-import { type Order, orderTotalTooLarge } from "../src/shared/orders.js";
+import { type Order, type OrderPage, orderTotalTooLarge } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
 import { E2E } from "./support/env.js";
 import { signUpCustomer } from "./support/users.js";
@@ -196,8 +196,8 @@ test("a refused image sends no order and says why", async ({ page }) => {
     page.getByRole("alert").filter({ hasText: messages.upload.unsupported }).first(),
   ).toBeVisible();
   await expect(page).toHaveURL(`/tool/${item.id}`);
-  const mine = (await (await page.request.get("/api/orders/mine")).json()) as Order[];
-  expect(mine).toEqual([]);
+  const mine = (await (await page.request.get("/api/orders/mine")).json()) as OrderPage;
+  expect(mine.items).toEqual([]);
 });
 
 test("a product that does not exist shows a not-found message", async ({ page }) => {

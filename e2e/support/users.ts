@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import { E2E } from "./env.js";
 
 let created = 0;
@@ -15,6 +15,24 @@ export type Customer = { name: string; email: string; password: string };
 export async function signUpCustomer(page: Page, tag: string, name = "Journey Tester"): Promise<Customer> {
   const customer = { name, email: uniqueEmail(tag), password: "Passw0rd!" };
   const response = await page.request.post("/api/auth/sign-up/email", {
+    headers: { origin: E2E.baseURL },
+    data: { ...customer, phone: "+1 555 0142" },
+  });
+  expect(response.status()).toBe(200);
+  return customer;
+}
+
+/**
+ * Signs up a customer in its own request context (its own cookies), so the page can stay signed in
+ * as the admin while the customer acts through the API.
+ */
+export async function customerVia(request: APIRequestContext, tag: string): Promise<Customer> {
+  const customer = {
+    name: `${tag} ${Date.now()}`,
+    email: uniqueEmail(tag.toLowerCase()),
+    password: "Passw0rd!",
+  };
+  const response = await request.post("/api/auth/sign-up/email", {
     headers: { origin: E2E.baseURL },
     data: { ...customer, phone: "+1 555 0142" },
   });

@@ -59,6 +59,20 @@ export const messages = {
       browse: "Browse products",
       imageAlt: (product: string) => `Image of the order for ${product}`,
     },
+    /** The order lists' filters and pages (GET /api/orders, /api/orders/mine, the CSV export). */
+    list: {
+      searchTooShort:
+        "Search with at least 3 letters or digits in a row (A to Z, 0 to 9), or with a whole order id or transaction id.",
+      statusInvalid: "Status takes pending, paid or shipped, several separated by commas.",
+      dateInvalid: "Give a date such as 2026-01-31, or a date and time with its offset.",
+      rangeReversed: "The end of the date range must come after its start.",
+      /** The list's match count: exact, or "more than" past the counting limit. */
+      count: (n: number, exact: boolean) =>
+        `${exact ? "" : "More than "}${n.toLocaleString("en-US")} ${exact && n === 1 ? "order" : "orders"}`,
+      pages: "Pages of orders",
+      previous: "Previous page",
+      next: "Next page",
+    },
   },
   auth: {
     nameRequired: "Name is required",
@@ -376,6 +390,37 @@ export const messages = {
       confirmText: (quantity: string, product: string, name: string) =>
         `${quantity} × ${product}, ordered by ${name}. Its units go back into stock.`,
       none: "No orders yet.",
+      ordered: "Ordered",
+      filters: "Filter orders",
+      search: "Search orders",
+      searchHint: (run: number) =>
+        `Part of a customer's email or name or of a product, with ${run} letters or digits in a row; or a whole order id or transaction id.`,
+      searchPlaceholder: "ava@example.com, Vortex, pi_…",
+      status: "Status",
+      statuses: { pending: "Not Paid", paid: "Paid, not shipped", shipped: "Shipped" },
+      from: "Ordered from",
+      to: "Ordered until",
+      clear: "Clear filters",
+      noneMatch: "No orders match these filters.",
+      download: "Download CSV",
+      /** Begins with the visible label, as WCAG 2.5.3 asks. */
+      downloadLabel: "Download CSV of every order these filters match",
+      /** The CSV export's header row. */
+      csv: {
+        id: "Order id",
+        placedAt: "Placed at (UTC)",
+        status: "Status",
+        product: "Product",
+        productId: "Product id",
+        quantity: "Quantity",
+        unitPrice: "Unit price (USD)",
+        total: "Total price (USD)",
+        customer: "Customer",
+        email: "Email",
+        phone: "Phone",
+        address: "Address",
+        transactionId: "Transaction id",
+      },
     },
     products: {
       formTitle: "New product",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { phoneSchema } from "./accounts.js";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "./constants.js";
 import { messages } from "./messages.js";
+import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 export const ORDER_STATUSES = ["pending", "paid", "shipped"] as const;
@@ -49,3 +50,79 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 export const orderIdParamsSchema = z.object({ id: z.uuid() });
+
+/**
+ * A search is found anywhere in an email, a name or a product name from trigram indexes
+ * (PostgreSQL pg_trgm), which can look up a run of three letters or digits (A to Z, 0 to 9: the
+ * embedded database's C locale knows no other letters) and nothing shorter. A term without such a
+ * run would read every order, and at the start of a word it would still match tens of thousands, so
+ * it is refused; a whole order id or transaction id is matched exactly.
+ */
+export const ORDER_SEARCH_MIN_RUN = 3;
+export const ORDER_SEARCH_MAX_LENGTH = 100;
+const SEARCHABLE_RUN = new RegExp(`[A-Za-z0-9]{${ORDER_SEARCH_MIN_RUN}}`);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a search term is an order id, matched exactly rather than as text. */
+export const isOrderId = (term: string) => UUID.test(term);
+/** Whether a trimmed search term can be looked up: none (no search), an order id, or a run of 3. */
+export const isSearchableTerm = (term: string) => term === "" || isOrderId(term) || SEARCHABLE_RUN.test(term);
+
+const STATUS_LIST = new RegExp(`^(${ORDER_STATUSES.join("|")})(,(${ORDER_STATUSES.join("|")}))*$`);
+
+/** An instant: a date (its midnight UTC) or a date and time with its offset. */
+const instantSchema = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: messages.order.list.dateInvalid })
+  .transform((value) => new Date(value))
+  .refine((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 9999, {
+    error: messages.order.list.dateInvalid,
+  });
+
+const filterShape = {
+  status: z
+    .string()
+    .regex(STATUS_LIST, messages.order.list.statusInvalid)
+    .transform((value) => [...new Set(value.split(","))] as OrderStatus[])
+    .optional()
+    .meta({ description: "One status or several, comma-separated: pending, paid, shipped." }),
+  search: z
+    .string()
+    .trim()
+    .max(ORDER_SEARCH_MAX_LENGTH)
+    .refine(isSearchableTerm, messages.order.list.searchTooShort)
+    .optional()
+    .meta({
+      description:
+        "Case-insensitive, anywhere in the customer's email or name or the product name, with 3 letters or digits (A to Z, 0 to 9) in a row; or exactly an order id or a transaction id.",
+    }),
+  from: instantSchema.optional().meta({
+    description: "Orders placed at or after this instant (a date means its midnight UTC).",
+  }),
+  to: instantSchema.optional().meta({
+    description:
+      "Orders placed before this instant (a date means its midnight UTC), so from=2026-01-01&to=2026-02-01 is January.",
+  }),
+};
+const rangeInOrder = (f: { from?: Date; to?: Date }) => !f.from || !f.to || f.from < f.to;
+const reversed = { error: messages.order.list.rangeReversed, path: ["to"] };
+
+/** GET /api/orders/export.csv: the filter of the admin's order list. */
+export const orderFilterSchema = z.object(filterShape).refine(rangeInOrder, reversed);
+export type OrderFilterInput = z.input<typeof orderFilterSchema>;
+export type OrderFilter = z.output<typeof orderFilterSchema>;
+
+/** A page after `cursor` (the next page) or before `before` (the previous one). */
+const pageQuerySchema = cursorQuerySchema.extend({
+  before: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+});
+
+/** GET /api/orders: a page of every order, newest first, filtered. */
+export const orderListQuerySchema = pageQuerySchema.extend(filterShape).refine(rangeInOrder, reversed);
+export type OrderListQuery = z.input<typeof orderListQuerySchema>;
+
+/** GET /api/orders/mine: a page of the customer's own orders, newest first. */
+export const myOrdersQuerySchema = pageQuerySchema;
+
+/** A page of orders; `prevCursor` leads to the page before it (null on the first). */
+export const orderPageSchema = cursorPageSchema(orderSchema).extend({ prevCursor: z.string().nullable() });
+export type OrderPage = z.infer<typeof orderPageSchema>;

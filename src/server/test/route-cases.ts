@@ -278,6 +278,10 @@ export const ROUTES: Record<string, Entry> = {
 
   // Admin only.
   "GET /api/orders": { expect: adminOnly(200), prepare: async () => ({ url: "/api/orders" }) },
+  "GET /api/orders/export.csv": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/orders/export.csv" }),
+  },
   "POST /api/orders/:id/ship": {
     expect: adminOnly(200),
     prepare: async (w) => ({ url: `/api/orders/${await orderOfA(w, "paid")}/ship` }),

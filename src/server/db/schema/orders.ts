@@ -44,9 +44,15 @@ export const orders = pgTable(
   (t) => [
     check("order_quantity_positive", sql`${t.quantity} > 0`),
     check("order_total", sql`${t.totalPrice} = ${t.unitPrice} * ${t.quantity}`),
-    index("order_user_created_idx").on(t.userId, t.createdAt.desc()),
-    index("order_created_idx").on(t.createdAt.desc()),
-    index("order_status_idx").on(t.status),
+    // The lists' keyset order (features/orders/list.ts): newest first, the id breaking ties. Read
+    // backwards, so a plain ascending index serves `order by created_at desc, id desc`.
+    index("order_user_created_id_idx").on(t.userId, t.createdAt, t.id),
+    index("order_created_id_idx").on(t.createdAt, t.id),
+    index("order_status_created_id_idx").on(t.status, t.createdAt, t.id),
+    // Search (ILIKE) on Manage Orders; pg_trgm comes with migration 0003_people_list_indexes.
+    index("order_email_trgm_idx").using("gin", t.email.op("gin_trgm_ops")),
+    index("order_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("order_product_name_trgm_idx").using("gin", t.productName.op("gin_trgm_ops")),
     // The image sweep asks whether any order shows an image (features/uploads/sweep.ts).
     index("order_img_idx").on(t.img),
     uniqueIndex("order_transaction_idx").on(t.transactionId),

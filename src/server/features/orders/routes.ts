@@ -1,15 +1,19 @@
+import { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { orderIdParamsSchema, orderInputSchema, orderSchema } from "../../../shared/orders.js";
-import { problemResponses } from "../../lib/schemas.js";
 import {
-  getVisibleOrder,
-  listAllOrders,
-  listOrdersOf,
-  placeOrder,
-  removeOrder,
-  shipOrder,
-} from "./service.js";
+  myOrdersQuerySchema,
+  orderFilterSchema,
+  orderIdParamsSchema,
+  orderInputSchema,
+  orderListQuerySchema,
+  orderPageSchema,
+  orderSchema,
+} from "../../../shared/orders.js";
+import { problemResponses } from "../../lib/schemas.js";
+import { orderCsv } from "./csv.js";
+import { listOrders, listOrdersOf } from "./list.js";
+import { getVisibleOrder, placeOrder, removeOrder, shipOrder } from "./service.js";
 
 const idempotencyHeaders = z.object({
   "idempotency-key": z.string().min(1).max(200).optional(),
@@ -49,11 +53,12 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: "My orders, newest first",
-        response: { 200: z.array(orderSchema), ...problemResponses(401) },
+        summary: "My orders, newest first, a page at a time (cursor paging)",
+        querystring: myOrdersQuerySchema,
+        response: { 200: orderPageSchema, ...problemResponses(400, 401) },
       },
     },
-    async (request) => listOrdersOf(app.db, request.user.id),
+    async (request) => listOrdersOf(app.db, request.user.id, request.query),
   );
 
   app.get(
@@ -62,11 +67,41 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireAdmin,
       schema: {
         tags,
-        summary: "All orders (admin)",
-        response: { 200: z.array(orderSchema), ...problemResponses(401, 403) },
+        summary: "All orders, newest first, filtered, a page at a time (cursor paging; admin)",
+        querystring: orderListQuerySchema,
+        response: { 200: orderPageSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async () => listAllOrders(app.db),
+    async (request) => listOrders(app.db, request.query),
+  );
+
+  app.get(
+    "/api/orders/export.csv",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Every order matching the filter as CSV, streamed (admin)",
+        querystring: orderFilterSchema,
+        produces: ["text/csv"],
+        response: {
+          200: {
+            description: "RFC 4180 CSV with a header row, newest first; formula-like cells start with '",
+            // Sent as a stream, which Fastify never serializes; the schema is for the OpenAPI document.
+            content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
+          },
+          ...problemResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const csv = await orderCsv(app.database, request.query);
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header("content-disposition", `attachment; filename="gearhouse-orders-${day}.csv"`)
+        .type("text/csv; charset=utf-8")
+        .send(csv);
+    },
   );
 
   app.get(

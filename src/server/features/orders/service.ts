@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
 import { messages } from "../../../shared/messages.js";
 import { type Order, type OrderInput, orderTotalTooLarge, withinOrderTotal } from "../../../shared/orders.js";
@@ -171,20 +171,6 @@ export async function placeOrder(
       .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
     return { order: toOrder(row), replayed: false };
   });
-}
-
-export async function listOrdersOf(db: Db, userId: string): Promise<Order[]> {
-  const rows = await db
-    .select()
-    .from(orders)
-    .where(eq(orders.userId, userId))
-    .orderBy(desc(orders.createdAt));
-  return rows.map(toOrder);
-}
-
-export async function listAllOrders(db: Db): Promise<Order[]> {
-  const rows = await db.select().from(orders).orderBy(desc(orders.createdAt));
-  return rows.map(toOrder);
 }
 
 /** An order the user may see: their own, or any for an admin; another customer's is "not found". */

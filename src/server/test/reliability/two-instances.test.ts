@@ -4,7 +4,7 @@ import path from "node:path";
 import { inArray, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import type { Order } from "../../../shared/orders.js";
+import type { Order, OrderPage } from "../../../shared/orders.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { products, users } from "../../db/schema/index.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
@@ -104,7 +104,7 @@ describe("two instances on one database", () => {
     expect(placed.status).toBe(201);
     const order = placed.json<Order>();
     const mine = await a.request("GET", "/api/orders/mine", { cookie: customer.cookie });
-    expect(mine.json<Order[]>().map((o) => o.id)).toEqual([order.id]);
+    expect(mine.json<OrderPage>().items.map((o) => o.id)).toEqual([order.id]);
     const one = await a.request("GET", `/api/orders/${order.id}`, { cookie: customer.cookie });
     expect(one.status).toBe(200);
     expect(one.json<Order>()).toEqual(order);

@@ -1,19 +1,30 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Order } from "../../../../shared/orders.js";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import type { OrderPage } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
+import { type PageAt, withPageAt } from "../../../lib/use-page-position.js";
 
 /** Under "orders", beside the customer's own list, so invalidating ["orders"] refreshes both. */
 export const allOrdersQueryKey = ["orders", "all"] as const;
 
-export function getAllOrders(signal?: AbortSignal): Promise<Order[]> {
-  return api<Order[]>("/api/orders", { signal });
+/** `query` is the filter's API query (hooks/use-orders-filter.ts); `at` where the page starts. */
+export function getAllOrders(query: URLSearchParams, at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
+  return api<OrderPage>(`/api/orders?${withPageAt(query, at)}`, { signal });
 }
 
-export function allOrdersQueryOptions() {
-  return queryOptions({ queryKey: allOrdersQueryKey, queryFn: ({ signal }) => getAllOrders(signal) });
+export function allOrdersQueryOptions(query: URLSearchParams, at: PageAt, enabled = true) {
+  return queryOptions({
+    enabled,
+    queryKey: [...allOrdersQueryKey, query.toString(), at.cursor ?? "", at.before ?? ""],
+    queryFn: ({ signal }) => getAllOrders(query, at, signal),
+    // The page on show stays while the next one loads, so the list does not jump.
+    placeholderData: keepPreviousData,
+  });
 }
 
-/** Every order in the shop, newest first (admin only: a customer gets a 403). */
-export function useAllOrders() {
-  return useQuery(allOrdersQueryOptions());
+/** A page of the shop's orders, newest first, filtered (admin only: a customer gets a 403). */
+export function useAllOrders(query: URLSearchParams, at: PageAt, enabled = true) {
+  return useQuery(allOrdersQueryOptions(query, at, enabled));
 }
+
+/** The CSV export of the same filter, every page of it (GET /api/orders/export.csv). */
+export const ordersExportHref = (query: URLSearchParams) => `/api/orders/export.csv?${query}`;

@@ -7,8 +7,10 @@ import { DataTable } from "../../../components/data-table.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
-import { formatCount, formatPrice } from "../../../lib/format.js";
+import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
+import { useMediaQuery } from "../../../lib/use-media-query.js";
+import { type PagePosition, useFocusOnNewPage } from "../../../lib/use-page-position.js";
 import { useRemoveOrder } from "../../orders/api/remove-order.js";
 import { OrderThumbnail } from "../../orders/components/order-thumbnail.js";
 import { overviewQueryKey } from "../api/get-overview.js";
@@ -17,17 +19,21 @@ import { useShipOrder } from "../api/ship-order.js";
 const text = messages.admin.orders;
 const COLUMNS = [
   messages.admin.serial,
-  text.image,
   text.product,
   text.customer,
+  text.ordered,
   text.quantity,
   text.total,
-  text.phone,
   text.payment,
   text.action,
 ];
 // The overview counts orders by state: a removal changes it.
 const ALSO_STALE = [overviewQueryKey];
+/**
+ * Below this width the table's columns do not fit beside the dashboard's menu: each order becomes
+ * a card instead, so nothing hides behind a sideways scroll.
+ */
+const WIDE = "(min-width: 80rem)";
 
 function ShipButton({ order }: { order: Order }) {
   const ship = useShipOrder();
@@ -49,66 +55,168 @@ function ShipButton({ order }: { order: Order }) {
   );
 }
 
+function PaymentBadge({ order }: { order: Order }) {
+  return (
+    <span className={`badge badge-soft whitespace-nowrap ${order.paid ? "badge-success" : "badge-warning"}`}>
+      {order.paid ? text.paid : text.notPaid}
+    </span>
+  );
+}
+
+/** Shipped, Ship (paid) or Remove (unpaid), as the spec's Manage Orders has them. */
+function OrderAction({ order, onRemove }: { order: Order; onRemove: (order: Order) => void }) {
+  if (order.status === "shipped") return <span className="badge badge-info badge-soft">{text.shipped}</span>;
+  if (order.paid) return <ShipButton order={order} />;
+  return (
+    <button
+      type="button"
+      className="btn btn-sm btn-error btn-outline"
+      aria-label={text.removeFor(order.productName, order.name)}
+      onClick={() => onRemove(order)}
+    >
+      {text.remove}
+    </button>
+  );
+}
+
+/** The customer's name, email and phone. */
+function Customer({ order }: { order: Order }) {
+  return (
+    <>
+      <span className="block">{order.name}</span>
+      <span className="block break-all text-sm text-base-content/75">{order.email}</span>
+      <span className="block whitespace-nowrap text-sm text-base-content/75">
+        <span className="sr-only">{text.phone}: </span>
+        {order.phone}
+      </span>
+    </>
+  );
+}
+
+type RowsProps = {
+  orders: readonly Order[];
+  /** The serial number of the first order shown. */
+  first: number;
+  onRemove: (order: Order) => void;
+};
+
+function OrderRows({ orders, first, onRemove, captionId }: RowsProps & { captionId: string }) {
+  return (
+    <DataTable caption={text.caption} captionId={captionId} columns={COLUMNS} rows={orders}>
+      {(order, index) => (
+        <tr key={order.id}>
+          <th scope="row">{first + index}</th>
+          <td className="min-w-44">
+            <div className="flex items-center gap-3">
+              <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
+              <span className="font-medium">{order.productName}</span>
+            </div>
+          </td>
+          <td className="min-w-44">
+            <Customer order={order} />
+          </td>
+          <td className="whitespace-nowrap">{formatDay(order.createdAt)}</td>
+          <td>{formatCount(order.quantity)}</td>
+          <td>{formatPrice(order.totalPrice)}</td>
+          <td>
+            <PaymentBadge order={order} />
+          </td>
+          <td>
+            <OrderAction order={order} onRemove={onRemove} />
+          </td>
+        </tr>
+      )}
+    </DataTable>
+  );
+}
+
+/** Narrow screens: one card per order, every field and the action in view. */
+function OrderCards({ orders, first, onRemove, captionId }: RowsProps & { captionId: string }) {
+  return (
+    <>
+      <h2 id={captionId} className="px-4 pt-4 text-lg font-semibold">
+        {text.caption}
+      </h2>
+      <ol className="grid gap-3 p-4 md:grid-cols-2">
+        {orders.map((order, index) => (
+          <li key={order.id} value={first + index}>
+            <article
+              aria-labelledby={`${captionId}-${order.id}`}
+              className="flex h-full flex-col gap-3 rounded-box border border-base-content/10 bg-base-100 p-4"
+            >
+              <div className="flex items-start gap-3">
+                <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
+                <div className="min-w-0">
+                  <h3 id={`${captionId}-${order.id}`} className="font-semibold">
+                    <span className="text-base-content/70">
+                      {messages.admin.serial}
+                      {first + index}{" "}
+                    </span>
+                    {order.productName}
+                  </h3>
+                  <Customer order={order} />
+                </div>
+              </div>
+              <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+                <dt className="text-base-content/75">{text.ordered}</dt>
+                <dd>{formatDay(order.createdAt)}</dd>
+                <dt className="text-base-content/75">{text.quantity}</dt>
+                <dd>{formatCount(order.quantity)}</dd>
+                <dt className="text-base-content/75">{text.total}</dt>
+                <dd>{formatPrice(order.totalPrice)}</dd>
+              </dl>
+              <div className="mt-auto flex flex-wrap items-center justify-between gap-2">
+                <PaymentBadge order={order} />
+                <OrderAction order={order} onRemove={onRemove} />
+              </div>
+            </article>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+type Props = {
+  orders: readonly Order[];
+  first: number;
+  /** Where the page starts, and whether its orders are on show (not the last page's, kept while it loads). */
+  position: PagePosition;
+  shown: boolean;
+};
+
 /**
- * Manage Orders (SPEC.md §2): every order with its payment state, Ship for a paid one (then
- * Shipped), Remove for an unpaid one behind the spec's confirm dialog.
+ * Manage Orders (SPEC.md §2): a page of orders with their payment state, Ship for a paid one (then
+ * Shipped), Remove for an unpaid one behind the spec's confirm dialog. A table on wide screens,
+ * cards on narrow ones.
  */
-export function OrdersTable({ orders }: { orders: Order[] }) {
+export function OrdersTable({ orders, first, position, shown }: Props) {
   const removal = useConfirmedRemoval<Order>(useRemoveOrder(ALSO_STALE), messages.order.removed);
   const target = removal.target;
   const captionId = useId();
+  const wide = useMediaQuery(WIDE);
+  const regionRef = removal.regionRef;
+  useFocusOnNewPage(regionRef, position, shown);
 
   return (
     <>
-      <TableRegion labelledBy={captionId} ref={removal.regionRef}>
-        <DataTable
-          caption={text.caption}
-          captionId={captionId}
-          columns={COLUMNS}
-          rows={orders}
-          empty={text.none}
+      {wide ? (
+        <TableRegion labelledBy={captionId} ref={regionRef}>
+          {/* Narrower cell padding than daisyUI's, so every column fits beside the menu. */}
+          <div className="[&_td]:px-2.5 [&_th]:px-2.5">
+            <OrderRows orders={orders} first={first} onRemove={removal.ask} captionId={captionId} />
+          </div>
+        </TableRegion>
+      ) : (
+        <section
+          ref={regionRef}
+          aria-labelledby={captionId}
+          tabIndex={-1}
+          className="rounded-box border border-base-content/10 bg-base-200"
         >
-          {(order, index) => (
-            <tr key={order.id}>
-              <th scope="row">{index + 1}</th>
-              <td>
-                <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
-              </td>
-              <td className="min-w-40 font-medium">{order.productName}</td>
-              <td className="min-w-40">
-                <span className="block">{order.name}</span>
-                <span className="block break-all text-sm text-base-content/75">{order.email}</span>
-              </td>
-              <td>{formatCount(order.quantity)}</td>
-              <td>{formatPrice(order.totalPrice)}</td>
-              <td className="whitespace-nowrap">{order.phone}</td>
-              <td>
-                <span
-                  className={`badge badge-soft whitespace-nowrap ${order.paid ? "badge-success" : "badge-warning"}`}
-                >
-                  {order.paid ? text.paid : text.notPaid}
-                </span>
-              </td>
-              <td>
-                {order.status === "shipped" ? (
-                  <span className="badge badge-info badge-soft">{text.shipped}</span>
-                ) : order.paid ? (
-                  <ShipButton order={order} />
-                ) : (
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-error btn-outline"
-                    aria-label={text.removeFor(order.productName, order.name)}
-                    onClick={() => removal.ask(order)}
-                  >
-                    {text.remove}
-                  </button>
-                )}
-              </td>
-            </tr>
-          )}
-        </DataTable>
-      </TableRegion>
+          <OrderCards orders={orders} first={first} onRemove={removal.ask} captionId={captionId} />
+        </section>
+      )}
       <ConfirmDialog
         {...removal.dialog}
         title={messages.order.confirmDelete}

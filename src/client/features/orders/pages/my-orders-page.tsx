@@ -1,7 +1,10 @@
+import { useRef } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
+import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
+import { CursorPager } from "../../../components/cursor-pager.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -9,6 +12,7 @@ import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
+import { useFocusOnNewPage, usePagePosition } from "../../../lib/use-page-position.js";
 import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { useMyOrders } from "../api/get-my-orders.js";
 import { useRemoveOrder } from "../api/remove-order.js";
@@ -77,9 +81,14 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
   );
 }
 
-/** /dashboard: the customer's own orders (SPEC.md §2 My Orders). */
+/** /dashboard: the customer's own orders (SPEC.md §2 My Orders), a page at a time. */
 export function MyOrdersPage() {
-  const orders = useMyOrders();
+  const position = usePagePosition();
+  const orders = useMyOrders(position);
+  const regionRef = useRef<HTMLDivElement>(null);
+  useFocusOnNewPage(regionRef, position, !orders.isPlaceholderData);
+  const page = orders.data;
+  const steps = page ? position.steps(page) : undefined;
   return (
     <>
       <DashboardHeading title={messages.dashboard.myOrders} lead={messages.dashboard.myOrdersLead} />
@@ -87,7 +96,7 @@ export function MyOrdersPage() {
         <Spinner />
       ) : orders.isError ? (
         <LoadError onRetry={() => void orders.refetch()} />
-      ) : orders.data.length === 0 ? (
+      ) : orders.data.items.length === 0 || !steps ? (
         <div className="flex flex-col items-start gap-4 rounded-box border border-base-content/10 bg-base-200 p-8">
           <p>{text.empty}</p>
           <Link to={paths.tools} className="btn btn-primary">
@@ -95,10 +104,30 @@ export function MyOrdersPage() {
           </Link>
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-box border border-base-content/10 bg-base-200">
-          <DataTable caption={text.caption} hideCaption columns={COLUMNS} rows={orders.data}>
-            {(order, index) => <OrderRow key={order.id} order={order} serial={index + 1} />}
-          </DataTable>
+        <div aria-busy={orders.isPlaceholderData || undefined}>
+          <p role="status" className="mb-3 font-medium">
+            {messages.order.list.count(orders.data.total.count, orders.data.total.exact)}
+          </p>
+          <div
+            ref={regionRef}
+            tabIndex={-1}
+            className="overflow-x-auto rounded-box border border-base-content/10 bg-base-200"
+          >
+            <DataTable caption={text.caption} hideCaption columns={COLUMNS} rows={orders.data.items}>
+              {(order, index) => (
+                <OrderRow
+                  key={order.id}
+                  order={order}
+                  serial={(steps.number - 1) * LIST_PAGE_SIZE + index + 1}
+                />
+              )}
+            </DataTable>
+          </div>
+          <CursorPager
+            label={messages.order.list.pages}
+            previous={{ label: messages.order.list.previous, href: steps.previous }}
+            next={{ label: messages.order.list.next, href: steps.next }}
+          />
         </div>
       )}
     </>

@@ -1,0 +1,146 @@
+import { useCallback, useId, useState } from "react";
+import { messages } from "../../../../shared/messages.js";
+import {
+  isSearchableTerm,
+  ORDER_SEARCH_MAX_LENGTH,
+  ORDER_SEARCH_MIN_RUN,
+  ORDER_STATUSES,
+} from "../../../../shared/orders.js";
+import { SearchBox } from "../../../components/search-box.js";
+import { isFiltered, NO_FILTER, type OrdersFilter } from "../hooks/use-orders-filter.js";
+
+const text = messages.admin.orders;
+
+type Props = {
+  filter: OrdersFilter;
+  onChange: (change: Partial<OrdersFilter>) => void;
+};
+
+function StatusChips({ value, onChange }: { value: OrdersFilter["status"]; onChange: Props["onChange"] }) {
+  return (
+    <fieldset>
+      <legend className="mb-1 block text-sm font-medium">{text.status}</legend>
+      <div className="flex flex-wrap gap-2">
+        {ORDER_STATUSES.map((status) => {
+          const on = value.includes(status);
+          return (
+            <button
+              key={status}
+              type="button"
+              aria-pressed={on}
+              className={`btn btn-sm rounded-full ${on ? "btn-primary" : "btn-outline border-base-content/25"}`}
+              onClick={() =>
+                onChange({ status: on ? value.filter((s) => s !== status) : [...value, status] })
+              }
+            >
+              {on ? (
+                <svg
+                  viewBox="0 0 24 24"
+                  aria-hidden="true"
+                  className="size-4 fill-none stroke-current stroke-3"
+                >
+                  <path d="M5 12.5l4.5 4.5L19 7.5" />
+                </svg>
+              ) : null}
+              {text.statuses[status]}
+            </button>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+/** The date range: whole days in the admin's time zone, both included. */
+function DateRange({ filter, onChange }: Props) {
+  const id = useId();
+  const reversed = Boolean(filter.from && filter.to && filter.from > filter.to);
+  const field = (key: "from" | "to", label: string) => (
+    <div>
+      <label htmlFor={`${id}-${key}`} className="mb-1 block text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={`${id}-${key}`}
+        type="date"
+        value={filter[key]}
+        min={key === "to" ? filter.from || undefined : undefined}
+        max={key === "from" ? filter.to || undefined : undefined}
+        aria-invalid={reversed}
+        aria-describedby={reversed ? `${id}-error` : undefined}
+        // An unfinished date reads as "": the filter changes once a whole date is there, or none.
+        onChange={(event) => onChange({ [key]: event.target.value })}
+        className={`input w-full sm:w-44 ${reversed ? "input-error" : ""}`}
+      />
+    </div>
+  );
+  return (
+    <div>
+      <div className="flex flex-wrap gap-3">
+        {field("from", text.from)}
+        {field("to", text.to)}
+      </div>
+      {reversed ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-error">
+          {messages.order.list.rangeReversed}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The search box, which asks the server only for what it can look up (src/shared/orders.ts
+ * isSearchableTerm): a shorter term stays in the box, the list stays as it is, and an alert under
+ * the box says what the search needs.
+ */
+function OrderSearch({ value, onChange }: { value: string; onChange: Props["onChange"] }) {
+  const [tooShort, setTooShort] = useState(false);
+  // Stable, so a render of the page does not restart the search box's pause.
+  const onSearch = useCallback(
+    (search: string) => {
+      const searchable = isSearchableTerm(search);
+      setTooShort(!searchable);
+      if (searchable) onChange({ search });
+    },
+    [onChange],
+  );
+  return (
+    <div className="w-full sm:max-w-md">
+      <SearchBox
+        label={text.search}
+        hint={text.searchHint(ORDER_SEARCH_MIN_RUN)}
+        placeholder={text.searchPlaceholder}
+        maxLength={ORDER_SEARCH_MAX_LENGTH}
+        value={value}
+        onSearch={onSearch}
+      />
+      <p role="alert" className="mt-1 text-sm text-error empty:hidden">
+        {tooShort ? messages.order.list.searchTooShort : ""}
+      </p>
+    </div>
+  );
+}
+
+/** Manage Orders' filters: search, status chips, a date range, and Clear filters. */
+export function OrdersFilters({ filter, onChange }: Props) {
+  return (
+    <section
+      aria-label={text.filters}
+      className="flex flex-col gap-4 rounded-box border border-base-content/10 bg-base-200 p-4 xl:flex-row xl:flex-wrap xl:items-start"
+    >
+      <OrderSearch value={filter.search} onChange={onChange} />
+      <StatusChips value={filter.status} onChange={onChange} />
+      <DateRange filter={filter} onChange={onChange} />
+      {isFiltered(filter) ? (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm self-start xl:mt-6"
+          onClick={() => onChange(NO_FILTER)}
+        >
+          {text.clear}
+        </button>
+      ) : null}
+    </section>
+  );
+}

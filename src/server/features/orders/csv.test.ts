@@ -1,0 +1,233 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OrderPage } from "../../../shared/orders.js";
+import { orders } from "../../db/schema/index.js";
+import { createTestApp, type TestContext } from "../../test/app.js";
+import { signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { CSV_HEADER } from "./csv.js";
+
+/** GET /api/orders/export.csv: what a spreadsheet gets, and that it streams. */
+
+let ctx: TestContext;
+let admin: TestUser;
+let customer: TestUser;
+
+/** Reads RFC 4180 CSV (CRLF line ends, quoted cells with doubled quotes) into rows of cells. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\r" && text[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      i++;
+    } else cell += ch;
+  }
+  expect(cell, "the text ends with a line end").toBe("");
+  return rows;
+}
+
+async function seed(values: Partial<typeof orders.$inferInsert> & { createdAt: Date }): Promise<string> {
+  const [row] = await ctx.database.db
+    .insert(orders)
+    .values({
+      productName: "Gale 120 Fan",
+      img: "/media/products/x.svg",
+      name: "Erin Export",
+      email: "erin.export@example.com",
+      address: "1 Loop Road, Austin",
+      phone: "5550123",
+      quantity: 10,
+      unitPrice: 12,
+      totalPrice: 120,
+      ...values,
+    })
+    .returning({ id: orders.id });
+  return row?.id ?? "";
+}
+
+function exportCsv(query = "", user: TestUser | null = admin) {
+  return ctx.app.inject({
+    url: `/api/orders/export.csv${query}`,
+    headers: user ? { cookie: user.cookie } : {},
+  });
+}
+
+beforeAll(async () => {
+  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+  admin = await signUpAdmin(ctx.app, { email: "export.admin@example.com" });
+  customer = await signUp(ctx.app);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+describe("the CSV file", () => {
+  it("is an attachment with a byte order mark, a header row and CRLF line ends", async () => {
+    const id = await seed({ createdAt: new Date("2024-05-06T07:08:09.123Z") });
+    const res = await exportCsv(`?search=${id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(res.headers["content-disposition"]).toMatch(
+      /^attachment; filename="gearhouse-orders-[\d-]+\.csv"$/,
+    );
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.body.startsWith("\uFEFF")).toBe(true);
+    expect(res.body).toBe(
+      `\uFEFF${CSV_HEADER.join(",")}\r\n${id},2024-05-06T07:08:09.123Z,pending,Gale 120 Fan,,10,12,120,Erin Export,erin.export@example.com,5550123,"1 Loop Road, Austin",\r\n`,
+    );
+  });
+
+  it("neutralises formulas and quotes what needs quoting, so every cell reads back as written", async () => {
+    const hostile = [
+      '=HYPERLINK("http://evil.example","x")',
+      "+1 555 0100",
+      "-2+3",
+      "@SUM(A1:A2)",
+      "\tTabbed",
+      "\rReturned",
+      'Say "hi"',
+      "Comma, Inc",
+      "Two\nlines",
+      "Ünïcödé ✓",
+      " =spaced",
+    ];
+    const at = new Date("2023-01-01T00:00:00.000Z");
+    const ids: string[] = [];
+    for (const [i, text] of hostile.entries())
+      ids.push(
+        await seed({
+          name: text,
+          productName: text,
+          address: text,
+          phone: text,
+          email: `${text}@example.com`,
+          status: "paid",
+          transactionId: `${text} ${i}`,
+          createdAt: new Date(at.getTime() - i * 1000),
+        }),
+      );
+    const res = await exportCsv("?to=2023-01-01T00:00:01Z&from=2022-12-31");
+    const [header, ...rows] = parseCsv(res.body.slice(1));
+    expect(header).toEqual(CSV_HEADER);
+    expect(rows.map((r) => r[0])).toEqual(ids);
+    const safe = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+    for (const [i, text] of hostile.entries()) {
+      const row = rows[i] ?? [];
+      expect(row, text).toHaveLength(CSV_HEADER.length);
+      expect([row[3], row[8], row[9], row[10], row[11], row[12]], JSON.stringify(text)).toEqual([
+        safe(text),
+        safe(text),
+        safe(`${text}@example.com`),
+        safe(text),
+        safe(text),
+        safe(`${text} ${i}`),
+      ]);
+    }
+    // No cell a spreadsheet would run: each begins with a ' or with something harmless.
+    for (const row of rows) for (const cell of row) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it("holds the orders of the filter, as the list shows them", async () => {
+    for (let i = 0; i < 12; i++)
+      await seed({
+        name: i % 2 ? "Fiona Filter" : "Gus Other",
+        status: i % 3 ? "paid" : "pending",
+        transactionId: i % 3 ? `pi_csv_${randomUUID()}` : null,
+        createdAt: new Date(Date.UTC(2022, 5, 1 + i)),
+      });
+    const query = "?search=fiona&status=paid&from=2022-06-01&to=2022-06-12";
+    const list: OrderPage = (
+      await ctx.app.inject({ url: `/api/orders${query}&limit=100`, headers: { cookie: admin.cookie } })
+    ).json();
+    expect(list.items.length).toBeGreaterThan(1);
+    const rows = parseCsv((await exportCsv(query)).body.slice(1)).slice(1);
+    expect(rows.map((r) => r[0])).toEqual(list.items.map((o) => o.id));
+  });
+
+  it("is the header alone when nothing matches", async () => {
+    const res = await exportCsv("?search=nothing-matches-this");
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(`\uFEFF${CSV_HEADER.join(",")}\r\n`);
+  });
+
+  it("is for admins, and a bad filter is a 400 problem with no file", async () => {
+    expect((await exportCsv("", customer)).statusCode).toBe(403);
+    expect((await exportCsv("", null)).statusCode).toBe(401);
+    for (const query of ["?status=lost", "?search=--", "?from=2025-02-02&to=2025-02-01", "?from=soon"]) {
+      const res = await exportCsv(query);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(res.headers["content-disposition"]).toBeUndefined();
+    }
+  });
+});
+
+describe("a large export", () => {
+  const ROWS = 20_000;
+
+  beforeAll(async () => {
+    // Set-based, as seed:scale does: one statement for twenty thousand orders.
+    await ctx.database.db.execute(sql`
+      insert into ${orders} (product_name, img, name, email, address, phone, quantity, unit_price,
+                             total_price, status, created_at)
+      select 'Bulk Fan ' || g, '/media/products/x.svg', 'Bulk Buyer', 'bulk.' || g || '@example.com',
+             g || ' Mill Lane', '5550123', 10, 12, 120, 'pending', '2021-01-01'::timestamptz - g * interval '1 minute'
+      from generate_series(1, ${ROWS}) g`);
+  });
+
+  it(`streams ${ROWS.toLocaleString("en-US")} orders as it reads them`, async () => {
+    const address = await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+    const res = await fetch(`${address}/api/orders/export.csv?to=2021-01-01`, {
+      headers: { cookie: admin.cookie },
+    });
+    expect(res.status).toBe(200);
+    // Chunked, with no length: sent as it was made, not as a body held whole and then sent.
+    expect(res.headers.get("transfer-encoding")).toBe("chunked");
+    expect(res.headers.get("content-length")).toBeNull();
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error("no body");
+    const decoder = new TextDecoder();
+    const baseline = process.memoryUsage().heapUsed;
+    let peak = baseline;
+    let lines = 0;
+    let tail = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      // Counted as it arrives; the test keeps no more of the file than the server does.
+      const text = tail + decoder.decode(value, { stream: true });
+      const parts = text.split("\r\n");
+      tail = parts.pop() ?? "";
+      lines += parts.length;
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }
+    expect(tail).toBe("");
+    expect(lines).toBe(ROWS + 1);
+    // Loosely (the file is a few megabytes): this only catches something far worse than holding it.
+    expect(peak - baseline).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it("counts exactly up to 10,000 matching orders, and says more than that beyond", async () => {
+    const list = (query: string) =>
+      ctx.app.inject({ url: `/api/orders${query}`, headers: { cookie: admin.cookie } }).then((r) => r.json());
+    expect((await list("?to=2021-01-01")).total).toEqual({ count: 10_000, exact: false });
+    expect((await list("?to=2021-01-01&search=bulk.2")).total).toEqual({ count: 1_112, exact: true });
+  });
+});
