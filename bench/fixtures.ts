@@ -49,12 +49,17 @@ export async function signUpCustomers(base: string, count: number): Promise<stri
   return cookies;
 }
 
-export async function createProduct(base: string, adminCookie: string, quantity: number): Promise<string> {
+export async function createProduct(
+  base: string,
+  adminCookie: string,
+  quantity: number,
+): Promise<{ id: string; name: string }> {
+  const name = `Bench fan ${Date.now()}`;
   const res = await post(
     base,
     "/api/products",
     {
-      name: `Bench fan ${Date.now()}`,
+      name,
       description: "A fan with a stock large enough for the order benchmark.",
       image: "/media/products/gale-120-high-static-pressure-fan.svg",
       price: 19,
@@ -63,14 +68,32 @@ export async function createProduct(base: string, adminCookie: string, quantity:
     },
     adminCookie,
   );
-  return ((await res.json()) as { id: string }).id;
+  return { id: ((await res.json()) as { id: string }).id, name };
 }
 
-/** Total units ordered of a product, from the admin's list of every order. */
-export async function unitsOrdered(base: string, adminCookie: string, productId: string): Promise<number> {
-  const res = await fetch(`${base}/api/orders`, { headers: { cookie: adminCookie } });
-  const orders = (await res.json()) as { productId: string | null; quantity: number }[];
-  return orders.filter((o) => o.productId === productId).reduce((sum, o) => sum + o.quantity, 0);
+/**
+ * Total units ordered of a product, from the admin's order list searched by the product's name
+ * (unique per run), page after page.
+ */
+export async function unitsOrdered(
+  base: string,
+  adminCookie: string,
+  product: { id: string; name: string },
+): Promise<number> {
+  let units = 0;
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ search: product.name, limit: "100", ...(cursor ? { cursor } : {}) });
+    const res = await fetch(`${base}/api/orders?${query}`, { headers: { cookie: adminCookie } });
+    if (!res.ok) throw new Error(`GET /api/orders: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as {
+      items: { productId: string | null; quantity: number }[];
+      nextCursor: string | null;
+    };
+    units += page.items.filter((o) => o.productId === product.id).reduce((sum, o) => sum + o.quantity, 0);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return units;
 }
 
 async function stockOf(base: string, productId: string): Promise<number> {

@@ -35,7 +35,8 @@ export interface LighthouseRun {
   failedAudits: string[];
 }
 
-async function runOnce(url: string): Promise<LighthouseRun> {
+/** `headers` go with every request of the page (e.g. a session cookie, for the admin's screens). */
+async function runOnce(url: string, headers?: Record<string, string>): Promise<LighthouseRun> {
   const cli = path.join(ROOT, "node_modules/lighthouse/cli/index.js");
   const child = spawn(
     process.execPath,
@@ -47,6 +48,7 @@ async function runOnce(url: string): Promise<LighthouseRun> {
       "--quiet",
       "--only-categories=performance,accessibility,best-practices",
       "--chrome-flags=--no-sandbox --headless=new",
+      ...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
     ],
     {
       cwd: ROOT,
@@ -91,10 +93,10 @@ const RETRIES = 2;
  * One run, made again when Lighthouse fails to record the page load: now and then its trace
  * misses the navigation start (NO_NAVSTART), a fault of the tool that says nothing of the page.
  */
-async function runWithRetries(url: string): Promise<LighthouseRun> {
+async function runWithRetries(url: string, headers?: Record<string, string>): Promise<LighthouseRun> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await runOnce(url);
+      return await runOnce(url, headers);
     } catch (error) {
       if (attempt >= RETRIES) throw error;
       console.log(`[bench] ${url}: ${(error as Error).message}; running it again`);
@@ -106,9 +108,10 @@ async function runWithRetries(url: string): Promise<LighthouseRun> {
 export async function lighthouse(
   url: string,
   runs: number,
+  headers?: Record<string, string>,
 ): Promise<{ figures: LighthouseFigures; failedAudits: string[] }> {
   const results: LighthouseRun[] = [];
-  for (let i = 0; i < runs; i++) results.push(await runWithRetries(url));
+  for (let i = 0; i < runs; i++) results.push(await runWithRetries(url, headers));
   const pick = (key: keyof LighthouseFigures) => median(results.map((r) => r.figures[key]));
   return {
     figures: {

@@ -324,7 +324,8 @@ async function uploadInterference(bench: Bench, maxRps: number, customerCookie: 
 async function orderPlacement(bench: Bench, adminCookie: string, customers: string[]): Promise<void> {
   const { plan, base } = bench;
   console.log(`[bench] P3: orders from ${customers.length} customers`);
-  const productId = await createProduct(base, adminCookie, HUGE_STOCK);
+  const product = await createProduct(base, adminCookie, HUGE_STOCK);
+  const productId = product.id;
   const order = {
     method: "POST",
     cookies: customers,
@@ -349,7 +350,7 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
   const p99 = median(runs.atBudget.map((r) => r.p99Ms));
   const failures = [...runs.max, ...runs.atBudget].reduce((sum, r) => sum + r.failures, 0);
   const stock = await settledStock(base, productId);
-  const ordered = await unitsOrdered(base, adminCookie, productId);
+  const ordered = await unitsOrdered(base, adminCookie, product);
   bench.rows.push(
     {
       id: "P3",

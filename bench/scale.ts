@@ -1,0 +1,290 @@
+// `npm run bench:scale`: every list and page of the shop at three sizes of data (issue 15, item 7):
+// 10,000 / 100,000 / 1,000,000 orders, with products and users at a tenth and reviews at a fifth of
+// the orders, added by seed:scale's code into the built shop's embedded database between the
+// sizes. For each request: p50 and p95 of single uncached requests one after another, the answer's
+// bytes, and the growth of the p95 from the smallest size to the largest. Budgets: p95 ≤ 50 ms at
+// the largest size, growth ≤ 2×; Lighthouse's LCP ≤ 2.5 s on Manage Orders, All users and Reviews
+// at the largest size. Prints the tables, writes them as JSON to bench/results/, and exits 1 when a
+// budget fails. Timings mean something only on a quiet machine (the load average is printed).
+//
+// Settings: BENCH_SCALE_SIZES (orders per size, "10000,100000,1000000"), BENCH_SCALE_REQUESTS
+// (measured requests per row and size, 40), BENCH_LIGHTHOUSE_RUNS (3; 0 skips Lighthouse).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { seedScale } from "../src/server/db/seed/scale.js";
+import { encodeCursor } from "../src/server/lib/paging.js";
+import { signInAdmin } from "./fixtures.js";
+import { LIGHTHOUSE_BUDGETS, lighthouse } from "./lighthouse.js";
+import { ROOT, spawnNode, stopProcess, waitForOk } from "./processes.js";
+
+const APP_PORT = 3220;
+const PG_PORT = 54391;
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? "10000,100000,1000000").split(",").map(Number);
+const REQUESTS = Number(process.env.BENCH_SCALE_REQUESTS ?? 40);
+const WARM_UP = 5;
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const BUDGET = { p95Ms: 50, growth: 2, lcpMs: LIGHTHOUSE_BUDGETS.lcpMs };
+
+const base = `http://127.0.0.1:${APP_PORT}`;
+
+/** Words a shopper types, typos included; each request of a row asks a different one (uncached). */
+const SEARCH_WORDS = [
+  "keyboard",
+  "keybord",
+  "mouse",
+  "mice",
+  "headphone",
+  "headset",
+  "memory",
+  "ddr5",
+  "fan",
+  "argb",
+  "vortex",
+  "kestrel",
+  "nova",
+  "titan",
+  "pulse",
+  "drift",
+  "anvil",
+  "quiver",
+  "echo",
+  "aether",
+  "sonata",
+  "bolt",
+  "fluxline",
+  "prism",
+  "stealth",
+  "cyclone",
+  "gale",
+  "typhoon",
+  "whisper",
+  "falcon",
+  "raptor",
+  "helix",
+  "onyx",
+  "zephyr",
+  "wireless",
+  "silent",
+  "compact",
+  "optical",
+  "ergonomic",
+  "surround",
+];
+const PEOPLE_WORDS = [
+  "garcia",
+  "nguyen",
+  "smith",
+  "rossi",
+  "tanaka",
+  "okafor",
+  "silva",
+  "dubois",
+  "kowalski",
+];
+
+interface Case {
+  name: string;
+  /** The n-th request's path (n from 0), different each time where an answer could be cached. */
+  url(n: number, cursors: Cursors): string;
+  admin?: boolean;
+}
+
+interface Cursors {
+  order: string;
+  user: string;
+  review: string;
+}
+
+const word = (list: string[], n: number) => `${list[n % list.length]}${n >= list.length ? ` ${n}` : ""}`;
+
+const CASES: Case[] = [
+  {
+    name: "orders: first page (Manage Orders)",
+    admin: true,
+    url: (n) => `/api/orders?limit=${25 + (n % 2)}`,
+  },
+  { name: "orders: a page in the middle", admin: true, url: (_n, c) => `/api/orders?cursor=${c.order}` },
+  { name: "orders: status paid", admin: true, url: (n) => `/api/orders?status=paid&limit=${25 + (n % 2)}` },
+  {
+    name: "orders: search a customer",
+    admin: true,
+    url: (n) => `/api/orders?search=${encodeURIComponent(PEOPLE_WORDS[n % PEOPLE_WORDS.length] ?? "")}`,
+  },
+  {
+    name: "orders: search a product",
+    admin: true,
+    url: (n) => `/api/orders?search=${encodeURIComponent(SEARCH_WORDS[10 + (n % 24)] ?? "")}`,
+  },
+  { name: "users: first page (All users)", admin: true, url: (n) => `/api/users?limit=${25 + (n % 2)}` },
+  { name: "users: a page in the middle", admin: true, url: (_n, c) => `/api/users?cursor=${c.user}` },
+  { name: "users: role admin", admin: true, url: (n) => `/api/users?role=admin&limit=${25 + (n % 2)}` },
+  {
+    name: "users: search",
+    admin: true,
+    url: (n) => `/api/users?search=${encodeURIComponent(PEOPLE_WORDS[n % PEOPLE_WORDS.length] ?? "")}`,
+  },
+  { name: "reviews: first page (Reviews)", url: (n) => `/api/reviews?limit=${12 + (n % 2)}` },
+  { name: "reviews: a page in the middle", url: (_n, c) => `/api/reviews?cursor=${c.review}` },
+  { name: "My Orders", admin: true, url: (n) => `/api/orders/mine?limit=${25 + (n % 2)}` },
+  {
+    name: "products: search (uncached)",
+    url: (n) => `/api/products?search=${encodeURIComponent(word(SEARCH_WORDS, n))}`,
+  },
+  { name: "products: a category page", url: (n) => `/api/products?category=mice&page=${1 + n}` },
+  { name: "admin overview", admin: true, url: () => "/api/admin/overview" },
+];
+
+interface Measured {
+  p50: number;
+  p95: number;
+  bytes: number;
+  status: number;
+}
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+};
+
+async function measure(c: Case, cookie: string, cursors: Cursors): Promise<Measured> {
+  const times: number[] = [];
+  let bytes = 0;
+  let status = 200;
+  for (let n = 0; n < WARM_UP + REQUESTS; n++) {
+    const started = performance.now();
+    const res = await fetch(`${base}${c.url(n, cursors)}`, { headers: c.admin ? { cookie } : {} });
+    const body = await res.arrayBuffer();
+    const ms = performance.now() - started;
+    if (!res.ok) status = res.status;
+    if (n >= WARM_UP) {
+      times.push(ms);
+      bytes = Math.max(bytes, body.byteLength);
+    }
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95), bytes, status };
+}
+
+/** A cursor at the middle of a list, as the API would hand it out there. */
+async function middleCursor(client: pg.Client, table: string): Promise<string> {
+  const { rows } = await client.query<{ at: string; id: string }>(
+    `select created_at::text as at, id::text as id from ${table} order by created_at, id offset (select count(*) / 2 from ${table}) limit 1`,
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`${table} is empty`);
+  return encodeCursor({ at: row.at, id: row.id });
+}
+
+async function main() {
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
+  console.log(`[bench:scale] sizes ${SIZES.join(", ")} orders; load average ${load()}`);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-bench-scale-"));
+  const app = spawnNode(undefined, ["--single-threaded-gc", path.join(ROOT, "dist/server/main.js")], {
+    stdout: "ignore",
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      PORT: String(APP_PORT),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(PG_PORT),
+      LOG_LEVEL: "warn",
+      AUTH_RATE_LIMIT_PER_MINUTE: "100000",
+    },
+  });
+  const client = new pg.Client({
+    connectionString: `postgres://gearhouse:gearhouse@127.0.0.1:${PG_PORT}/gearhouse`,
+  });
+  const table: Record<string, Measured[]> = {};
+  const seeded: { orders: number; seconds: number }[] = [];
+  const lcp: { page: string; lcpMs: number; pass: boolean }[] = [];
+  try {
+    await waitForOk(`${base}/readyz`, app, 120_000);
+    await client.connect();
+    const cookie = await signInAdmin(base);
+    let have = 0;
+    for (const orders of SIZES) {
+      const started = performance.now();
+      const add = orders - have;
+      await seedScale(client, {
+        orders: add,
+        products: Math.round(add / 10),
+        users: Math.round(add / 10),
+        reviews: Math.round(add / 5),
+      });
+      have = orders;
+      seeded.push({ orders, seconds: Math.round((performance.now() - started) / 100) / 10 });
+      console.log(
+        `[bench:scale] ${orders.toLocaleString("en-US")} orders (seeded in ${seeded.at(-1)?.seconds} s)`,
+      );
+      const cursors = {
+        order: await middleCursor(client, '"order"'),
+        user: await middleCursor(client, '"user"'),
+        review: await middleCursor(client, "review"),
+      };
+      for (const c of CASES) {
+        const measured = await measure(c, cookie, cursors);
+        table[c.name] = [...(table[c.name] ?? []), measured];
+      }
+      if (orders === SIZES.at(-1) && LIGHTHOUSE_RUNS > 0) {
+        for (const page of ["/dashboard/manageOrders", "/dashboard/users", "/reviews"]) {
+          const { figures } = await lighthouse(`${base}${page}`, LIGHTHOUSE_RUNS, { cookie });
+          lcp.push({ page, lcpMs: Math.round(figures.lcpMs), pass: figures.lcpMs <= BUDGET.lcpMs });
+        }
+      }
+    }
+  } finally {
+    await client.end().catch(() => {});
+    await stopProcess(app);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const rows = Object.entries(table).map(([name, sizes]) => {
+    const first = sizes[0];
+    const last = sizes.at(-1);
+    const growth = first && last ? last.p95 / Math.max(first.p95, 1) : Number.NaN;
+    const pass = Boolean(
+      last && last.p95 <= BUDGET.p95Ms && growth <= BUDGET.growth && sizes.every((s) => s.status === 200),
+    );
+    return { name, sizes, growth: Math.round(growth * 100) / 100, pass };
+  });
+  const ms = (x: number) => x.toFixed(1).padStart(6);
+  console.log(
+    `\n${"request".padEnd(38)}${SIZES.map((s) => `${(s / 1000).toLocaleString("en-US")}k orders: p50 / p95 ms, KB`.padStart(34)).join("")}  growth  pass`,
+  );
+  for (const row of rows) {
+    const cells = row.sizes.map((s) =>
+      `${ms(s.p50)} / ${ms(s.p95)}, ${(s.bytes / 1024).toFixed(1).padStart(6)}${s.status === 200 ? "" : ` (${s.status})`}`.padStart(
+        34,
+      ),
+    );
+    console.log(
+      `${row.name.padEnd(38)}${cells.join("")}  ${`${row.growth}×`.padStart(6)}  ${row.pass ? "yes" : "NO"}`,
+    );
+  }
+  for (const l of lcp)
+    console.log(`Lighthouse LCP ${l.page}: ${l.lcpMs} ms (budget ${BUDGET.lcpMs}) ${l.pass ? "yes" : "NO"}`);
+  console.log(
+    `seeding: ${seeded.map((s) => `${s.orders.toLocaleString("en-US")} orders in ${s.seconds} s`).join(", ")}`,
+  );
+  console.log(`load average after: ${load()}`);
+
+  const results = path.join(ROOT, "bench/results");
+  mkdirSync(results, { recursive: true });
+  const file = path.join(results, `scale-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({ sizes: SIZES, requests: REQUESTS, budget: BUDGET, rows, lcp, seeded }, null, 2),
+  );
+  console.log(`written to ${path.relative(ROOT, file)}`);
+  if (rows.some((r) => !r.pass) || lcp.some((l) => !l.pass)) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
