@@ -9,7 +9,7 @@
 //
 // Settings: BENCH_SCALE_SIZES (orders per size, "10000,100000,1000000"), BENCH_SCALE_REQUESTS
 // (measured requests per row and size, 40), BENCH_LIGHTHOUSE_RUNS (3; 0 skips Lighthouse).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -183,13 +183,17 @@ async function main() {
       .map((l) => l.toFixed(2))
       .join(" ");
   console.log(`[bench:scale] sizes ${SIZES.join(", ")} orders; load average ${load()}`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-bench-scale-"));
+  // Beside the checkout, as npm run bench keeps its data: the embedded PostgreSQL's own user must
+  // reach it, which a private temporary directory would not let it.
+  const dataDir = path.join(ROOT, ".bench-data-scale");
+  rmSync(dataDir, { recursive: true, force: true });
   const app = spawnNode(undefined, ["--single-threaded-gc", path.join(ROOT, "dist/server/main.js")], {
     stdout: "ignore",
     env: {
       ...process.env,
       NODE_ENV: "development",
       PORT: String(APP_PORT),
+      PUBLIC_URL: base,
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(PG_PORT),
       LOG_LEVEL: "warn",
