@@ -2,14 +2,14 @@
 // never shares an event loop or a core with the server it measures. Takes one job as JSON in argv,
 // prints one result as JSON on stdout.
 //
-// Two kinds of HTTP load. Closed loop (autocannon): every connection sends its next request as
-// soon as the last is answered, which finds the maximum rate. Fixed rate (fixed-rate.ts, open
-// loop): latency counts from when each request was due. autocannon's own -R cannot do that: it
-// lets each connection send its quota for the second back to back as soon as the second begins,
-// so its "fixed rate" is a burst at full concurrency every second, and its correction for
-// coordinated omission assumes an interval of 1 ms.
+// Two kinds of HTTP load. Closed loop (wrk, from Debian): every connection sends its next request
+// as soon as the last is answered, which finds the maximum rate. wrk is C on one thread; node's
+// autocannon, used before, spent 95 % of its core at the rates the shop reaches here, so it
+// measured itself as much as the server. Fixed rate (fixed-rate.ts, open loop): latency counts
+// from when each request was due; wrk's and autocannon's own rate options send each second's
+// quota as a burst and do not count the wait of requests that were due.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import autocannon from "autocannon";
 import { fixedRate } from "./fixed-rate.js";
 
 interface HttpRequestSpec {
@@ -78,29 +78,57 @@ function summarize(latencies: number[], failures: number, seconds: number): Meas
   };
 }
 
-async function runClosedLoop(job: ClosedLoopJob): Promise<Measured> {
-  let next = 0;
-  const result = await autocannon({
-    url: job.url,
-    connections: job.connections,
-    duration: job.durationSeconds,
-    pipelining: 1,
-    method: job.method ?? "GET",
-    headers: job.headers,
-    body: job.body,
-    setupClient: (client) => {
-      const cookie = job.cookies?.[next++ % job.cookies.length];
-      if (cookie) client.setHeaders({ ...job.headers, cookie });
-    },
+/** wrk's latency figures ("812.00us", "3.41ms", "1.02s") in milliseconds. */
+function wrkMs(text: string | undefined): number {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text ?? "");
+  if (!match) throw new Error(`wrk printed a latency of ${text}`);
+  const factor = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[match[2] as "us" | "ms" | "s" | "m"];
+  return Number((Number(match[1]) * factor).toFixed(2));
+}
+
+/**
+ * A closed loop by wrk on this process's core (taskset's pinning is inherited), one thread. Only
+ * GETs without cookies: what the maximum-rate figures ask. The generator's CPU share is wrk's,
+ * from bash's `time`.
+ */
+async function runClosedLoop(job: ClosedLoopJob): Promise<LoadResult> {
+  if ((job.method ?? "GET") !== "GET" || job.body || job.cookies)
+    throw new Error("the closed loop sends plain GETs only");
+  const wrk = `wrk -t1 -c${job.connections} -d${job.durationSeconds}s --latency ${JSON.stringify(job.url)}`;
+  const child = spawn("bash", ["-c", `TIMEFORMAT='cpu %R %U %S'; time ${wrk}`], {
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0)
+    throw new Error(
+      code === 127 ? "wrk is not installed (Debian: apt-get install wrk)" : `wrk exited with ${code}: ${err}`,
+    );
+  const total = /(\d+) requests in ([\d.]+)(s|m)/.exec(out);
+  const time = /cpu ([\d.]+) ([\d.]+) ([\d.]+)/.exec(err);
+  if (!total || !time) throw new Error(`wrk printed:\n${out}\n${err}`);
+  const requests = Number(total[1]);
+  const seconds = Number(total[2]) * (total[3] === "m" ? 60 : 1);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  const percentile = (p: string) => wrkMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m").exec(out)?.[1]);
   return {
-    requests: result.requests.total,
-    requestsPerSecond: result.requests.total / result.duration,
-    succeededPerSecond: result["2xx"] / result.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
-    failures: result.non2xx + result.errors + result.timeouts,
+    requests,
+    requestsPerSecond: requests / seconds,
+    succeededPerSecond: (requests - non2xx) / seconds,
+    p50Ms: percentile("50"),
+    p99Ms: percentile("99"),
+    maxMs: wrkMs(/Latency\s+\S+\s+\S+\s+(\S+)/.exec(out)?.[1]),
+    failures: non2xx + socketErrors,
+    cpuShare: (Number(time[2]) + Number(time[3])) / Number(time[1]),
   };
 }
 
@@ -136,14 +164,13 @@ async function runUploads(job: UploadJob): Promise<Measured> {
 
 async function main() {
   const job = JSON.parse(process.argv[2] ?? "{}") as LoadJob;
+  if (job.kind === "closed") {
+    process.stdout.write(JSON.stringify(await runClosedLoop(job)));
+    return;
+  }
   const wallStart = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
-  const result =
-    job.kind === "uploads"
-      ? await runUploads(job)
-      : job.kind === "rate"
-        ? await runFixedRate(job)
-        : await runClosedLoop(job);
+  const result = job.kind === "uploads" ? await runUploads(job) : await runFixedRate(job);
   const cpu = process.cpuUsage(cpuStart);
   const wallMicros = Number(process.hrtime.bigint() - wallStart) / 1000;
   const output: LoadResult = { ...result, cpuShare: (cpu.user + cpu.system) / wallMicros };
