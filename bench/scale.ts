@@ -4,8 +4,9 @@
 // sizes. For each request: p50 and p95 of single uncached requests one after another, the answer's
 // bytes, and the growth of the p95 from the smallest size to the largest. Budgets: p95 ≤ 50 ms at
 // the largest size, growth ≤ 2×; Lighthouse's LCP ≤ 2.5 s on Manage Orders, All users and Reviews
-// at the largest size. Prints the tables, writes them as JSON to bench/results/, and exits 1 when a
-// budget fails. Timings mean something only on a quiet machine (the load average is printed).
+// at the largest size. Then Manage Orders in Chromium at the largest size, each view checked and
+// screenshotted (admin-screens.ts). Prints the tables, writes them as JSON and the screenshots to
+// bench/results/, and exits 1 when a budget or a view fails. Timings mean something only on a quiet machine (the load average is printed).
 //
 // Settings: BENCH_SCALE_SIZES (orders per size, "10000,100000,1000000"), BENCH_SCALE_REQUESTS
 // (measured requests per row and size, 40), BENCH_LIGHTHOUSE_RUNS (3; 0 skips Lighthouse).
@@ -15,6 +16,7 @@ import path from "node:path";
 import pg from "pg";
 import { seedScale } from "../src/server/db/seed/scale.js";
 import { encodeCursor } from "../src/server/lib/paging.js";
+import { manageOrdersAtScale, type ScreenCheck } from "./admin-screens.js";
 import { signInAdmin } from "./fixtures.js";
 import { LIGHTHOUSE_BUDGETS, lighthouse } from "./lighthouse.js";
 import { ROOT, spawnNode, stopProcess, waitForOk } from "./processes.js";
@@ -206,6 +208,10 @@ async function main() {
   const table: Record<string, Measured[]> = {};
   const seeded: { orders: number; seconds: number }[] = [];
   const lcp: { page: string; lcpMs: number; pass: boolean }[] = [];
+  let screens: ScreenCheck[] = [];
+  const results = path.join(ROOT, "bench/results");
+  const stamp = `scale-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  mkdirSync(results, { recursive: true });
   try {
     await waitForOk(`${base}/readyz`, app, 120_000);
     await client.connect();
@@ -240,6 +246,8 @@ async function main() {
           lcp.push({ page, lcpMs: Math.round(figures.lcpMs), pass: figures.lcpMs <= BUDGET.lcpMs });
         }
       }
+      // Throws when a view is wrong: the run fails.
+      if (orders === SIZES.at(-1)) screens = await manageOrdersAtScale(base, cookie, results, stamp, orders);
     }
   } finally {
     await client.end().catch(() => {});
@@ -277,12 +285,14 @@ async function main() {
   );
   console.log(`load average after: ${load()}`);
 
-  const results = path.join(ROOT, "bench/results");
-  mkdirSync(results, { recursive: true });
-  const file = path.join(results, `scale-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  for (const screen of screens)
+    console.log(
+      `Manage Orders (${screen.view}): ${screen.rows} rows, "${screen.count}", shown in ${screen.shownMs} ms, ${path.relative(ROOT, screen.screenshot)}`,
+    );
+  const file = path.join(results, `${stamp}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ sizes: SIZES, requests: REQUESTS, budget: BUDGET, rows, lcp, seeded }, null, 2),
+    JSON.stringify({ sizes: SIZES, requests: REQUESTS, budget: BUDGET, rows, lcp, screens, seeded }, null, 2),
   );
   console.log(`written to ${path.relative(ROOT, file)}`);
   if (rows.some((r) => !r.pass) || lcp.some((l) => !l.pass)) process.exitCode = 1;
