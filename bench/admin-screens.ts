@@ -122,7 +122,7 @@ export async function manageOrdersAtScale(
     await page.goto(`${base}/dashboard/manageOrders?status=pending`);
     const phone = await shot("phone", started, "article");
     expectThat(phone.rows === LIST_PAGE_SIZE, `${phone.rows} cards at 390 px`);
-    const sideways = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    const sideways = await page.evaluate<boolean>("document.documentElement.scrollWidth > window.innerWidth");
     expectThat(!sideways, "the page scrolls sideways at 390 px");
   } finally {
     await browser.close();
