@@ -1,15 +1,12 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { messages } from "../src/shared/messages.js";
 import { expectAccessible } from "./support/axe.js";
+import { DEMO_ADMIN, DEMO_CUSTOMER, uniqueEmail } from "./support/data.js";
 import { E2E } from "./support/env.js";
+import { expect, test } from "./support/fixtures.js";
 import { firstLink, waitForMail } from "./support/mail.js";
 
 const form = messages.auth.form;
-let counter = 0;
-function newEmail(tag: string) {
-  counter += 1;
-  return `${tag}.${process.pid}.${counter}.${Date.now()}@example.com`;
-}
 
 async function firstProductId(page: Page): Promise<string> {
   const res = await page.request.get("/api/products?pageSize=1");
@@ -43,8 +40,9 @@ async function signOut(page: Page) {
   await expect(page.getByRole("link", { name: messages.nav.login }).first()).toBeVisible();
 }
 
-test("sign up, sign out, then sign in returns to the page the visitor came from", async ({ page }) => {
-  const email = newEmail("journey");
+test("sign up, sign out, then sign in returns to the page the visitor came from", async ({ page, users }) => {
+  const email = uniqueEmail("journey");
+  users.track(email);
   await signUpInPage(page, email);
   await signOut(page);
 
@@ -57,8 +55,10 @@ test("sign up, sign out, then sign in returns to the page the visitor came from"
 
 test("signing up with a known email signs no one in, points to the mail, and mails the owner", async ({
   page,
+  users,
 }) => {
-  const email = newEmail("again");
+  const email = uniqueEmail("again");
+  users.track(email);
   await signUpInPage(page, email);
   await signOut(page);
 
@@ -72,7 +72,7 @@ test("signing up with a known email signs no one in, points to the mail, and mai
 
 test("a wrong password shows the error in the page", async ({ page }) => {
   await page.goto("/login");
-  await signInInPage(page, "customer@gearhouse.local", "Wrong0ne!");
+  await signInInPage(page, DEMO_CUSTOMER.email, "Wrong0ne!");
   await expect(page.getByRole("alert").filter({ hasText: messages.auth.invalidCredentials })).toBeVisible();
 });
 
@@ -100,8 +100,12 @@ test("sign-up shows each validation message on submit, then re-validates on chan
   await expect(page.getByText(messages.auth.nameRequired, { exact: true })).toHaveCount(0);
 });
 
-test("password reset through the mail server, then sign in with the new password", async ({ page }) => {
-  const email = newEmail("reset");
+test("password reset through the mail server, then sign in with the new password", async ({
+  page,
+  users,
+}) => {
+  const email = uniqueEmail("reset");
+  users.track(email);
   await signUpInPage(page, email, "OldPassw0rd");
   await signOut(page);
 
@@ -132,8 +136,12 @@ test("password reset through the mail server, then sign in with the new password
   await expect(page.getByText(messages.auth.resetLinkInvalid)).toBeVisible();
 });
 
-test("an ADMIN_EMAILS address becomes admin only by following the link mailed to it", async ({ page }) => {
+test("an ADMIN_EMAILS address becomes admin only by following the link mailed to it", async ({
+  page,
+  users,
+}) => {
   const d = messages.dashboard;
+  users.track(E2E.adminEmail);
   const sidebar = page.getByRole("navigation", { name: d.menu });
   await signUpInPage(page, E2E.adminEmail, "F1rstPassw0rd");
   await page.goto("/dashboard");
@@ -156,7 +164,8 @@ test("an ADMIN_EMAILS address becomes admin only by following the link mailed to
   await expect(sidebar.getByRole("link", { name: d.myOrders })).toHaveCount(0);
 });
 
-test("Google sign-in through the local OpenID provider", async ({ page }) => {
+test("Google sign-in through the local OpenID provider", async ({ page, users }) => {
+  users.track(E2E.googleUser.email);
   await page.goto("/login");
   await page.getByRole("button", { name: form.google }).click();
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
@@ -165,8 +174,7 @@ test("Google sign-in through the local OpenID provider", async ({ page }) => {
   expect(await me.json()).toMatchObject({ email: E2E.googleUser.email, role: "user" });
 });
 
-test("profile: create, then update", async ({ page }) => {
-  await signUpInPage(page, newEmail("profile"));
+test("profile: create, then update", async ({ page, customer: _ }) => {
   await page.goto("/dashboard/myProfile");
   const text = messages.profile.form;
   // The mode follows the saved profile once it has arrived (until then the boxes wait, disabled).
@@ -193,7 +201,7 @@ test("profile: create, then update", async ({ page }) => {
 test("the dashboard sidebar depends on the role", async ({ page }) => {
   const d = messages.dashboard;
   await page.goto("/login");
-  await signInInPage(page, "customer@gearhouse.local", "Customer123!");
+  await signInInPage(page, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
   await page.goto("/dashboard");
   const sidebar = page.getByRole("navigation", { name: d.menu });
@@ -204,7 +212,7 @@ test("the dashboard sidebar depends on the role", async ({ page }) => {
   await signOut(page);
 
   await page.goto("/login");
-  await signInInPage(page, "admin@gearhouse.local", "Admin123!");
+  await signInInPage(page, DEMO_ADMIN.email, DEMO_ADMIN.password);
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
   await page.goto("/dashboard");
   for (const name of [d.adminOverview, d.users, d.manageOrders, d.addProduct, d.makeAdmin, d.myProfile]) {
@@ -213,13 +221,15 @@ test("the dashboard sidebar depends on the role", async ({ page }) => {
   await expect(sidebar.getByRole("link", { name: d.myOrders })).toHaveCount(0);
 });
 
-test("no serious accessibility violations on the account pages", async ({ page }) => {
+test("no serious accessibility violations on the account pages", async ({ page, users }) => {
   for (const path of ["/login", "/registration", "/passwordReset"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectAccessible(page, path);
   }
-  await signUpInPage(page, newEmail("axe"));
+  const email = uniqueEmail("axe");
+  users.track(email);
+  await signUpInPage(page, email);
   await page.goto("/dashboard/myProfile");
   await expect(page.getByLabel(messages.profile.form.address, { exact: true })).toBeVisible();
   await expectAccessible(page);

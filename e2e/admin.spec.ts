@@ -1,12 +1,12 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import type { ProductList } from "../src/shared/catalog.js";
 import { LOW_STOCK_THRESHOLD } from "../src/shared/constants.js";
 import { messages } from "../src/shared/messages.js";
 import type { Order } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
-import { payOrder, placeOrder } from "./support/orders.js";
-import { customerVia, signInAsAdmin } from "./support/users.js";
+import { uniqueName } from "./support/data.js";
+import { expect, test } from "./support/fixtures.js";
 
 const t = messages.admin;
 
@@ -51,9 +51,8 @@ const pngImage = () =>
     .png()
     .toBuffer();
 
-test("an admin makes a user admin, then removes admin", async ({ page, request }) => {
-  const target = await customerVia(request, "Promoted");
-  await signInAsAdmin(page);
+test("an admin makes a user admin, then removes admin", async ({ page, request, users, admin: _ }) => {
+  const target = await users.signUp(request, { tag: "promoted", name: uniqueName("Promoted") });
   await page.goto("/dashboard/admin");
   const row = rowOf(page, target.email);
   await expect(row.getByText(t.users.roles.user, { exact: true })).toBeVisible();
@@ -69,9 +68,13 @@ test("an admin makes a user admin, then removes admin", async ({ page, request }
   expect(await (await request.get("/api/me")).json()).toMatchObject({ role: "user" });
 });
 
-test("an admin removes a user through the confirm dialog, by keyboard", async ({ page, request }) => {
-  const target = await customerVia(request, "Removed");
-  const admin = await signInAsAdmin(page);
+test("an admin removes a user through the confirm dialog, by keyboard", async ({
+  page,
+  request,
+  users,
+  admin,
+}) => {
+  const target = await users.signUp(request, { tag: "removed", name: uniqueName("Removed") });
   await page.goto("/dashboard/users");
   const row = rowOf(page, target.email);
   await expect(row).toContainText(target.name);
@@ -109,11 +112,13 @@ test("an admin removes a user through the confirm dialog, by keyboard", async ({
   await expect(rowOf(page, admin.email)).toHaveCount(1);
 });
 
-test("an admin adds a product with an image, restocks it, and finds it on /tools", async ({ page }) => {
-  await signInAsAdmin(page);
+test("an admin adds a product with an image, restocks it, and finds it on /tools", async ({
+  page,
+  admin: _,
+}) => {
   await page.goto("/dashboard/addProduct");
   const p = t.products;
-  const name = `E2E Keyboard ${Date.now()}`;
+  const name = uniqueName("E2E Keyboard");
 
   await page.getByRole("button", { name: p.submit }).click();
   await expect(page.getByText(messages.upload.missing)).toBeVisible();
@@ -153,8 +158,7 @@ test("an admin adds a product with an image, restocks it, and finds it on /tools
   await expect(page.getByRole("main").getByText("$59", { exact: true })).toBeVisible();
 });
 
-test("a failed image upload posts no product and says why", async ({ page }) => {
-  await signInAsAdmin(page);
+test("a failed image upload posts no product and says why", async ({ page, admin: _ }) => {
   const posted: string[] = [];
   page.on("request", (req) => {
     if (req.method() === "POST" && new URL(req.url()).pathname === "/api/products") posted.push(req.url());
@@ -176,7 +180,7 @@ test("a failed image upload posts no product and says why", async ({ page }) => 
   await page
     .getByLabel(p.image)
     .setInputFiles({ name: "part.png", mimeType: "image/png", buffer: await pngImage() });
-  await page.getByLabel(p.name, { exact: true }).fill(`Never posted ${Date.now()}`);
+  await page.getByLabel(p.name, { exact: true }).fill(uniqueName("Never posted"));
   await page.getByLabel(p.price).fill("10");
   await page.getByLabel(p.quantity).fill("10");
   await page.getByLabel(p.category).selectOption("mice");
@@ -190,17 +194,19 @@ test("a failed image upload posts no product and says why", async ({ page }) => 
 test("an admin ships a paid order and removes an unpaid one through the dialog", async ({
   page,
   request,
+  users,
+  orders,
+  admin: _,
 }) => {
   const list = (await (await request.get("/api/products?sort=price-asc&pageSize=3")).json()) as ProductList;
   // A cheap product of its own, so the stock other journeys take is not this one's.
   const item = list.items[2];
   if (!item) throw new Error("The demo catalog has fewer than 3 products");
-  const customer = await customerVia(request, "Shipper");
-  const paid = await placeOrder(request, item.id);
-  await payOrder(request, paid, customer);
-  const unpaid = await placeOrder(request, item.id);
+  const customer = await users.signUp(request, { tag: "shipper", name: uniqueName("Shipper") });
+  const paid = await orders.place(request, item.id);
+  await orders.pay(request, paid, customer);
+  const unpaid = await orders.place(request, item.id);
 
-  await signInAsAdmin(page);
   // Manage Orders shows a page of the newest orders: the search finds this customer's two.
   await page.goto(`/dashboard/manageOrders?search=${encodeURIComponent(customer.email)}`);
   const o = t.orders;
@@ -233,8 +239,7 @@ test("an admin ships a paid order and removes an unpaid one through the dialog",
   expect((await request.get(`/api/orders/${unpaid.id}`)).status()).toBe(404);
 });
 
-test("the overview shows the counts, each linking to its page", async ({ page }) => {
-  await signInAsAdmin(page);
+test("the overview shows the counts, each linking to its page", async ({ page, admin: _ }) => {
   const o = t.overview;
   const cards: ReadonlyArray<[label: string, path: string]> = [
     [o.users, "/dashboard/users"],
@@ -253,8 +258,7 @@ test("the overview shows the counts, each linking to its page", async ({ page })
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.users);
 });
 
-test("a customer on an admin page sees that it is for admins only", async ({ page }) => {
-  await customerVia(page.request, "Curious");
+test("a customer on an admin page sees that it is for admins only", async ({ page, customer: _ }) => {
   for (const { path, heading } of ADMIN_PAGES) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
@@ -266,9 +270,8 @@ test("a customer on an admin page sees that it is for admins only", async ({ pag
 });
 
 for (const { path, heading, loaded } of ADMIN_PAGES) {
-  test(`${path} has no serious or critical axe violations`, async ({ page }) => {
+  test(`${path} has no serious or critical axe violations`, async ({ page, admin: _ }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await signInAsAdmin(page);
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
     await expect(loaded(page)).toBeVisible();
@@ -276,8 +279,7 @@ for (const { path, heading, loaded } of ADMIN_PAGES) {
   });
 }
 
-test("the confirm dialog has no serious or critical axe violations", async ({ page }) => {
-  await signInAsAdmin(page);
+test("the confirm dialog has no serious or critical axe violations", async ({ page, admin: _ }) => {
   await page.goto("/dashboard/users");
   await page
     .getByRole("button", { name: new RegExp(`^${t.users.remove} `) })

@@ -1,7 +1,7 @@
 import path from "node:path";
-import { expect, test } from "@playwright/test";
 import { CSS_BUDGET_BYTES, initialBundle, JS_BUDGET_BYTES, routeOnlyModules } from "../bench/bundle-size.js";
 import { E2E } from "./support/env.js";
+import { expect, test } from "./support/fixtures.js";
 
 /*
  * Issue 7, P4: sizes come from the Vite manifest of the build these browser tests serve, so they

@@ -1,18 +1,15 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import type { Profile } from "../src/shared/accounts.js";
 import type { Product } from "../src/shared/catalog.js";
 import { messages } from "../src/shared/messages.js";
 import type { OrderPage } from "../src/shared/orders.js";
-import { addProduct } from "./support/catalog.js";
-import { E2E } from "./support/env.js";
-import { signInAsAdmin, signUpCustomer } from "./support/users.js";
+import { origin, uniqueName } from "./support/data.js";
+import { expect, type Products, test } from "./support/fixtures.js";
 
 // Forms prefilled from the server keep what the user typed before the data arrived: the answer is
 // held back until the test has typed, then let through; the loaded values fill only the fields the
 // user left alone.
-
-const origin = { origin: E2E.baseURL };
 
 /**
  * Holds the page's GET requests for `pathname` until `release()`, then lets them reach the shop.
@@ -46,26 +43,19 @@ async function saveProfile(
 }
 
 /**
- * A product of this spec's own, made by the admin in a separate browser context: what the tests
- * book or change moves no stock or price that other journeys count on. Named to sort last by name
- * and to match no storefront search, so the catalog's pages stay as they were.
+ * A product of this spec's own, made by the admin through the API: what the tests book or change
+ * moves no stock or price that other journeys count on. Named to sort last by name and to match no
+ * storefront search, so the catalog's pages stay as they were.
  */
-async function newProduct(browser: Browser, tag: string): Promise<Product> {
-  const admin = await browser.newPage();
-  try {
-    await signInAsAdmin(admin);
-    return await addProduct(admin.request, {
-      name: `Zz Keep ${tag} ${Date.now()}`,
-      image: "/media/products/echo-7-1-surround-gaming-headset.svg",
-      price: 40,
-      quantity: 100,
-      category: "headphones",
-      description: "Made by the browser tests.",
-    });
-  } finally {
-    await admin.close();
-  }
-}
+const keptProduct = (products: Products, tag: string) =>
+  products.add({
+    name: uniqueName(`Zz Keep ${tag}`),
+    image: "/media/products/echo-7-1-surround-gaming-headset.svg",
+    price: 40,
+    quantity: 100,
+    category: "headphones",
+    description: "Made by the browser tests.",
+  });
 
 /** No serious or critical axe violation, once no colour is mid-transition (see support/axe.ts). */
 async function expectAccessibleNow(page: Page, label: string) {
@@ -85,9 +75,9 @@ async function expectAccessibleNow(page: Page, label: string) {
 
 test("profile: what is typed while the saved profile loads is kept, and Update saves it", async ({
   page,
+  customer: _,
 }) => {
   const text = messages.profile.form;
-  await signUpCustomer(page, "keep-profile");
   await saveProfile(page.request, { address: "1 Saved Street", city: "Savedville", phone: "5550100" });
   const profile = await holdBack(page, "/api/profile");
 
@@ -121,11 +111,11 @@ test("profile: what is typed while the saved profile loads is kept, and Update s
 
 test("booking: an address typed while the profile loads is kept, the contact number comes from it", async ({
   page,
-  browser,
+  products,
+  customer: _,
 }) => {
   const form = messages.order.form;
-  const item = await newProduct(browser, "Booking");
-  await signUpCustomer(page, "keep-booking");
+  const item = await keptProduct(products, "Booking");
   await saveProfile(page.request, { address: "9 Saved Road", city: "Austin", phone: "5550199" });
   const profile = await holdBack(page, "/api/profile");
 
@@ -147,10 +137,13 @@ test("booking: an address typed while the profile loads is kept, the contact num
   expect(mine[0]).toMatchObject({ address: "4 Typed Lane, Dallas", phone: "5550199", quantity: 10 });
 });
 
-test("booking: a saved profile fills the address and contact number", async ({ page, browser }) => {
+test("booking: a saved profile fills the address and contact number", async ({
+  page,
+  products,
+  customer: _,
+}) => {
   const form = messages.order.form;
-  const item = await newProduct(browser, "Prefill");
-  await signUpCustomer(page, "prefill-booking");
+  const item = await keptProduct(products, "Prefill");
   await saveProfile(page.request, { address: "9 Saved Road", city: "Austin", phone: "5550199" });
 
   await page.goto(`/tool/${item.id}`);
@@ -160,11 +153,11 @@ test("booking: a saved profile fills the address and contact number", async ({ p
 
 test("admin edit: a price typed while the product loads is kept, the stock comes from the server", async ({
   page,
-  browser,
+  products,
+  admin: _,
 }) => {
   const p = messages.admin.products;
-  const item = await newProduct(browser, "Edit");
-  await signInAsAdmin(page);
+  const item = await keptProduct(products, "Edit");
   await page.goto("/dashboard/addProduct");
   const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name: item.name }) });
   await expect(card).toContainText(p.stock("100"));

@@ -1,23 +1,21 @@
 import { readFile } from "node:fs/promises";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import type { Product } from "../src/shared/catalog.js";
 import { messages } from "../src/shared/messages.js";
 import type { Order } from "../src/shared/orders.js";
 import { LIST_PAGE_SIZE } from "../src/shared/paging.js";
 import { expectAccessible } from "./support/axe.js";
-import { addProduct } from "./support/catalog.js";
-import { E2E } from "./support/env.js";
-import { payOrder, placeOrder } from "./support/orders.js";
-import { type Customer, customerVia, DEMO_ADMIN, signInAsAdmin, signUpCustomer } from "./support/users.js";
+import { type Account, origin, uniqueName } from "./support/data.js";
+import { test as base, expect, type Products } from "./support/fixtures.js";
 
 const o = messages.admin.orders;
 const list = messages.order.list;
-const origin = { origin: E2E.baseURL };
 const ORDERS = 30;
 
-/** A product of the journey's own, stocked for its orders, made by the admin signed in on `admin`. */
-const stockedProduct = (admin: APIRequestContext, tag: string) =>
-  addProduct(admin, {
-    name: `Bulk Fan ${tag} ${Date.now()}`,
+/** A product of the journey's own, stocked for its orders. */
+const stockedProduct = (products: Products, tag: string) =>
+  products.add({
+    name: uniqueName(`Bulk Fan ${tag}`),
     image: "/media/products/gale-120-high-static-pressure-fan.svg",
     price: 12,
     quantity: 10_000,
@@ -25,23 +23,29 @@ const stockedProduct = (admin: APIRequestContext, tag: string) =>
     category: "cooling-fans",
   });
 
-/**
- * The page signed in as the admin, and a customer of the journey's own with 30 orders: three paid,
- * one of them shipped. Other journeys place orders beside it, so each journey searches for its
- * customer.
- */
-async function customerWithOrders(page: Page, request: APIRequestContext, tag: string) {
-  await signInAsAdmin(page);
-  const product = await stockedProduct(page.request, tag);
-  const customer: Customer = await customerVia(request, tag);
-  const orders: Order[] = [];
-  for (let i = 0; i < ORDERS; i++) orders.push(await placeOrder(request, product.id));
-  for (const order of orders.slice(0, 3)) await payOrder(request, order, customer);
-  const shipped = orders[0];
-  if (!shipped) throw new Error("no order placed");
-  expect((await page.request.post(`/api/orders/${shipped.id}/ship`, { headers: origin })).status()).toBe(200);
-  return { customer, product, orders };
-}
+type JourneyOrders = { customer: Account; product: Product; orders: Order[] };
+
+const test = base.extend<{ customerWithOrders: (tag: string) => Promise<JourneyOrders> }>({
+  /**
+   * The page signed in as the admin, and a customer of the journey's own, signed in on `request`,
+   * with 30 orders: three paid, one of them shipped. Other journeys place orders beside it, so each
+   * journey searches for its customer. All of it goes in teardown but the paid orders and the product.
+   */
+  customerWithOrders: async ({ page, request, users, products, orders, admin: _ }, use) => {
+    await use(async (tag) => {
+      const product = await stockedProduct(products, tag);
+      const customer = await users.signUp(request, { tag, name: uniqueName(tag) });
+      const placed: Order[] = [];
+      for (let i = 0; i < ORDERS; i++) placed.push(await orders.place(request, product.id));
+      for (const order of placed.slice(0, 3)) await orders.pay(request, order, customer);
+      const shipped = placed[0];
+      if (!shipped) throw new Error("no order placed");
+      const ship = await page.request.post(`/api/orders/${shipped.id}/ship`, { headers: origin });
+      expect(ship.status()).toBe(200);
+      return { customer, product, orders: placed };
+    });
+  },
+});
 
 const searchBox = (page: Page) => page.getByRole("searchbox", { name: o.search });
 const count = (page: Page) => page.getByRole("status").filter({ hasText: /orders?$/ });
@@ -51,9 +55,9 @@ const rows = (page: Page) => page.getByRole("table", { name: o.caption }).getByR
 
 test("search, status chips, pages and the URL: back and forward restore each list", async ({
   page,
-  request,
+  customerWithOrders,
 }) => {
-  const { customer } = await customerWithOrders(page, request, "Chips");
+  const { customer } = await customerWithOrders("Chips");
   await page.goto("/dashboard/manageOrders");
   await expect(rows(page).first()).toBeVisible();
 
@@ -119,8 +123,8 @@ test("search, status chips, pages and the URL: back and forward restore each lis
   await expect(page).toHaveURL(/\/dashboard\/manageOrders$/);
 });
 
-test("Download saves the current filter as a CSV file", async ({ page, request }) => {
-  const { customer, orders } = await customerWithOrders(page, request, "Export");
+test("Download saves the current filter as a CSV file", async ({ page, customerWithOrders }) => {
+  const { customer, orders } = await customerWithOrders("Export");
   await page.goto(`/dashboard/manageOrders?search=${encodeURIComponent(customer.email)}&status=paid,shipped`);
   await expect(count(page)).toHaveText(list.count(3, true));
   const [download] = await Promise.all([
@@ -139,9 +143,9 @@ test("Download saves the current filter as a CSV file", async ({ page, request }
 
 test("at 390 px each order is a card with its action in view, and nothing scrolls sideways", async ({
   page,
-  request,
+  customerWithOrders,
 }) => {
-  const { customer, product } = await customerWithOrders(page, request, "Narrow");
+  const { customer, product } = await customerWithOrders("Narrow");
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/dashboard/manageOrders?search=${encodeURIComponent(customer.email)}`);
   const cards = page.getByRole("region", { name: o.caption }).getByRole("article");
@@ -158,15 +162,9 @@ test("at 390 px each order is a card with its action in view, and nothing scroll
   await expectAccessible(page, "Manage Orders at 390 px");
 });
 
-test("My Orders pages a customer's orders the same way", async ({ page, request }) => {
-  const signIn = await request.post("/api/auth/sign-in/email", {
-    headers: origin,
-    data: { email: DEMO_ADMIN.email, password: DEMO_ADMIN.password },
-  });
-  expect(signIn.status()).toBe(200);
-  const product = await stockedProduct(request, "Mine");
-  await signUpCustomer(page, "my-orders");
-  for (let i = 0; i < ORDERS; i++) await placeOrder(page.request, product.id);
+test("My Orders pages a customer's orders the same way", async ({ page, products, orders, customer: _ }) => {
+  const product = await stockedProduct(products, "Mine");
+  for (let i = 0; i < ORDERS; i++) await orders.place(page.request, product.id);
 
   await page.goto("/dashboard");
   const table = page.getByRole("table", { name: messages.order.table.caption });

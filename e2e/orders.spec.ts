@@ -1,11 +1,10 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import type { Product, ProductList } from "../src/shared/catalog.js";
 import { messages } from "../src/shared/messages.js";
 import { type Order, type OrderPage, orderTotalTooLarge } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
-import { E2E } from "./support/env.js";
-import { signUpCustomer } from "./support/users.js";
+import { expect, test } from "./support/fixtures.js";
 
 const form = messages.order.form;
 const table = messages.order.table;
@@ -26,16 +25,6 @@ async function stockOf(page: Page, id: string): Promise<number> {
   return ((await (await page.request.get(`/api/products/${id}`)).json()) as Product).quantity;
 }
 
-/** Books through the API, as the page's signed-in customer. */
-async function bookViaApi(page: Page, productId: string, quantity = 10): Promise<Order> {
-  const response = await page.request.post("/api/orders", {
-    headers: { origin: E2E.baseURL },
-    data: { productId, quantity, address: "7 Circuit Lane, Austin", phone: "5550142" },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Order;
-}
-
 async function payWithCard(page: Page, number: string) {
   const pay = page.getByRole("button", { name: /^Pay \$/ });
   await expect(pay).toBeEnabled();
@@ -50,9 +39,8 @@ const pngImage = () =>
     .png()
     .toBuffer();
 
-test("book 10 units with an image, pay with 4242 and see the order paid", async ({ page }) => {
+test("book 10 units with an image, pay with 4242 and see the order paid", async ({ page, customer }) => {
   const item = await product(page, 0);
-  const customer = await signUpCustomer(page, "booking");
   const stock = await stockOf(page, item.id);
 
   await page.goto(`/tool/${item.id}`);
@@ -105,10 +93,13 @@ test("book 10 units with an image, pay with 4242 and see the order paid", async 
   await expect(page.getByRole("button", { name: /^Pay \$/ })).toHaveCount(0);
 });
 
-test("a declined card shows the provider's message and leaves the order unpaid", async ({ page }) => {
+test("a declined card shows the provider's message and leaves the order unpaid", async ({
+  page,
+  orders,
+  customer: _,
+}) => {
   const item = await product(page, 1);
-  await signUpCustomer(page, "declined");
-  const order = await bookViaApi(page, item.id);
+  const order = await orders.place(page.request, item.id);
 
   await page.goto(`/dashboard/payment/${order.id}`);
   await payWithCard(page, "4000 0000 0000 0002");
@@ -122,10 +113,9 @@ test("a declined card shows the provider's message and leaves the order unpaid",
   expect(stored.paid).toBe(false);
 });
 
-test("Remove deletes an unpaid order and returns its stock", async ({ page }) => {
+test("Remove deletes an unpaid order and returns its stock", async ({ page, orders, customer: _ }) => {
   const item = await product(page, 2);
-  await signUpCustomer(page, "remove");
-  await bookViaApi(page, item.id, 12);
+  await orders.place(page.request, item.id, 12);
   const stock = await stockOf(page, item.id);
 
   await page.goto("/dashboard");
@@ -135,9 +125,8 @@ test("Remove deletes an unpaid order and returns its stock", async ({ page }) =>
   expect(await stockOf(page, item.id)).toBe(stock + 12);
 });
 
-test("the quantity is checked on change and Book waits for a valid one", async ({ page }) => {
+test("the quantity is checked on change and Book waits for a valid one", async ({ page, customer: _ }) => {
   const item = await product(page, 3);
-  await signUpCustomer(page, "quantity");
   await page.goto(`/tool/${item.id}`);
   const quantity = page.getByLabel(form.quantity, { exact: true });
   const book = page.getByRole("button", { name: form.book });
@@ -163,9 +152,9 @@ test("the quantity is checked on change and Book waits for a valid one", async (
 
 test("an order over what one card payment can take is refused in the form, with the reason", async ({
   page,
+  customer: _,
 }) => {
   const item = await product(page, 4);
-  await signUpCustomer(page, "total-cap");
   // The page is shown the product at the highest price an admin may set ($100,000); the server
   // refuses such an order too (src/server/features/orders/routes.test.ts).
   await page.route(`**/api/products/${item.id}`, async (route) => {
@@ -182,9 +171,8 @@ test("an order over what one card payment can take is refused in the form, with 
   await expect(book).toBeDisabled();
 });
 
-test("a refused image sends no order and says why", async ({ page }) => {
+test("a refused image sends no order and says why", async ({ page, customer: _ }) => {
   const item = await product(page, 4);
-  await signUpCustomer(page, "upload");
   await page.goto(`/tool/${item.id}`);
   await page.getByLabel(form.address, { exact: true }).fill("7 Circuit Lane, Austin");
   await page.getByLabel(form.phone, { exact: true }).fill("5550142");
@@ -200,18 +188,22 @@ test("a refused image sends no order and says why", async ({ page }) => {
   expect(mine.items).toEqual([]);
 });
 
-test("a product that does not exist shows a not-found message", async ({ page }) => {
-  await signUpCustomer(page, "missing");
+test("a product that does not exist shows a not-found message", async ({ page, customer: _ }) => {
   await page.goto("/tool/3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f");
   await expect(page.getByText(messages.catalog.productMissing)).toBeVisible();
 });
 
-test("another customer's order is not found on the payment page", async ({ page, browser }) => {
+test("another customer's order is not found on the payment page", async ({
+  page,
+  browser,
+  users,
+  orders,
+  customer: _,
+}) => {
   const item = await product(page, 5);
-  await signUpCustomer(page, "owner");
-  const order = await bookViaApi(page, item.id);
+  const order = await orders.place(page.request, item.id);
   const other = await browser.newPage();
-  await signUpCustomer(other, "intruder");
+  await users.signUp(other.request, { tag: "intruder" });
   await other.goto(`/dashboard/payment/${order.id}`);
   await expect(other.getByText(messages.order.notFound)).toBeVisible();
   await expect(other.getByRole("button", { name: /^Pay \$/ })).toHaveCount(0);

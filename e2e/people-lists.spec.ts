@@ -1,34 +1,22 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { REVIEW_PAGE_SIZE } from "../src/shared/constants.js";
 import { messages } from "../src/shared/messages.js";
 import { LIST_PAGE_SIZE } from "../src/shared/paging.js";
 import { expectAccessible } from "./support/axe.js";
-import { E2E } from "./support/env.js";
-import { signInAsAdmin, signUpCustomer, uniqueEmail } from "./support/users.js";
+import { type Account, origin, signIn, uniqueTag } from "./support/data.js";
+import { expect, test, type Users } from "./support/fixtures.js";
 
 const t = messages.admin.users;
-const origin = { origin: E2E.baseURL };
-
-/** A word no other journey's names contain, so a search finds this journey's users only. */
-const tagOf = (label: string) => `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-type Person = { id: string; name: string; email: string };
 
 /**
  * Signs up `count` customers named "<tag> <n>" in a request context of their own (the page stays
- * signed in as the admin), a few at a time; answers them in sign-up order.
+ * signed in as the admin), one at a time; answers them in sign-up order. `tag` is a word no other
+ * journey's names contain (uniqueTag), so a search finds this journey's users only.
  */
-async function signUpMany(request: APIRequestContext, tag: string, count: number): Promise<Person[]> {
-  const people: Person[] = [];
+async function signUpMany(users: Users, request: APIRequestContext, tag: string, count: number) {
+  const people: Account[] = [];
   for (let n = 1; n <= count; n++) {
-    const person = { name: `${tag} ${String(n).padStart(2, "0")}`, email: uniqueEmail(tag.toLowerCase()) };
-    const response = await request.post("/api/auth/sign-up/email", {
-      headers: origin,
-      data: { ...person, password: "Passw0rd!", phone: "+1 555 0142" },
-    });
-    expect(response.status()).toBe(200);
-    const me = (await (await request.get("/api/me")).json()) as { id: string };
-    people.push({ ...person, id: me.id });
+    people.push(await users.signUp(request, { tag, name: `${tag} ${String(n).padStart(2, "0")}` }));
   }
   return people;
 }
@@ -42,10 +30,11 @@ const bodyRows = (page: Page) => page.getByRole("table").locator("tbody tr");
 test("All users: a debounced search and role chips, kept in the URL through back and forward", async ({
   page,
   request,
+  users,
+  admin: _,
 }) => {
-  const tag = tagOf("Lister");
-  const [, promoted] = await signUpMany(request, tag, 3);
-  await signInAsAdmin(page);
+  const tag = uniqueTag("Lister");
+  const [, promoted] = await signUpMany(users, request, tag, 3);
   if (!promoted) throw new Error("not signed up");
   const made = await page.request.put(`/api/users/${promoted.id}/role`, {
     headers: origin,
@@ -107,10 +96,11 @@ test("All users: a debounced search and role chips, kept in the URL through back
 test("Make Admin: pages of users with Previous and Next, one page in the page, numbered across pages", async ({
   page,
   request,
+  users,
+  admin: _,
 }) => {
-  const tag = tagOf("Pager");
-  const people = await signUpMany(request, tag, LIST_PAGE_SIZE + 2);
-  await signInAsAdmin(page);
+  const tag = uniqueTag("Pager");
+  const people = await signUpMany(users, request, tag, LIST_PAGE_SIZE + 2);
   await page.goto(`/dashboard/admin?search=${tag.toLowerCase()}`);
   const pages = page.getByRole("navigation", { name: t.pages });
   const next = pages.getByRole("link", { name: t.next });
@@ -160,21 +150,24 @@ test("Make Admin: pages of users with Previous and Next, one page in the page, n
   await expect(bodyRows(page)).toHaveCount(2);
 });
 
-test("a forged page link says why and leads back to all users", async ({ page }) => {
-  await signInAsAdmin(page);
+test("a forged page link says why and leads back to all users", async ({ page, admin: _ }) => {
   await page.goto("/dashboard/users?cursor=not-a-real-cursor");
   await expect(page.getByRole("alert")).toContainText(messages.paging.badCursor);
   await page.getByRole("link", { name: t.clearFilters }).click();
   await expect(page.getByRole("table", { name: t.caption })).toBeVisible();
 });
 
-test("at 390 px wide each user is a card, its details and button in view", async ({ page, request }) => {
+test("at 390 px wide each user is a card, its details and button in view", async ({
+  page,
+  request,
+  users,
+  admin: _,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ reducedMotion: "reduce" });
-  const tag = tagOf("Narrow");
-  const [person] = await signUpMany(request, tag, 2);
+  const tag = uniqueTag("Narrow");
+  const [person] = await signUpMany(users, request, tag, 2);
   if (!person) throw new Error("not signed up");
-  await signInAsAdmin(page);
   for (const path of ["/dashboard/users", "/dashboard/admin"]) {
     await page.goto(`${path}?search=${tag.toLowerCase()}`);
     const list = page.getByRole("region", { name: path.endsWith("users") ? t.caption : t.rolesCaption });
@@ -199,14 +192,13 @@ test.describe("the Reviews page", () => {
   test("loads more reviews as the visitor goes, and by keyboard, saying how many it shows", async ({
     page,
     request,
+    users,
+    customer: _,
   }) => {
     // Enough reviews for three pages beyond what the shop has: five an hour per account.
-    const writers = await signUpMany(request, tagOf("Writer"), 4);
+    const writers = await signUpMany(users, request, uniqueTag("Writer"), 4);
     for (const writer of writers) {
-      await request.post("/api/auth/sign-in/email", {
-        headers: origin,
-        data: { email: writer.email, password: "Passw0rd!" },
-      });
+      await signIn(request, writer);
       for (let i = 1; i <= 5; i++) {
         const posted = await request.post("/api/reviews", {
           headers: origin,
@@ -220,7 +212,6 @@ test.describe("the Reviews page", () => {
     expect(total).toBeGreaterThan(2 * REVIEW_PAGE_SIZE);
 
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await signUpCustomer(page, "feed");
     await page.goto("/dashboard/addReview");
     const grid = page.getByRole("region", { name: messages.reviewForm.allReviews });
     const cards = grid.getByRole("listitem");

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
 import { CATEGORY_LABELS } from "../src/shared/constants.js";
 import { messages } from "../src/shared/messages.js";
+import { expect, test } from "./support/fixtures.js";
 
 /*
  * Issue 7, P5: the landing pages arrive prerendered (src/client/prerender.tsx), so they show before

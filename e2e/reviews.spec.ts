@@ -1,8 +1,8 @@
-import { expect, type Locator, test } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import { messages } from "../src/shared/messages.js";
 import { expectAccessible } from "./support/axe.js";
-import { E2E } from "./support/env.js";
-import { signInAsAdmin, signUpCustomer, uniqueEmail } from "./support/users.js";
+import { origin, uniqueSuffix } from "./support/data.js";
+import { expect, test } from "./support/fixtures.js";
 
 const text = messages.reviewForm;
 /** The default REVIEW_LIMIT_PER_HOUR, which the browser tests' shop keeps. */
@@ -14,8 +14,10 @@ const staffMark = (card: Locator) => card.getByText(messages.review.staff, { exa
 // write reviews, so they hold a lock and never run at once, and none pushes another's out of sight.
 test.describe.configure({ lock: "reviews" });
 
-test("a customer writes a review and sees it in the grid and on the home page", async ({ page }) => {
-  const customer = await signUpCustomer(page, "reviewer", `Reviewer ${Date.now()}`);
+test("a customer writes a review and sees it in the grid and on the home page", async ({
+  page,
+  customer,
+}) => {
   // The home page first, so its Customer Reviews are cached when the review is posted.
   await page.goto("/");
   await expect(page.getByRole("img", { name: /^Rated [1-5] out of 5$/ })).toHaveCount(3);
@@ -28,7 +30,7 @@ test("a customer writes a review and sees it in the grid and on the home page", 
   await expect(page.getByText(text.postingAs(customer.name))).toBeVisible();
 
   // Shown as text, never as HTML.
-  const comment = `Solid switches, <b>no</b> rattle. ${uniqueEmail("comment")}`;
+  const comment = `Solid switches, <b>no</b> rattle. ${uniqueSuffix()}`;
   await page.getByLabel(text.comment, { exact: true }).fill(comment);
   await page.getByLabel(text.rating, { exact: true }).fill("4");
   await page.getByRole("button", { name: text.submit }).click();
@@ -50,8 +52,7 @@ test("a customer writes a review and sees it in the grid and on the home page", 
   await expect(home.getByText(comment, { exact: true })).toBeVisible();
 });
 
-test("the rating is checked on submit, then on every change", async ({ page }) => {
-  await signUpCustomer(page, "rating");
+test("the rating is checked on submit, then on every change", async ({ page, customer: _ }) => {
   await page.goto("/dashboard/addReview");
   const rating = page.getByLabel(text.rating, { exact: true });
   await page.getByRole("button", { name: text.submit }).click();
@@ -72,11 +73,11 @@ test("the rating is checked on submit, then on every change", async ({ page }) =
 
 test("the review past the hour's limit is refused in the form, which says why and keeps the text", async ({
   page,
+  customer: _,
 }) => {
-  await signUpCustomer(page, "limit");
   for (let i = 1; i <= REVIEWS_AN_HOUR; i++) {
     const posted = await page.request.post("/api/reviews", {
-      headers: { origin: E2E.baseURL },
+      headers: origin,
       data: { comment: `Review ${i} of the hour.`, rating: 4 },
     });
     expect(posted.status()).toBe(201);
@@ -100,12 +101,14 @@ test("the review past the hour's limit is refused in the form, which says why an
   await expectAccessible(page, "/dashboard/addReview with the limit reached");
 });
 
-test("an admin's review carries the Staff mark in the grid and on the home page", async ({ page }) => {
+test("an admin's review carries the Staff mark in the grid and on the home page", async ({
+  page,
+  admin: _,
+}) => {
   // A still page: no slide moves while axe measures contrast on the home page.
   await page.emulateMedia({ reducedMotion: "reduce" });
-  await signInAsAdmin(page);
   await page.goto("/dashboard/addReview");
-  const comment = `Cyclone fans are back in stock on Friday. ${uniqueEmail("staff")}`;
+  const comment = `Cyclone fans are back in stock on Friday. ${uniqueSuffix()}`;
   await page.getByLabel(text.comment, { exact: true }).fill(comment);
   await page.getByLabel(text.rating, { exact: true }).fill("5");
   await page.getByRole("button", { name: text.submit }).click();

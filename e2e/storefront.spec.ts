@@ -1,9 +1,9 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import type { ProductList } from "../src/shared/catalog.js";
 import { DEFAULT_PAGE_SIZE, SLIDER_INTERVAL_MS } from "../src/shared/constants.js";
 import { messages } from "../src/shared/messages.js";
 import { expectAccessible } from "./support/axe.js";
-import { signUpCustomer } from "./support/users.js";
+import { expect, test } from "./support/fixtures.js";
 
 /**
  * The e2e shop takes payments in the sandbox, so every page says so at its top (issue 14,
@@ -295,8 +295,10 @@ test.describe("routes", () => {
 });
 
 test.describe("signed in", () => {
-  test("the navigation bar offers Dashboard and Sign Out, and Sign Out returns home", async ({ page }) => {
-    await signUpCustomer(page, "storefront");
+  test("the navigation bar offers Dashboard and Sign Out, and Sign Out returns home", async ({
+    page,
+    customer: _,
+  }) => {
     await page.goto("/about");
     const nav = page.getByRole("navigation", { name: messages.nav.label });
     await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toBeVisible();
@@ -307,10 +309,9 @@ test.describe("signed in", () => {
     await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toHaveCount(0);
   });
 
-  test("a customer sees the product page with price and stock", async ({ page }) => {
+  test("a customer sees the product page with price and stock", async ({ page, customer: _ }) => {
     const [product] = (await apiProducts(page, "pageSize=1")).items;
     if (!product) throw new Error("The demo catalog is empty");
-    await signUpCustomer(page, "storefront");
     await page.goto(`/tool/${product.id}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.name);
     await expect(page.getByRole("img", { name: product.name })).toBeVisible();
@@ -320,8 +321,7 @@ test.describe("signed in", () => {
     ).toBeVisible();
   });
 
-  test("the dashboard shows the customer's menu", async ({ page }) => {
-    await signUpCustomer(page, "storefront");
+  test("the dashboard shows the customer's menu", async ({ page, customer: _ }) => {
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.myOrders);
     const menu = page.getByRole("navigation", { name: messages.dashboard.menu });
