@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { notifyCatalogChange } from "../catalog/listener.js";
+import { notifyCatalogChange } from "../catalog/index.js";
 
 type OrderRow = typeof orders.$inferSelect;
 

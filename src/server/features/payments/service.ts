@@ -7,7 +7,7 @@ import type { Db, Tx } from "../../db/client.js";
 import { orders, paymentEvents, payments } from "../../db/schema/index.js";
 import { badRequest, conflict, notFound, paymentRequired } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { toOrder } from "../orders/service.js";
+import { toOrder } from "../orders/index.js";
 import type { PaymentProvider, ProviderEvent, ProviderIntent } from "./provider.js";
 import type { SandboxProvider } from "./sandbox.js";
 
