@@ -40,7 +40,7 @@ export async function customerVia(request: APIRequestContext, tag: string): Prom
   return customer;
 }
 
-/** The demo admin the e2e shop seeds (DEMO_ACCOUNTS in src/server/features/accounts/service.ts). */
+/** The demo admin the e2e shop seeds (DEMO_ACCOUNTS in src/server/features/accounts/setup.ts). */
 export const DEMO_ADMIN = { name: "Gearhouse Admin", email: "admin@gearhouse.local", password: "Admin123!" };
 
 /**
