@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Run, runCommand } from "./run-command.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
 
@@ -48,11 +48,6 @@ const VIOLATIONS: [rule: string, from: string][] = [
   ["client-and-server-meet-in-shared", "src/client/lib/planted.ts"],
 ];
 
-interface Run {
-  code: number | null;
-  output: string;
-}
-
 /** `npm run lint:layers` as package.json has it, run in `cwd`; its files are the repository's. */
 function layerCheck(cwd: string): Promise<Run> {
   const script: string = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts[
@@ -60,24 +55,9 @@ function layerCheck(cwd: string): Promise<Run> {
   ];
   const [command = "", ...args] = script.split(" ").map((word) => {
     const file = path.join(ROOT, word);
-    try {
-      return statSync(file).isFile() ? file : word;
-    } catch {
-      return word;
-    }
+    return statSync(file, { throwIfNoEntry: false })?.isFile() ? file : word;
   });
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NO_COLOR: "1" } });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => {
-      output += c.toString("utf8");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      output += c.toString("utf8");
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, output }));
-  });
+  return runCommand(command, args, { cwd, env: { ...process.env, NO_COLOR: "1" } });
 }
 
 describe("the layer check (npm run lint:layers)", () => {
