@@ -8,7 +8,8 @@ import { build, type ConfigEnv, defineConfig, type Plugin, type ResolvedConfig, 
 import { SLIDES } from "./src/client/features/home/slides.js";
 import { paths } from "./src/client/lib/paths.js";
 import { paymentsMode } from "./src/server/config.js";
-import { putFirstInBody, testModeBanner } from "./src/server/features/payments/test-mode.js";
+import { testModeBanner } from "./src/server/features/payments/test-mode.js";
+import { putFirstInBody } from "./src/server/lib/html.js";
 
 const apiPort = process.env.API_PORT ?? "3001";
 

@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib";
 export const JS_BUDGET_BYTES = 150 * 1024;
 export const CSS_BUDGET_BYTES = 30 * 1024;
 /** Code that only some signed-in pages need: it must never be part of the first download. */
-export const ROUTE_ONLY_CODE = /^features\/(dashboard|payments|admin|users)\//;
+export const ROUTE_ONLY_CODE = /^(features\/(payments|admin|users)\/|app\/layout\/dashboard-layout\.tsx$)/;
 /** @stripe/stripe-js loads Stripe.js from here; its presence means the Stripe code is in the chunk. */
 const STRIPE_MARKER = "js.stripe.com";
 
@@ -33,12 +33,15 @@ export interface InitialBundle {
 const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
 
 /**
- * The route modules the client router loads lazily (its `import("../features/…")` calls) that
- * belong to signed-in areas, as manifest keys (paths under src/client).
+ * The route modules the client router loads lazily (its `import("../features/…")` and
+ * `import("./layout/…")` calls) that belong to signed-in areas, as manifest keys (paths under
+ * src/client, where the router's folder is app/).
  */
 export function routeOnlyModules(routerFile: string): string[] {
   const source = readFileSync(routerFile, "utf8");
-  const lazy = [...source.matchAll(/import\("\.\.\/(features\/[^"]+)\.js"\)/g)].map((m) => `${m[1]}.tsx`);
+  const lazy = [...source.matchAll(/import\("(\.\.?\/[^"]+)\.js"\)/g)].map(
+    (m) => `${path.posix.join("app", m[1] ?? "")}.tsx`,
+  );
   return lazy.filter((key) => ROUTE_ONLY_CODE.test(key));
 }
 

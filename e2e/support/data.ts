@@ -47,7 +47,7 @@ export type Account = Credentials & { id: string };
 /** The password of every account the tests sign up. */
 export const PASSWORD = "Passw0rd!";
 
-/** The demo accounts the e2e shop seeds (DEMO_ACCOUNTS in src/server/features/accounts/service.ts). */
+/** The demo accounts the e2e shop seeds (DEMO_ACCOUNTS in src/server/features/accounts/setup.ts). */
 export const DEMO_ADMIN = { name: "Gearhouse Admin", email: "admin@gearhouse.local", password: "Admin123!" };
 export const DEMO_CUSTOMER = { email: "customer@gearhouse.local", password: "Customer123!" };
 

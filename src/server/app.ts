@@ -14,6 +14,8 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
+import { createAuth, readSessionUser } from "./features/accounts/auth.js";
+import { type AuthRoutesOptions, authRoutes } from "./features/accounts/auth-routes.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
@@ -27,10 +29,10 @@ import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
-import auth, { type AuthPluginOptions } from "./plugins/auth.js";
 import errors from "./plugins/errors.js";
 import input from "./plugins/input.js";
 import security, { frameworkErrors } from "./plugins/security.js";
+import session from "./plugins/session.js";
 import spa from "./plugins/spa.js";
 
 declare module "fastify" {
@@ -46,7 +48,7 @@ export interface BuildOptions {
   logger?: boolean | Record<string, unknown>;
   /** Where mail goes; by default SMTP_URL or the dev outbox. */
   mailer?: Mailer;
-  rateLimit?: AuthPluginOptions["rateLimit"];
+  rateLimit?: AuthRoutesOptions["rateLimit"];
   /** The catalog search's rationing, when not sized from the pool (tests provoke its 503s with it). */
   catalogSearch?: CatalogRoutesOptions["search"];
   /** Told of every route as it is registered (the authorization matrix test lists them this way). */
@@ -115,18 +117,22 @@ export async function buildApp(
   });
   await app.register(swaggerUi, { routePrefix: "/api/docs" });
 
+  // better-auth, on the shop's tables: the accounts feature serves its endpoints, the session
+  // plugin reads who is signed in through it.
+  const mailer = options.mailer ?? createMailer(config, (msg) => app.log.info(msg));
+  const auth = createAuth(config, database.db, mailer, app.log);
+  app.decorate("auth", auth);
+
   // The app's own plugins.
   await app.register(errors);
   await app.register(security, { config });
   await app.register(input);
-  await app.register(auth, {
-    mailer: options.mailer ?? createMailer(config, (msg) => app.log.info(msg)),
-    rateLimit: options.rateLimit,
-  });
+  await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie) });
   await app.register(catalogCache);
 
   // Features.
   await app.register(healthRoutes);
+  await app.register(authRoutes, { auth, mailer, rateLimit: options.rateLimit });
   await app.register(accountRoutes);
   await app.register(profileRoutes);
   await app.register(catalogRoutes, { search: options.catalogSearch });

@@ -5,7 +5,7 @@ import { createDatabase } from "./db/client.js";
 import { startEmbeddedPostgres } from "./db/embedded.js";
 import { runMigrations, withSetupLock } from "./db/migrate.js";
 import { seedDemoCatalog } from "./db/seed/index.js";
-import { DEMO_ACCOUNTS, setUpAccounts } from "./features/accounts/service.js";
+import { DEMO_ACCOUNTS, setUpAccounts } from "./features/accounts/setup.js";
 
 /** How often the shop checks that the process that started it still runs. */
 const PARENT_CHECK_MS = 500;

@@ -3,9 +3,6 @@
  * without the schemas of src/shared.
  */
 
-// Type only: catalog.ts imports this module at run time.
-import type { ProductListQuery } from "./catalog.js";
-
 export const MIN_ORDER_QUANTITY = 10;
 /**
  * The most one order may total, in whole US dollars: the most a card payment can take at once
@@ -95,7 +92,13 @@ export function productListPath({
   sort,
   page,
   pageSize,
-}: Partial<ProductListQuery>): string {
+}: {
+  search?: string;
+  category?: Category;
+  sort?: ProductSort;
+  page?: number;
+  pageSize?: number;
+}): string {
   return withQuery("/api/products", { search, category, sort, page, pageSize });
 }
 

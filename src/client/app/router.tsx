@@ -84,7 +84,7 @@ export const routes: RouteObject[] = [
       {
         path: paths.dashboard.root,
         lazy: async () => ({
-          Component: (await import("../features/dashboard/components/dashboard-layout.js")).DashboardLayout,
+          Component: (await import("./layout/dashboard-layout.js")).DashboardLayout,
         }),
         children: [
           { index: true, lazy: async () => ({ Component: (await orderPages.myOrders()).MyOrdersPage }) },

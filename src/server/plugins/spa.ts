@@ -4,7 +4,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { putFirstInBody } from "../features/payments/test-mode.js";
+import { putFirstInBody } from "../lib/html.js";
 import { sendProblem } from "./errors.js";
 
 /** An HTML page as built, with the Brotli and gzip copies the build wrote beside it, if any. */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
 import { orders, products, profiles } from "../db/schema/index.js";
-import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../plugins/auth.js";
+import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
 import { createTestApp, type TestContext } from "./app.js";
 import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
 
@@ -339,7 +339,7 @@ export async function resetTokenOf(world: RouteWorld, email: string): Promise<st
 }
 
 /**
- * Every better-auth POST endpoint the shop serves (AUTH_POST_PATHS in plugins/auth.ts); the others
+ * Every better-auth POST endpoint the shop serves (AUTH_POST_PATHS in features/accounts/auth-routes.ts); the others
  * answer 404 to everyone, which the suites check from `app.auth.api`.
  */
 export const AUTH_ROUTES: Record<string, AuthCase> = {

@@ -6,6 +6,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import type { Mailer } from "../../lib/mailer.js";
+import type { SessionUser } from "../../plugins/session.js";
 import { completeAdminLink, isListedAdmin, sendAdminLink } from "./admin-link.js";
 import { endResetLinks } from "./service.js";
 
@@ -33,7 +34,7 @@ export function accountExistsMail(publicUrl: string) {
 }
 
 /**
- * Reset requests over their address's mail cap, marked by plugins/auth.ts before better-auth sees
+ * Reset requests over their address's mail cap, marked by auth-routes.ts before better-auth sees
  * them: better-auth answers them as any other, but no mail goes out (the unsent link is never
  * shown to anyone and expires within the hour; the next link sent ends it).
  */
@@ -60,7 +61,7 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
     trustedOrigins: [origin],
     // An OAuth failure that cannot be sent to the client's errorCallbackURL (no or a bad state)
     // lands on the login page, which says Google sign-in failed; better-auth's own error page is
-    // closed (GET endpoints in plugins/auth.ts).
+    // closed (GET endpoints in auth-routes.ts).
     onAPIError: { errorURL: `${config.publicUrl}/login` },
     database: drizzleAdapter(db, {
       provider: "pg",
@@ -168,3 +169,23 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
 
 export type Auth = ReturnType<typeof createAuth>;
 export { APIError };
+
+declare module "fastify" {
+  interface FastifyInstance {
+    auth: Auth;
+  }
+}
+
+/** The user whose better-auth session these cookies carry, or null (plugins/session.ts asks). */
+export async function readSessionUser(auth: Auth, cookie: string): Promise<SessionUser | null> {
+  const session = await auth.api.getSession({ headers: new Headers({ cookie }) });
+  if (!session) return null;
+  const u = session.user as typeof session.user & { phone?: string; role?: string };
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    phone: u.phone ?? "",
+    role: u.role === "admin" ? "admin" : "user",
+  };
+}

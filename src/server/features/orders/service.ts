@@ -6,8 +6,8 @@ import { type Order, type OrderInput, orderTotalTooLarge, withinOrderTotal } fro
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
-import type { SessionUser } from "../../plugins/auth.js";
-import { notifyCatalogChange } from "../catalog/listener.js";
+import type { SessionUser } from "../../plugins/session.js";
+import { notifyCatalogChange } from "../catalog/index.js";
 
 type OrderRow = typeof orders.$inferSelect;
 

@@ -1,8 +1,4 @@
 import type { PaymentProviderName } from "../../../shared/payments.js";
-import type { Config } from "../../config.js";
-import type { Db } from "../../db/client.js";
-import { SandboxProvider } from "./sandbox.js";
-import { StripeProvider } from "./stripe.js";
 
 /** What the shop asks a provider to charge: one order's amount, in cents. */
 export interface IntentRequest {
@@ -47,9 +43,4 @@ export interface PaymentProvider {
   retrieve(intentId: string): Promise<ProviderIntent | null>;
   /** Throws a 404 problem when webhooks are not in use, a 400 problem when the signature is wrong. */
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent;
-}
-
-/** Stripe when its keys are configured, otherwise the built-in sandbox. */
-export function createPaymentProvider(config: Config, db: Db): PaymentProvider {
-  return config.stripe ? new StripeProvider(config.stripe) : new SandboxProvider(db);
 }

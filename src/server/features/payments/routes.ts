@@ -10,9 +10,10 @@ import {
 } from "../../../shared/payments.js";
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { createPaymentProvider, type PaymentProvider } from "./provider.js";
+import type { PaymentProvider } from "./provider.js";
 import { SandboxProvider } from "./sandbox.js";
 import { applyWebhookEvent, confirmSandboxPayment, createPaymentIntent, payOrder } from "./service.js";
+import { StripeProvider } from "./stripe.js";
 
 /** Its own scope: the signature covers the exact bytes, so only this route keeps JSON unparsed. */
 const webhookRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = async (app, { provider }) => {
@@ -41,7 +42,10 @@ const webhookRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = asyn
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["payments"];
-  const provider = createPaymentProvider(app.config, app.db);
+  // Stripe when its keys are configured, otherwise the built-in sandbox.
+  const provider: PaymentProvider = app.config.stripe
+    ? new StripeProvider(app.config.stripe)
+    : new SandboxProvider(app.db);
 
   app.post(
     "/api/orders/:id/payment-intent",

@@ -6,8 +6,8 @@ import type { PaymentIntent, SandboxConfirmInput, SandboxConfirmResult } from ".
 import type { Db, Tx } from "../../db/client.js";
 import { orders, paymentEvents, payments } from "../../db/schema/index.js";
 import { badRequest, conflict, notFound, paymentRequired } from "../../lib/problem.js";
-import type { SessionUser } from "../../plugins/auth.js";
-import { toOrder } from "../orders/service.js";
+import type { SessionUser } from "../../plugins/session.js";
+import { toOrder } from "../orders/index.js";
 import type { PaymentProvider, ProviderEvent, ProviderIntent } from "./provider.js";
 import type { SandboxProvider } from "./sandbox.js";
 

@@ -4,7 +4,7 @@ import { messages } from "../../../shared/messages.js";
 import type { Db } from "../../db/client.js";
 import { profiles } from "../../db/schema/index.js";
 import { conflict, notFound } from "../../lib/problem.js";
-import type { SessionUser } from "../../plugins/auth.js";
+import type { SessionUser } from "../../plugins/session.js";
 
 type Fields = { address: string; city: string; phone: string };
 

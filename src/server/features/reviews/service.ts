@@ -7,7 +7,7 @@ import { orders, reviews } from "../../db/schema/index.js";
 import { cursorAt, decodePosition, keysetPage, keysetWindow, type NewestFirstKey } from "../../lib/keyset.js";
 import { boundedCount, UUID_ID } from "../../lib/paging.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import type { SessionUser } from "../../plugins/auth.js";
+import type { SessionUser } from "../../plugins/session.js";
 
 /**
  * Reviews with the "verified buyer" flag (the reviewer has a paid or shipped order), for the rows

@@ -1,13 +1,8 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { type Run, runCommand } from "./run-command.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
-
-interface Run {
-  code: number | null;
-  output: string;
-}
 
 /**
  * Runs one of the project's test commands in a child process, on the test that fails on purpose
@@ -23,18 +18,7 @@ function runPlanted(command: string, args: string[]): Promise<Run> {
   env.NO_COLOR = "1";
   delete env.FORCE_COLOR;
   env.CI = "1";
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => {
-      output += c.toString("utf8");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      output += c.toString("utf8");
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, output }));
-  });
+  return runCommand(command, args, { cwd: ROOT, env });
 }
 
 const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);

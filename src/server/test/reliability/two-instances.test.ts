@@ -8,7 +8,7 @@ import type { Order, OrderPage } from "../../../shared/orders.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { products, users } from "../../db/schema/index.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
-import { DEMO_ACCOUNTS } from "../../features/accounts/service.js";
+import { DEMO_ACCOUNTS } from "../../features/accounts/setup.js";
 import { signedInCrowd } from "./crowd.js";
 import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
 import { freshProduct, oversellRound, type RoundFigures, UNITS_PER_ORDER } from "./oversell-round.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../../shared/messages.js";
 import { users } from "../../db/schema/index.js";
 import { ADMIN_LINK_HOURS, sendAdminLink } from "../../features/accounts/admin-link.js";
-import { setUpAccounts } from "../../features/accounts/service.js";
+import { setUpAccounts } from "../../features/accounts/setup.js";
 import { createTestApp, type TestContext } from "../app.js";
 import { memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 

@@ -8,11 +8,11 @@ import { type Product, productInputSchema } from "../../../../shared/catalog.js"
 import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { PendingButton } from "../../../components/pending-button.js";
+import { ProductImage } from "../../../components/product-image.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
+import { productQueryOptions } from "../../../lib/get-product.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
-import { productQueryOptions } from "../../catalog/api/get-product.js";
-import { ProductImage } from "../../catalog/components/product-image.js";
 import { useUpdateProduct } from "../api/update-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 

@@ -7,13 +7,13 @@ import { productInputSchema } from "../../../../shared/catalog.js";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
 import { FormAlert } from "../../../components/form-alert.js";
+import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { SelectField } from "../../../components/select-field.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
-import { uploadImage } from "../../uploads/api/upload-image.js";
-import { ImageField } from "../../uploads/components/image-field.js";
+import { uploadImage } from "../../../lib/upload-image.js";
 import { useCreateProduct } from "../api/create-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 

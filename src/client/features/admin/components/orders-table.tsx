@@ -4,15 +4,15 @@ import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { DataTable } from "../../../components/data-table.js";
+import { OrderThumbnail } from "../../../components/order-thumbnail.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
+import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useMediaQuery } from "../../../lib/use-media-query.js";
 import { type PagePosition, useFocusOnNewPage } from "../../../lib/use-page-position.js";
-import { useRemoveOrder } from "../../orders/api/remove-order.js";
-import { OrderThumbnail } from "../../orders/components/order-thumbnail.js";
 import { overviewQueryKey } from "../api/get-overview.js";
 import { useShipOrder } from "../api/ship-order.js";
 

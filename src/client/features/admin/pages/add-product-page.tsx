@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { messages } from "../../../../shared/messages.js";
 import { AdminOnly } from "../../../components/admin-only.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { useSession } from "../../../lib/auth.js";
-import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { NewProductForm } from "../components/new-product-form.js";
 import { ProductList } from "../components/product-list.js";
 

@@ -1,7 +1,7 @@
 import { messages } from "../../../../shared/messages.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { Spinner } from "../../../components/spinner.js";
-import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { useOverview } from "../api/get-overview.js";
 import { OverviewCards } from "../components/overview-cards.js";
 

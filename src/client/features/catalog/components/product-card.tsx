@@ -3,9 +3,9 @@ import { Link } from "react-router";
 import type { Product } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
+import { ProductImage } from "../../../components/product-image.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
-import { ProductImage } from "./product-image.js";
 
 type Props = {
   product: Product;

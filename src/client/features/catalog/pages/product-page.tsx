@@ -8,8 +8,8 @@ import { PageTitle } from "../../../components/page-title.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
+import { useProduct } from "../../../lib/get-product.js";
 import { paths } from "../../../lib/paths.js";
-import { useProduct } from "../api/get-product.js";
 
 const text = messages.catalog;
 

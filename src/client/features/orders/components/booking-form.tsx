@@ -15,6 +15,7 @@ import {
   withinOrderTotal,
 } from "../../../../shared/orders.js";
 import { FormAlert } from "../../../components/form-alert.js";
+import { ImageField } from "../../../components/image-field.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import type { SessionUser } from "../../../lib/auth.js";
@@ -22,10 +23,8 @@ import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { randomKey } from "../../../lib/random-key.js";
+import { uploadImage } from "../../../lib/upload-image.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
-import { useProfile } from "../../profile/api/get-profile.js";
-import { uploadImage } from "../../uploads/api/upload-image.js";
-import { ImageField } from "../../uploads/components/image-field.js";
 import { usePlaceOrder } from "../api/place-order.js";
 
 const text = messages.order.form;
@@ -60,10 +59,19 @@ function deliveryFields(profile: Profile | undefined): Pick<BookingFields, "addr
 /**
  * The product page's booking form (SPEC.md §2, §4, §5). The image is uploaded first; when that
  * fails no order is sent and the reason is shown. Retries of one booking share an Idempotency-Key.
- * The form does not wait for the saved profile: when it arrives, it fills the address and contact
- * number unless the customer has typed into them already.
+ * The form does not wait for the saved profile (`profile`, read by the route, undefined until it
+ * arrives): when it arrives, it fills the address and contact number unless the customer has typed
+ * into them already.
  */
-export function BookingForm({ product, user }: { product: Product; user: SessionUser }) {
+export function BookingForm({
+  product,
+  user,
+  profile,
+}: {
+  product: Product;
+  user: SessionUser;
+  profile: Profile | undefined;
+}) {
   const navigate = useNavigate();
   const place = usePlaceOrder();
   const [file, setFile] = useState<File>();
@@ -74,8 +82,7 @@ export function BookingForm({ product, user }: { product: Product; user: Session
     () => bookingSchema(product.quantity, product.price),
     [product.quantity, product.price],
   );
-  const profile = useProfile();
-  const delivery = deliveryFields(profile.data);
+  const delivery = deliveryFields(profile);
   const form = useForm<BookingFields, unknown, BookingValues>({
     resolver: zodResolver(schema),
     mode: "onSubmit",

@@ -5,18 +5,18 @@ import { messages } from "../../../../shared/messages.js";
 import type { Order } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
+import { OrderThumbnail } from "../../../components/order-thumbnail.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
+import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useFocusOnNewPage, usePagePosition } from "../../../lib/use-page-position.js";
-import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { useMyOrders } from "../api/get-my-orders.js";
-import { useRemoveOrder } from "../api/remove-order.js";
-import { OrderThumbnail } from "../components/order-thumbnail.js";
 
 const text = messages.order.table;
 const COLUMNS = [

@@ -1,6 +1,7 @@
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
 import { messages } from "../../../../shared/messages.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
@@ -8,7 +9,6 @@ import { useSession } from "../../../lib/auth.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
-import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { usePaymentIntent } from "../api/create-payment-intent.js";
 import { useOrder } from "../api/get-order.js";
 import { usePayOrder } from "../api/pay-order.js";

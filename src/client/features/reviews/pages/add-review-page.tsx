@@ -1,6 +1,6 @@
 import { messages } from "../../../../shared/messages.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { useSession } from "../../../lib/auth.js";
-import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
 import { ReviewFeed } from "../components/review-feed.js";
 import { ReviewForm } from "../components/review-form.js";
 

@@ -1,5 +1,5 @@
 import { messages } from "../../../../shared/messages.js";
-import { DashboardHeading } from "../../dashboard/components/dashboard-heading.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { UserDirectory } from "../components/user-directory.js";
 import { UsersTable } from "../components/users-table.js";
 

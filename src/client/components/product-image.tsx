@@ -1,4 +1,4 @@
-import type { Product } from "../../../../shared/catalog.js";
+import type { Product } from "../../shared/catalog.js";
 
 type Props = {
   product: Product;

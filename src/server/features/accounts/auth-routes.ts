@@ -1,54 +1,23 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import fp from "fastify-plugin";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import {
   passwordSchema,
   phoneSchema,
-  type Role,
   resetRequestSchema,
   signInSchema,
   signUpSchema,
-} from "../../shared/accounts.js";
-import { messages } from "../../shared/messages.js";
-import {
-  AUTH_BASE_PATH,
-  type Auth,
-  accountExistsMail,
-  createAuth,
-  GOOGLE_PROVIDER_ID,
-  sendNoResetMail,
-} from "../features/accounts/auth.js";
-import { accountByEmail, claimMail, endResetLinks } from "../features/accounts/service.js";
-import type { Mailer } from "../lib/mailer.js";
-import { forbidden, HttpProblem, notFound, titleFor, unauthorized } from "../lib/problem.js";
-import { enforceRateLimit } from "../lib/rate-limit.js";
-import { sendProblem } from "./errors.js";
+} from "../../../shared/accounts.js";
+import { messages } from "../../../shared/messages.js";
+import type { Mailer } from "../../lib/mailer.js";
+import { HttpProblem, notFound, titleFor } from "../../lib/problem.js";
+import { enforceRateLimit } from "../../lib/rate-limit.js";
+import { sendProblem } from "../../plugins/errors.js";
+import type { SessionUser } from "../../plugins/session.js";
+import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID, sendNoResetMail } from "./auth.js";
+import { accountByEmail, claimMail, endResetLinks } from "./service.js";
 
-export interface SessionUser {
-  id: string;
-  name: string;
-  email: string;
-  phone: string;
-  role: Role;
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    auth: Auth;
-    /** onRequest hook: the request must carry a valid session, checked before its body is read. */
-    requireUser: (request: FastifyRequest) => Promise<void>;
-    /** onRequest hook: the request must carry a valid session of an admin. */
-    requireAdmin: (request: FastifyRequest) => Promise<void>;
-  }
-  interface FastifyRequest {
-    /** The signed-in user, read once per request from the session in PostgreSQL. */
-    currentUser(): Promise<SessionUser | null>;
-    /** The signed-in user; throws 401 when there is none. */
-    user: SessionUser;
-  }
-}
-
-export interface AuthPluginOptions {
+export interface AuthRoutesOptions {
+  auth: Auth;
   mailer: Mailer;
   /**
    * Attempts per address and window on sign-in, sign-up and reset requests, and on password
@@ -115,7 +84,7 @@ export const AUTH_POST_PATHS = Object.keys(POST_BODIES);
  * site), get-session and list-sessions (the client asks /api/session), reset-password/:token (the
  * reset mail links to the shop's own page), verify-email, delete-user/callback, account-info,
  * list-accounts and ok. OAuth failures are sent to the login page instead of that error page
- * (`onAPIError.errorURL` in features/accounts/auth.ts).
+ * (`onAPIError.errorURL` in auth.ts).
  */
 export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`];
 const GET_PATHS = new Set(AUTH_GET_PATHS);
@@ -134,39 +103,10 @@ const ERROR_MAP: Record<string, { status: number; detail: string }> = {
   PROVIDER_NOT_FOUND: { status: 404, detail: messages.auth.googleNotConfigured },
 };
 
-async function authPlugin(app: FastifyInstance, opts: AuthPluginOptions) {
-  const auth = createAuth(app.config, app.db, opts.mailer, app.log);
+/** better-auth's endpoints under /api/auth, each behind the shop's own checks of its body and rate. */
+export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
+  const { auth } = opts;
   const limit = opts.rateLimit ?? { max: app.config.authRateLimitPerMinute, windowSeconds: 60 };
-  app.decorate("auth", auth);
-
-  const cache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
-  app.decorateRequest("currentUser", function (this: FastifyRequest) {
-    let pending = cache.get(this);
-    if (!pending) {
-      pending = readSession(auth, this);
-      cache.set(this, pending);
-    }
-    return pending;
-  });
-  const signedIn = new WeakMap<FastifyRequest, SessionUser>();
-  app.decorateRequest("user", {
-    getter(this: FastifyRequest) {
-      const user = signedIn.get(this);
-      if (!user) throw unauthorized();
-      return user;
-    },
-  });
-
-  const requireUser = async (request: FastifyRequest) => {
-    const user = await request.currentUser();
-    if (!user) throw unauthorized();
-    signedIn.set(request, user);
-  };
-  app.decorate("requireUser", requireUser);
-  app.decorate("requireAdmin", async (request: FastifyRequest) => {
-    await requireUser(request);
-    if (request.user.role !== "admin") throw forbidden("This page is for admins only.");
-  });
 
   /**
    * Sign-up answers 200 {ok: true} whether or not the email has an account, so the form cannot tell
@@ -285,22 +225,6 @@ async function errorCode(response: Response): Promise<string> {
   }
 }
 
-async function readSession(auth: Auth, request: FastifyRequest): Promise<SessionUser | null> {
-  if (!request.headers.cookie) return null;
-  const headers = new Headers();
-  headers.set("cookie", request.headers.cookie);
-  const session = await auth.api.getSession({ headers });
-  if (!session) return null;
-  const u = session.user as typeof session.user & { phone?: string; role?: string };
-  return {
-    id: u.id,
-    name: u.name,
-    email: u.email,
-    phone: u.phone ?? "",
-    role: u.role === "admin" ? "admin" : "user",
-  };
-}
-
 /** Sends better-auth's answer on, turning its errors into problem+json. */
 async function forward(response: Response, reply: FastifyReply) {
   for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
@@ -328,5 +252,3 @@ async function forward(response: Response, reply: FastifyReply) {
     ...(body.code ? { code: body.code } : {}),
   });
 }
-
-export default fp(authPlugin, { name: "auth", dependencies: ["errors"] });

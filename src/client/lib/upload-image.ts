@@ -1,7 +1,7 @@
-import { MAX_UPLOAD_BYTES } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
-import type { UploadResult } from "../../../../shared/uploads.js";
-import { ApiError, api } from "../../../lib/api.js";
+import { MAX_UPLOAD_BYTES } from "../../shared/constants.js";
+import { messages } from "../../shared/messages.js";
+import type { UploadResult } from "../../shared/uploads.js";
+import { ApiError, api } from "./api.js";
 
 const ACCEPTED_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"];
 

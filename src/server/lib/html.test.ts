@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { putFirstInBody } from "./test-mode.js";
+import { putFirstInBody } from "./html.js";
 
 it.each([
   ["<html><body class=x>a</body></html>", "<html><body class=x>[B]a</body></html>"],

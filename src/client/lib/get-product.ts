@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { Product } from "../../../../shared/catalog.js";
-import { api } from "../../../lib/api.js";
+import type { Product } from "../../shared/catalog.js";
+import { api } from "./api.js";
 
 export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
   return api<Product>(`/api/products/${encodeURIComponent(id)}`, { signal });

@@ -1,8 +1,8 @@
 import { NavLink, Outlet } from "react-router";
-import { messages } from "../../../../shared/messages.js";
-import { RequireAuth } from "../../../components/require-auth.js";
-import { useSession } from "../../../lib/auth.js";
-import { paths } from "../../../lib/paths.js";
+import { messages } from "../../../shared/messages.js";
+import { RequireAuth } from "../../components/require-auth.js";
+import { useSession } from "../../lib/auth.js";
+import { paths } from "../../lib/paths.js";
 
 const text = messages.dashboard;
 

@@ -1,5 +1,5 @@
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../lib/api.js";
+import { api } from "./api.js";
 
 export function removeOrder(id: string): Promise<void> {
   return api<void>(`/api/orders/${encodeURIComponent(id)}`, { method: "DELETE" });

@@ -1,4 +1,4 @@
-import { PageTitle } from "../../../components/page-title.js";
+import { PageTitle } from "./page-title.js";
 
 /** The heading of a dashboard page, which also names the browser tab. */
 export function DashboardHeading({ title, lead }: { title: string; lead: string }) {

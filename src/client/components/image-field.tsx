@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { FieldFrame } from "../../../components/field-frame.js";
-import { checkImageFile, IMAGE_ACCEPT } from "../api/upload-image.js";
+import { checkImageFile, IMAGE_ACCEPT } from "../lib/upload-image.js";
+import { FieldFrame } from "./field-frame.js";
 
 type Props = {
   label: string;
