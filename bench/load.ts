@@ -9,7 +9,9 @@
 // from when each request was due; wrk's and autocannon's own rate options send each second's
 // quota as a burst and do not count the wait of requests that were due.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fixedRate } from "./fixed-rate.js";
 
 interface HttpRequestSpec {
@@ -17,7 +19,7 @@ interface HttpRequestSpec {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
-  /** Cookie headers used in turn (one per connection, or per request at a fixed rate). */
+  /** Cookie headers, one per request in turn. */
   cookies?: string[];
 }
 
@@ -86,15 +88,40 @@ function wrkMs(text: string | undefined): number {
   return Number((Number(match[1]) * factor).toFixed(2));
 }
 
+/** A Lua string literal that holds `text` as it is (a long bracket no text here contains). */
+const luaString = (text: string) => `[==[${text}]==]`;
+
 /**
- * A closed loop by wrk on this process's core (taskset's pinning is inherited), one thread. Only
- * GETs without cookies: what the maximum-rate figures ask. The generator's CPU share is wrk's,
- * from bash's `time`.
+ * wrk's script for a job: its method, headers and body, and its cookies taken in turn, one per
+ * request (each of the benchmark's customers orders in its turn).
+ */
+function wrkScript(job: ClosedLoopJob): string {
+  const headers = Object.entries(job.headers ?? {})
+    .map(([name, value]) => `wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`)
+    .join("\n");
+  const cookies = (job.cookies ?? []).map(luaString).join(", ");
+  return `wrk.method = ${luaString(job.method ?? "GET")}
+${job.body === undefined ? "" : `wrk.body = ${luaString(job.body)}`}
+${headers}
+local cookies = { ${cookies} }
+local n = 0
+request = function()
+  n = n + 1
+  if #cookies > 0 then wrk.headers["cookie"] = cookies[(n % #cookies) + 1] end
+  return wrk.format()
+end
+`;
+}
+
+/**
+ * A closed loop by wrk on this process's core (taskset's pinning is inherited), one thread. The
+ * generator's CPU share is wrk's, from bash's `time`.
  */
 async function runClosedLoop(job: ClosedLoopJob): Promise<LoadResult> {
-  if ((job.method ?? "GET") !== "GET" || job.body || job.cookies)
-    throw new Error("the closed loop sends plain GETs only");
-  const wrk = `wrk -t1 -c${job.connections} -d${job.durationSeconds}s --latency ${JSON.stringify(job.url)}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-wrk-"));
+  const script = path.join(dir, "job.lua");
+  writeFileSync(script, wrkScript(job));
+  const wrk = `wrk -t1 -c${job.connections} -d${job.durationSeconds}s --latency -s ${script} ${JSON.stringify(job.url)}`;
   const child = spawn("bash", ["-c", `TIMEFORMAT='cpu %R %U %S'; time ${wrk}`], {
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -107,6 +134,7 @@ async function runClosedLoop(job: ClosedLoopJob): Promise<LoadResult> {
     err += chunk.toString();
   });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  rmSync(dir, { recursive: true, force: true });
   if (code !== 0)
     throw new Error(
       code === 127 ? "wrk is not installed (Debian: apt-get install wrk)" : `wrk exited with ${code}: ${err}`,
