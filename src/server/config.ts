@@ -33,7 +33,7 @@ export function paymentsMode(env: PaymentsEnv): "stripe" | "sandbox" {
   return hasStripeKeys(env) ? "stripe" : "sandbox";
 }
 
-/** The environment, parsed once at start (DESIGN.md §4). */
+/** The environment, parsed once at start (README.md, Configuration). */
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

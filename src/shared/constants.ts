@@ -1,5 +1,5 @@
 /**
- * Business constants of the shop (SPEC.md §9). Free of zod, so the home page's bundle can use them
+ * Business constants of the shop (docs/product.md, Constants). Free of zod, so the home page's bundle can use them
  * without the schemas of src/shared.
  */
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Card payments (DESIGN.md §3). Amounts here are in cents, as payment providers want them. */
+/** Card payments (docs/product.md, API). Amounts here are in cents, as payment providers want them. */
 
 export const PAYMENT_PROVIDERS = ["sandbox", "stripe"] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];

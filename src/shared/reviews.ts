@@ -31,7 +31,7 @@ export const reviewInputSchema = z.object({
     .trim()
     .min(1, messages.review.commentRequired)
     .max(REVIEW_COMMENT_MAX_LENGTH, messages.review.commentTooLong(REVIEW_COMMENT_MAX_LENGTH)),
-  // 0..5 as the spec validates it (SPEC.md §5), under its own message that speaks of 1 to 5.
+  // 0..5 (docs/product.md, Rules), under the shop's message that speaks of 1 to 5.
   rating: z
     .number({ error: messages.review.ratingRange })
     .int(messages.review.ratingRange)

@@ -1,4 +1,4 @@
-/** Every route of the shop (SPEC.md §2), so links and the router agree. */
+/** Every route of the shop (docs/product.md, Pages), so links and the router agree. */
 export const paths = {
   home: "/",
   about: "/about",

@@ -5,7 +5,7 @@ import { VideoHero } from "../../features/home/components/video-hero.js";
 import { CustomerReviews } from "../../features/reviews/components/customer-reviews.js";
 import { SiteFooter } from "../layout/site-footer.js";
 
-/* The stand-alone routes of the home page's sections (SPEC.md §2). */
+/* The stand-alone routes of the home page's sections (docs/product.md, Pages). */
 
 export function BusinessPage() {
   return (

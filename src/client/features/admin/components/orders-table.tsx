@@ -186,8 +186,8 @@ type Props = {
 };
 
 /**
- * Manage Orders (SPEC.md §2): a page of orders with their payment state, Ship for a paid one (then
- * Shipped), Remove for an unpaid one behind the spec's confirm dialog. A table on wide screens,
+ * Manage Orders (docs/product.md, Pages): a page of orders with their payment state, Ship for a paid
+ * one (then Shipped), Remove for an unpaid one behind a confirm dialog. A table on wide screens,
  * cards on narrow ones.
  */
 export function OrdersTable({ orders, first, position, shown }: Props) {

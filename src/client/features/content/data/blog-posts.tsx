@@ -8,7 +8,7 @@ export type BlogPost = {
   body: ReactNode;
 };
 
-/** The five questions of the blog (SPEC.md §2), answered in Gearhouse's own words. */
+/** The five questions of the blog (docs/product.md, Pages), answered in Gearhouse's own words. */
 export const BLOG_POSTS: readonly BlogPost[] = [
   {
     id: "react-performance",

@@ -57,7 +57,7 @@ function deliveryFields(profile: Profile | undefined): Pick<BookingFields, "addr
 }
 
 /**
- * The product page's booking form (SPEC.md §2, §4, §5). The image is uploaded first; when that
+ * The product page's booking form (docs/product.md, Rules: Orders). The image is uploaded first; when that
  * fails no order is sent and the reason is shown. Retries of one booking share an Idempotency-Key.
  * The form does not wait for the saved profile (`profile`, read by the route, undefined until it
  * arrives): when it arrives, it fills the address and contact number unless the customer has typed
@@ -182,7 +182,7 @@ export function BookingForm({
             hint={text.quantityHint(formatCount(product.quantity))}
             {...register("quantity", {
               valueAsNumber: true,
-              // The quantity's messages are evaluated on every change (SPEC.md §5).
+              // The quantity's messages are evaluated on every change (docs/product.md, Rules).
               onChange: () => void trigger("quantity"),
             })}
           />

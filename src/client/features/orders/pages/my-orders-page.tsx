@@ -81,7 +81,7 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
   );
 }
 
-/** /dashboard: the customer's own orders (SPEC.md §2 My Orders), a page at a time. */
+/** /dashboard: the customer's own orders (docs/product.md, Pages: My Orders), a page at a time. */
 export function MyOrdersPage() {
   const position = usePagePosition();
   const orders = useMyOrders(position);

@@ -4,7 +4,7 @@ import { formatCount, formatPrice } from "../../../lib/format.js";
 
 const text = messages.payment.page;
 
-/** The order being paid for (SPEC.md §2 Payment page: the order detail). */
+/** The order being paid for, shown beside the card form (docs/product.md, Pages). */
 export function OrderSummary({ order }: { order: Order }) {
   const rows: [string, string][] = [
     [text.product, order.productName],

@@ -23,7 +23,7 @@ const StripeCardForm = lazy(async () => ({
 
 const text = messages.payment.page;
 
-/** /dashboard/payment/:id: the order beside the card form (SPEC.md §2 Payment page). */
+/** /dashboard/payment/:id: the order beside the card form (docs/product.md, Pages). */
 export function PaymentPage() {
   const { id = "" } = useParams();
   const { user } = useSession();
