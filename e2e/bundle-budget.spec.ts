@@ -4,8 +4,9 @@ import { E2E } from "./support/env.js";
 import { expect, test } from "./support/fixtures.js";
 
 /*
- * Issue 7, P4: sizes come from the Vite manifest of the build these browser tests serve, so they
- * are exact and need no browser. The payment page loads Stripe's form lazily as well.
+ * The bundle budget of `npm run bench` (bench/bundle-size.ts): sizes come from the Vite manifest of
+ * the build these browser tests serve, so they are exact and need no browser. The payment page
+ * loads Stripe's form lazily as well.
  */
 const routeOnly = [
   ...routeOnlyModules(path.resolve(import.meta.dirname, "../src/client/app/router.tsx")),

@@ -3,9 +3,10 @@ import { messages } from "../src/shared/messages.js";
 import { expect, test } from "./support/fixtures.js";
 
 /*
- * Issue 7, P5: the landing pages arrive prerendered (src/client/prerender.tsx), so they show before
- * any script has run, and React takes the markup over in place (hydration) instead of drawing the
- * page a second time.
+ * For the Lighthouse budget of `npm run bench` (docs/decisions/prerendered-landing-pages.md): the
+ * landing pages arrive prerendered (src/client/prerender.tsx), so they show before any script has
+ * run, and React takes the markup over in place (hydration) instead of drawing the page a second
+ * time.
  */
 const LANDING = [
   {

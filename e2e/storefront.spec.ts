@@ -6,8 +6,8 @@ import { expectAccessible } from "./support/axe.js";
 import { expect, test } from "./support/fixtures.js";
 
 /**
- * The e2e shop takes payments in the sandbox, so every page says so at its top (issue 14,
- * finding 2), visible on arrival and outside the app's own markup.
+ * The e2e shop takes payments in the sandbox, so every page says so at its top (README.md,
+ * Guarantees: Test payments), visible on arrival and outside the app's own markup.
  */
 async function expectTestModeBanner(page: Page) {
   const banner = page.getByRole("complementary", { name: messages.payment.page.testModeLabel });

@@ -75,7 +75,7 @@ describe("loadConfig", () => {
     expect(prod.secureCookies).toBe(true);
   });
 
-  describe("payments (issue 14, finding 2)", () => {
+  describe("payments (no test payments in production unless asked for)", () => {
     const stripeKeys = { STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x" };
 
     it("refuses production without Stripe's keys unless PAYMENTS=sandbox says test payments are meant", () => {

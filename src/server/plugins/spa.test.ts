@@ -86,7 +86,7 @@ describe("the built client", () => {
   });
 });
 
-describe("the test-mode banner (issue 14, finding 2)", () => {
+describe("the test-mode banner", () => {
   it("is on every page, in every encoding, while the sandbox takes payments", async () => {
     expect(ctx.config.payments).toBe("sandbox");
     for (const url of ["/", "/login", "/tools", "/dashboard/myOrders", "/no-such-page"]) {

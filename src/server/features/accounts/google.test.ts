@@ -100,7 +100,7 @@ describe("Google sign-in through OpenID Connect", () => {
   });
 });
 
-describe("Google and ADMIN_EMAILS (issue 14, finding 1)", () => {
+describe("Google and ADMIN_EMAILS (admin by address)", () => {
   it("gives role admin to an account Google creates for a listed address it has verified", async () => {
     const { me } = await googleSignIn({ email: OWNER, email_verified: true, name: "Owner" });
     expect(me.json()).toMatchObject({ email: OWNER, role: "admin" });

@@ -7,7 +7,8 @@ import { createTestApp, type TestContext } from "../../test/app.js";
 
 /**
  * A list's count stops at SEARCH_COUNT_LIMIT ("more than 1,000"), so a page never reads a whole
- * category to count it (issue 15: 76 ms at 100,000 products before); below it the count is exact.
+ * category to count it (76 ms at 100,000 products when it counted them all); below it the count is
+ * exact.
  */
 let ctx: TestContext;
 beforeAll(async () => {

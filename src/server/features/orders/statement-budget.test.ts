@@ -7,7 +7,10 @@ import { products } from "../../db/schema/index.js";
 import { createTestDatabase, testConfig } from "../../test/app.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
 
-/** Issue 7, P3: an order, session lookup included, costs at most this many SQL statements. */
+/**
+ * Beside the orders budget of `npm run bench` (bench/run.ts): an order, session lookup included,
+ * costs at most this many SQL statements.
+ */
 const STATEMENT_BUDGET = 10;
 
 let app: FastifyInstance;

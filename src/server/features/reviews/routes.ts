@@ -21,7 +21,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         description: [
           `Cursor paging: \`limit\` reviews (default ${LIST_PAGE_SIZE}, at most ${MAX_LIST_PAGE_SIZE}) after \`cursor\`, the previous page's \`nextCursor\` (null on the last page); a forged cursor is a 400. The home page asks \`?limit=3\` and shows \`items\`.`,
           `\`total\` counts the reviews exactly up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, otherwise says "more than" (\`exact: false\`).`,
-          "Until issue 15 the answer was a bare array of at most 100 reviews; it is now this page object.",
+          "Until the lists were paged (docs/decisions/people-lists.md) the answer was a bare array of at most 100 reviews; it is now this page object.",
         ].join("\n\n"),
         querystring: reviewListQuerySchema,
         response: { 200: reviewPageSchema, ...problemResponses(400) },

@@ -34,7 +34,8 @@ export type EncodeReply =
 /**
  * The lowest priority: when both want the CPU, the event loop (every other request) goes first;
  * when it is idle, the worker has the whole core. Measured with 4 uploads beside the product list
- * (`npm run bench`, P6), 10 still left the list's p99 about twice as high as 19 does.
+ * (`npm run bench`, uploads beside browsing), 10 still left the list's p99 about twice as high as
+ * 19 does.
  */
 const WORKER_NICENESS = 19;
 /**

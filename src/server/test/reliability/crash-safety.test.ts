@@ -17,10 +17,11 @@ import {
   stopLeftoverPostgres,
 } from "./shop-process.js";
 
-// Issue 6, guarantee 11: the shop process, with its own embedded PostgreSQL, is SIGKILLed at
-// random moments while customers place orders. Odd kills hit the shop alone (its postgres child
-// survives as an orphan holding the port); even kills also hit that postgres (it leaves a stale
-// postmaster.pid). Every restart must recover by itself and keep every acknowledged order.
+// Crash safety (README.md, Guarantees): the shop process, with its own embedded PostgreSQL, is
+// SIGKILLed at random moments while customers place orders. Odd kills hit the shop alone (its
+// postgres child survives as an orphan holding the port); even kills also hit that postgres (it
+// leaves a stale postmaster.pid). Every restart must recover by itself and keep every acknowledged
+// order.
 
 const START_STOCK = 10_000_000;
 const BUYERS = 12;

@@ -11,8 +11,9 @@ import { freshProduct, UNITS_PER_ORDER } from "./oversell-round.js";
 import { type Customer, type HttpReply, ORDER_DETAILS, ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
 
-// Issue 6, guarantee 13: the shop's PostgreSQL goes away and comes back. The shop talks to a
-// PostgreSQL of this test file's own (DATABASE_URL), which the tests stop, freeze and bring back.
+// Database outage (README.md, Guarantees): the shop's PostgreSQL goes away and comes back. The shop
+// talks to a PostgreSQL of this test file's own (DATABASE_URL), which the tests stop, freeze and
+// bring back.
 
 const START_STOCK = 1_000_000;
 /** /readyz must answer within this, whatever the database does. */

@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync
 import path from "node:path";
 
 /**
- * `STRESS=1` (npm run test:stress) runs the full figures of issue 6; every `npm test` runs the
- * quick variant, which exercises the same paths with fewer repetitions.
+ * `STRESS=1` (npm run test:stress) runs the full figures of README.md's Guarantees; every
+ * `npm test` runs the quick variant, which exercises the same paths with fewer repetitions.
  */
 export const STRESS = process.env.STRESS === "1";
 

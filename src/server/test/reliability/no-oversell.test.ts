@@ -13,8 +13,8 @@ import { freshProduct, oversellRound, type RoundFigures, UNITS_PER_ORDER } from 
 import { type Customer, ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
 
-// Issue 6, guarantees 8 and 9 over real HTTP: a shop process listening on a port, many
-// connections at once. The in-process variants are in features/orders/routes.test.ts.
+// No oversell and Idempotency (README.md, Guarantees) over real HTTP: a shop process listening on a
+// port, many connections at once. The in-process variants are in features/orders/routes.test.ts.
 
 let testDb: Awaited<ReturnType<typeof createTestDatabase>>;
 let database: Database;

@@ -10,9 +10,9 @@ import { type StripeStandIn, startStripeStandIn } from "../stripe-stand-in.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
 import { recordResults } from "./figures.js";
 
-// Issue 6, guarantee 10. Most of it is proven beside the payments code: /pay replayed and sent ten
-// times at once, two tabs asking for an intent (payments/sandbox.test.ts); duplicate webhooks, a
-// webhook before /pay and racing it, failed events before and after the success
+// Payments (README.md, Guarantees). Most of it is proven beside the payments code: /pay replayed
+// and sent ten times at once, two tabs asking for an intent (payments/sandbox.test.ts); duplicate
+// webhooks, a webhook before /pay and racing it, failed events before and after the success
 // (payments/stripe.test.ts). These tests fill the gaps: a success event arriving after /pay behind
 // older events, two succeeded intents of one order racing, and the sandbox card form sent from two
 // tabs at once.

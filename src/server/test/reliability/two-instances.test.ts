@@ -15,8 +15,8 @@ import { freshProduct, oversellRound, type RoundFigures, UNITS_PER_ORDER } from 
 import { ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
 
-// Issue 6, guarantee 12: two shop processes on one PostgreSQL, as behind a load balancer. They
-// start together on an empty database, so both race to migrate and seed it.
+// Two instances (docs/scaling.md): two shop processes on one PostgreSQL, as behind a load balancer.
+// They start together on an empty database, so both race to migrate and seed it.
 
 const adminUrl = inject("testDatabaseAdminUrl");
 const dbName = `r_${randomBytes(6).toString("hex")}`;

@@ -6,10 +6,11 @@ import { createTestApp, type TestContext } from "../app.js";
 import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
 /**
- * Issue 14, findings 4, 5 and 12 (ASVS V2.5, V2.2, V2.1): reset links end when a newer one is
- * sent, on a reset and on a password change; change-password is rate-limited per address and per
- * account and ends the other sessions by default; reset and account-exists mails are capped per
- * recipient address (AUTH_MAIL_LIMIT_PER_HOUR, default 3) without the answer telling.
+ * Reset links, password changes, mail flooding (README.md, Guarantees; ASVS V2.5, V2.2, V2.1):
+ * reset links end when a newer one is sent, on a reset and on a password change; change-password is
+ * rate-limited per address and per account and ends the other sessions by default; reset and
+ * account-exists mails are capped per recipient address (AUTH_MAIL_LIMIT_PER_HOUR, default 3)
+ * without the answer telling.
  */
 
 const mailer = memoryMailer();

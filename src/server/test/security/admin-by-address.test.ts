@@ -12,7 +12,7 @@ import { createTestApp, type TestContext } from "../app.js";
 import { memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
 /**
- * Issue 14, finding 1 (High): an ADMIN_EMAILS address gives role admin only to whoever proves
+ * Admin by address (README.md, Guarantees): an ADMIN_EMAILS address gives role admin only to whoever proves
  * they own it. Sign-up (or `npm run admin -- grant`, through sendAdminLink) mails the address a
  * link; the role comes when the link is followed and the password set there, which also takes the
  * account from whoever registered the address first. Nothing is promoted at start.

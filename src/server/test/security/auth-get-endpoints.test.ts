@@ -9,11 +9,12 @@ import {
 import { signUp, type TestUser } from "../users.js";
 
 /**
- * Issue 14, finding 7: better-auth's GET endpoints are allow-listed like its POST ones. The shop
- * serves Google's OAuth callback only; every other GET endpoint better-auth has (read from
- * `app.auth.api`, so a new one in an upgrade is covered) answers 404 problem+json, to a visitor and
- * to a signed-in customer, whatever the query, and changes nothing. Among them is better-auth's error
- * page, which put attacker-chosen text on the shop's origin beside a link to another site.
+ * Access control (README.md, Guarantees): better-auth's GET endpoints are allow-listed like its
+ * POST ones. The shop serves Google's OAuth callback only; every other GET endpoint better-auth has
+ * (read from `app.auth.api`, so a new one in an upgrade is covered) answers 404 problem+json, to a
+ * visitor and to a signed-in customer, whatever the query, and changes nothing. Among them is
+ * better-auth's error page, which put attacker-chosen text on the shop's origin beside a link to
+ * another site.
  */
 
 const EVIL_TEXT = "Your account is locked, call evil.example";

@@ -239,10 +239,11 @@ describe("session cookies", () => {
 });
 
 /**
- * Issue 14, finding 9: an answer that depends on who is signed in (the session, one's orders and
- * profile, the admin's lists, better-auth's answers) says `Cache-Control: no-store`, so neither the
- * browser's cache nor a shared one keeps it for the next person; every /api route is walked, from
- * route-cases.ts. Only the catalog and images, the same for everyone, keep their own caching.
+ * Access control (README.md, Guarantees): an answer that depends on who is signed in (the session,
+ * one's orders and profile, the admin's lists, better-auth's answers) says
+ * `Cache-Control: no-store`, so neither the browser's cache nor a shared one keeps it for the next
+ * person; every /api route is walked, from route-cases.ts. Only the catalog and images, the same
+ * for everyone, keep their own caching.
  */
 describe("Cache-Control on every /api answer", () => {
   let world: RouteWorld;

@@ -8,9 +8,10 @@ import { until } from "../until.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
 
 /**
- * Issue 14, finding 3: images that no product or order uses were never deleted, so uploads could
- * fill the disk for good. An image no product or order uses is removed 24 hours after its upload,
- * or after the last product or order that used it let go of it (removed, or given another image).
+ * Unused images (README.md, Guarantees): images that no product or order uses were never deleted,
+ * so uploads could fill the disk for good. An image no product or order uses is removed 24 hours
+ * after its upload, or after the last product or order that used it let go of it (removed, or given
+ * another image).
  *
  * The sweep looks at released_at, not created_at: it is when the image's 24 hours began (null while
  * a product or order uses it). Tests age an image by moving it back; a null stays null.

@@ -8,9 +8,9 @@ import { testModeBanner } from "../../features/payments/test-mode.js";
 import { createTestApp } from "../app.js";
 
 /**
- * Issue 14, finding 2 (Medium): without Stripe's keys the shop took orders in production with the
- * public test card. Production now refuses to start without a real provider unless PAYMENTS=sandbox
- * says test payments are meant, and then every page says so.
+ * Test payments (README.md, Guarantees): without Stripe's keys the shop once took orders in
+ * production with the public test card. Production now refuses to start without a real provider
+ * unless PAYMENTS=sandbox says test payments are meant, and then every page says so.
  */
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");

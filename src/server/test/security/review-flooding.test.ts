@@ -6,10 +6,11 @@ import { createTestApp, type TestContext } from "../app.js";
 import { ORIGIN, signUp, signUpAdmin } from "../users.js";
 
 /**
- * Issue 14, finding 10 (ASVS V11.1.4, anti-automation): anyone signed in could post any number of
- * reviews and so hold the home page's three newest, under any name. Now one account posts at most
- * REVIEW_LIMIT_PER_HOUR (default 5) reviews an hour, however many it sends at once, and a refused one
- * changes no row; a review is marked staff only when an admin wrote it, never by name or by body.
+ * Review flooding (README.md, Guarantees; ASVS V11.1.4, anti-automation): anyone signed in could
+ * post any number of reviews and so hold the home page's three newest, under any name. Now one
+ * account posts at most REVIEW_LIMIT_PER_HOUR (default 5) reviews an hour, however many it sends at
+ * once, and a refused one changes no row; a review is marked staff only when an admin wrote it,
+ * never by name or by body.
  */
 
 let ctx: TestContext;

@@ -7,10 +7,11 @@ import { until } from "../until.js";
 import { signUp, type TestUser } from "../users.js";
 
 /**
- * Issue 14, finding 3: with 40 of one account's uploads in flight, another user's 136-byte upload
- * took 20.2 s (0.04 s idle): the image worker took uploads first come, first served. It now takes
- * turns between accounts, so a backlog delays another account's upload by about one image. Counted
- * in completions, not in seconds, so it holds on a machine of any speed or load.
+ * Fair uploads (README.md, Guarantees): with 40 of one account's uploads in flight, another user's
+ * 136-byte upload took 20.2 s (0.04 s idle): the image worker took uploads first come, first
+ * served. It now takes turns between accounts, so a backlog delays another account's upload by
+ * about one image. Counted in completions, not in seconds, so it holds on a machine of any speed or
+ * load.
  */
 
 const BACKLOG = 10;

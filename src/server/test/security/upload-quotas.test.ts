@@ -7,10 +7,10 @@ import { postUpload, tinyPng } from "../images.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
 
 /**
- * Issue 14, finding 3: one new account stored 34 MB of images in 17 s, and nothing stopped it.
- * Each account may upload a day's quota (a count and the bytes as received, configurable; admins,
- * who add products, have their own); past it the upload is refused with 429, `Retry-After` and the
- * limit in words, and counts nowhere.
+ * Upload quotas (README.md, Guarantees): one new account once stored 34 MB of images in 17 s, and
+ * nothing stopped it. Each account may upload a day's quota (a count and the bytes as received,
+ * configurable; admins, who add products, have their own); past it the upload is refused with 429,
+ * `Retry-After` and the limit in words, and counts nowhere.
  */
 
 const DAY = 24 * 60 * 60;

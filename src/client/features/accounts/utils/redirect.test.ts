@@ -5,7 +5,7 @@ import { safeRedirect } from "./redirect.js";
 const HOME = paths.home;
 
 /**
- * /login?redirect=… (issue 14, finding 8): whatever the value, signing in lands on a path of this
+ * /login?redirect=…, never an open redirect: whatever the value, signing in lands on a path of this
  * site. Values that lead elsewhere once the browser resolves them land on the home page; a path of
  * the site comes back as path + search + hash.
  */
