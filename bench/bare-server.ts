@@ -1,7 +1,8 @@
-// The reference of P1: a bare node:http server sending the bytes GET /api/products sent, its
-// headers included (the security headers, ETag, cache-control, content type), run as its own
-// process on the server's core like the shop. node:http adds Date, Connection and Keep-Alive, as it
-// does for the shop. Args: port, body file, headers file (JSON). Prints "ready" once it listens.
+// The reference of throughput (run.ts): a bare node:http server sending the bytes GET /api/products
+// sent, its headers included (the security headers, ETag, cache-control, content type), run as its
+// own process on the server's core like the shop. node:http adds Date, Connection and Keep-Alive,
+// as it does for the shop. Args: port, body file, headers file (JSON). Prints "ready" once it
+// listens.
 import { readFileSync } from "node:fs";
 import http from "node:http";
 

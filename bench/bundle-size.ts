@@ -1,4 +1,4 @@
-// P4: what the home page must download before it can run, from the Vite manifest of a build.
+// Bundle: what the home page must download before it can run, from the Vite manifest of a build.
 // Shared by the bundle budget test (e2e/bundle-budget.spec.ts) and `npm run bench`.
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,8 +1,8 @@
 // Open-loop load at a fixed rate: request i is due at start + i / rate whatever happened before,
 // and its latency counts from then, so a stall of the server delays no request out of the figures
-// (coordinated omission). Requests go over a pool of keep-alive connections speaking plain
-// HTTP/1.1 on sockets: node:http's client costs several times more CPU per request, enough to make
-// the generator the bottleneck at the rates P2 needs.
+// (coordinated omission). Requests go over a pool of keep-alive connections speaking plain HTTP/1.1
+// on sockets: node:http's client costs several times more CPU per request, enough to make the
+// generator the bottleneck at the rates latency at load needs (run.ts).
 import net from "node:net";
 
 export interface FixedRateOptions {

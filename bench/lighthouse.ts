@@ -1,4 +1,4 @@
-// P5: Lighthouse (mobile defaults: simulated slow 4G and a 4× slower CPU) on Debian's Chromium,
+// Lighthouse (mobile defaults: simulated slow 4G and a 4× slower CPU) on Debian's Chromium,
 // each page several times, medians reported. Runs the CLI in a child process per run, so every
 // run has a fresh browser.
 import { spawn } from "node:child_process";

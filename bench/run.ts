@@ -1,13 +1,16 @@
-// `npm run bench`: the performance budgets of issue 7, measured side by side in one run on the
-// built shop (dist/) with its embedded PostgreSQL and the demo catalog. Speeds are ratios or
-// percentiles of runs interleaved with their reference (warm-up first, medians reported); the
-// load generator runs in its own process, pinned to its own core where possible, and a run where
-// it used most of its core is flagged. Prints one table and writes it as JSON to bench/results/.
+// `npm run bench`: the shop's performance budgets, measured side by side in one run on the built
+// shop (dist/) with its embedded PostgreSQL and the demo catalog. Each figure is named by what it
+// measures (FIGURES below): throughput, latency at load, orders, bundle, lighthouse, uploads beside
+// browsing, start-up and memory. Speeds are ratios or percentiles of runs interleaved with their
+// reference (warm-up first, medians reported); the load generator runs in its own process, pinned
+// to its own core where possible, and a run where it used most of its core is flagged. Prints one
+// table and writes it as JSON to bench/results/.
 //
 // Timings mean something only on a quiet machine: the load average before and after is printed and
 // saved with the results. Settings: BENCH_DURATION (seconds a run, 8), BENCH_ROUNDS (interleaved
-// rounds, 3), BENCH_LIGHTHOUSE_RUNS (runs a page, 5; 0 skips Lighthouse), BENCH_ONLY (e.g. "P1,P3"),
-// BENCH_SERVER_NODE_ARGS (flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+// rounds, 3), BENCH_LIGHTHOUSE_RUNS (runs a page, 5; 0 skips Lighthouse), BENCH_ONLY (figures by
+// name, e.g. "throughput,orders"), BENCH_SERVER_NODE_ARGS (flags for the server's node, e.g.
+// "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -48,15 +51,33 @@ const CUSTOMERS = 50;
 const HUGE_STOCK = 1_000_000;
 const UNITS_PER_ORDER = 10;
 const UPLOADS_AT_ONCE = 4;
-/** P2 measures latency at this share of the maximum rate measured in P1. */
-const P2_LOAD = 0.6;
-/** P6's product list load, as a share of the maximum rate: browsing traffic with room for image work. */
-const P6_LOAD = 0.3;
+/** Latency at load is measured at this share of the maximum rate the throughput run measured. */
+const LATENCY_LOAD = 0.6;
+/** The product list's load beside uploads, as a share of the maximum rate: browsing, room for image work. */
+const UPLOADS_LIST_LOAD = 0.3;
 const LIGHTHOUSE_PAGES = ["/", "/tools", "/login"];
 /** Above this 1-minute load average, other work shared the cores with the measurement. */
 const BUSY_LOAD_AVERAGE = 0.7;
-/** BENCH_ONLY=P1,P3 measures only those budgets (P7's start-up is always measured). */
-const ONLY = new Set((process.env.BENCH_ONLY ?? "P1,P2,P3,P4,P5,P6,P7").split(",").map((s) => s.trim()));
+/** The figures of the table, each under the name its rows, logs and BENCH_ONLY use. */
+const FIGURES = {
+  throughput: "throughput",
+  latency: "latency at load",
+  orders: "orders",
+  bundle: "bundle",
+  lighthouse: "lighthouse",
+  uploads: "uploads beside browsing",
+  startup: "start-up and memory",
+} as const;
+type Figure = (typeof FIGURES)[keyof typeof FIGURES];
+const FIGURE_NAMES: readonly string[] = Object.values(FIGURES);
+/** BENCH_ONLY="throughput,orders" measures only those figures (start-up is always measured). */
+const ONLY = new Set(
+  (process.env.BENCH_ONLY ?? FIGURE_NAMES.join(",")).split(",").map((s) => s.trim().toLowerCase()),
+);
+for (const name of ONLY)
+  if (!FIGURE_NAMES.includes(name))
+    throw new Error(`BENCH_ONLY: no figure "${name}"; the figures are ${FIGURE_NAMES.join(", ")}`);
+const measures = (figure: Figure) => ONLY.has(figure);
 
 const BUDGET = {
   throughputRatio: 0.85,
@@ -71,7 +92,8 @@ const BUDGET = {
 };
 
 interface Row {
-  id: string;
+  /** The figure the row belongs to. */
+  id: Figure;
   figure: string;
   value: number | string;
   budget: string;
@@ -116,7 +138,7 @@ function startApp(plan: CpuPlan, dataDir: string) {
       LOG_LEVEL: "warn",
       // The benchmark signs up its 50 customers from one address.
       AUTH_RATE_LIMIT_PER_MINUTE: "100000",
-      // P6 uploads for minutes with one account.
+      // Uploads beside browsing uploads for minutes from one account.
       UPLOAD_LIMIT_PER_DAY: "1000000",
       UPLOAD_MB_PER_DAY: "1000000",
     },
@@ -155,7 +177,10 @@ const fixedRate = (
   ...extra,
 });
 
-/** The reference of P1 and P2: a bare node:http server sending the bytes the first page sends. */
+/**
+ * The reference of throughput and latency at load: a bare node:http server sending the bytes the
+ * first page sends.
+ */
 async function startBare(bench: Bench): Promise<{ url: string; bytes: number; stop(): Promise<void> }> {
   const sample = await fetch(bench.listUrl);
   const body = Buffer.from(await sample.arrayBuffer());
@@ -186,41 +211,41 @@ async function startBare(bench: Bench): Promise<{ url: string; bytes: number; st
   return { url, bytes: body.length, stop: () => stopProcess(bare) };
 }
 
-/** P1: the first page against the bare server sending its bytes. Returns the app's req/s. */
+/** Throughput: the first page against the bare server sending its bytes. Returns the app's req/s. */
 async function throughput(bench: Bench, bare: { url: string; bytes: number }): Promise<number> {
   const { plan, listUrl, rows } = bench;
   console.log("[bench] warm-up");
   await runLoad(plan, closedLoop(listUrl, { durationSeconds: WARM_UP_S }));
   await runLoad(plan, closedLoop(bare.url, { durationSeconds: WARM_UP_S }));
 
-  console.log(`[bench] P1: ${ROUNDS} × (bare, app), ${DURATION_S} s each`);
+  console.log(`[bench] ${FIGURES.throughput}: ${ROUNDS} × (bare, app), ${DURATION_S} s each`);
   const runs = { bare: [] as LoadResult[], app: [] as LoadResult[] };
   for (let i = 0; i < ROUNDS; i++) {
     runs.bare.push(await runLoad(plan, closedLoop(bare.url)));
     runs.app.push(await runLoad(plan, closedLoop(listUrl)));
   }
-  bench.raw.p1 = runs;
+  bench.raw[FIGURES.throughput] = runs;
   const bareRps = median(runs.bare.map((r) => r.requestsPerSecond));
   const appRps = median(runs.app.map((r) => r.requestsPerSecond));
   const failures = [...runs.bare, ...runs.app].reduce((sum, r) => sum + r.failures, 0);
   const ratio = appRps / bareRps;
   rows.push(
     {
-      id: "P1",
+      id: FIGURES.throughput,
       figure: `bare node:http, same headers and ${bare.bytes} bytes of body (req/s)`,
       value: round(bareRps),
       budget: "reference",
       note: saturation(runs.bare),
     },
     {
-      id: "P1",
+      id: FIGURES.throughput,
       figure: "GET /api/products first page (req/s)",
       value: round(appRps),
       budget: "",
       note: saturation(runs.app),
     },
     {
-      id: "P1",
+      id: FIGURES.throughput,
       figure: "throughput app / bare",
       value: round(ratio, 3),
       budget: `>= ${BUDGET.throughputRatio}`,
@@ -232,31 +257,32 @@ async function throughput(bench: Bench, bare: { url: string; bytes: number }): P
 }
 
 /**
- * P2: p99 at a fixed share of the maximum rate, coordinated omission counted (fixed-rate.ts),
- * interleaved with the bare server at the same rate: its p99 is the floor the machine sets (stalls
- * of the host, of the load generator, of the kernel), shown beside the budget for reference.
+ * Latency at load: p99 at a fixed share of the maximum rate, coordinated omission counted
+ * (fixed-rate.ts), interleaved with the bare server at the same rate: its p99 is the floor the
+ * machine sets (stalls of the host, of the load generator, of the kernel), shown beside the budget
+ * for reference.
  */
 async function latencyAtLoad(bench: Bench, maxRps: number, bareUrl: string): Promise<void> {
-  const rate = Math.round(P2_LOAD * maxRps);
-  console.log(`[bench] P2: p99 at ${rate} req/s, ${ROUNDS} × (bare, app)`);
+  const rate = Math.round(LATENCY_LOAD * maxRps);
+  console.log(`[bench] ${FIGURES.latency}: p99 at ${rate} req/s, ${ROUNDS} × (bare, app)`);
   const runs = { bare: [] as LoadResult[], app: [] as LoadResult[] };
   for (let i = 0; i < ROUNDS; i++) {
     runs.bare.push(await runLoad(bench.plan, fixedRate(bareUrl, rate)));
     runs.app.push(await runLoad(bench.plan, fixedRate(bench.listUrl, rate)));
   }
-  bench.raw.p2 = runs;
+  bench.raw[FIGURES.latency] = runs;
   const p99 = median(runs.app.map((r) => r.p99Ms));
   bench.rows.push(
     {
-      id: "P2",
+      id: FIGURES.latency,
       figure: `bare node:http p99 at the same rate (${rate} req/s)`,
       value: `${median(runs.bare.map((r) => r.p99Ms))} ms`,
       budget: "reference",
       note: notes(`p99 of each run: ${runs.bare.map((r) => r.p99Ms).join(", ")} ms`, saturation(runs.bare)),
     },
     {
-      id: "P2",
-      figure: `GET /api/products p99 at ${Math.round(P2_LOAD * 100)} % of max (${rate} req/s)`,
+      id: FIGURES.latency,
+      figure: `GET /api/products p99 at ${Math.round(LATENCY_LOAD * 100)} % of max (${rate} req/s)`,
       value: `${p99} ms`,
       budget: `<= ${BUDGET.p99AtLoadMs} ms`,
       pass: p99 <= BUDGET.p99AtLoadMs,
@@ -269,13 +295,18 @@ async function latencyAtLoad(bench: Bench, maxRps: number, bareUrl: string): Pro
   );
 }
 
-/** P6: the product list's p99 beside image uploads, against its p99 without them, interleaved. */
+/**
+ * Uploads beside browsing: the product list's p99 beside image uploads, against its p99 without
+ * them, interleaved.
+ */
 async function uploadInterference(bench: Bench, maxRps: number, customerCookie: string): Promise<void> {
   const { plan, base } = bench;
   const jpeg = path.join(bench.dataDir, "upload.jpg");
   const jpegBytes = await writeLargeJpeg(jpeg);
-  const rate = Math.round(P6_LOAD * maxRps);
-  console.log(`[bench] P6: product list at ${rate} req/s, idle and beside ${UPLOADS_AT_ONCE} uploads`);
+  const rate = Math.round(UPLOADS_LIST_LOAD * maxRps);
+  console.log(
+    `[bench] ${FIGURES.uploads}: product list at ${rate} req/s, idle and beside ${UPLOADS_AT_ONCE} uploads`,
+  );
   const runs = { idle: [] as LoadResult[], busy: [] as LoadResult[], uploads: [] as LoadResult[] };
   const list = fixedRate(bench.listUrl, rate);
   for (let i = 0; i < ROUNDS; i++) {
@@ -294,20 +325,20 @@ async function uploadInterference(bench: Bench, maxRps: number, customerCookie: 
     runs.busy.push(await runLoad(plan, list));
     runs.uploads.push(await uploads);
   }
-  bench.raw.p6 = runs;
+  bench.raw[FIGURES.uploads] = runs;
   const idle = median(runs.idle.map((r) => r.p99Ms));
   const busy = median(runs.busy.map((r) => r.p99Ms));
   const uploadFailures = runs.uploads.reduce((sum, r) => sum + r.failures, 0);
   bench.rows.push(
     {
-      id: "P6",
+      id: FIGURES.uploads,
       figure: `product list p99 at ${rate} req/s, no uploads`,
       value: `${idle} ms`,
       budget: "reference",
       note: saturation(runs.idle),
     },
     {
-      id: "P6",
+      id: FIGURES.uploads,
       figure: `same, beside ${UPLOADS_AT_ONCE} uploads of a ${(jpegBytes / 1e6).toFixed(1)} MB JPEG`,
       value: `${busy} ms`,
       budget: "",
@@ -318,7 +349,7 @@ async function uploadInterference(bench: Bench, maxRps: number, customerCookie: 
       ),
     },
     {
-      id: "P6",
+      id: FIGURES.uploads,
       figure: "p99 beside uploads / p99 without",
       value: round(busy / idle, 2),
       budget: `<= ${BUDGET.uploadP99Ratio}`,
@@ -327,10 +358,10 @@ async function uploadInterference(bench: Bench, maxRps: number, customerCookie: 
   );
 }
 
-/** P3: orders from signed-in customers on one product with a huge stock; no unit lost or made up. */
+/** Orders: orders from signed-in customers on one product with a huge stock; no unit lost or made up. */
 async function orderPlacement(bench: Bench, adminCookie: string, customers: string[]): Promise<void> {
   const { plan, base } = bench;
-  console.log(`[bench] P3: orders from ${customers.length} customers`);
+  console.log(`[bench] ${FIGURES.orders}: orders from ${customers.length} customers`);
   const product = await createProduct(base, adminCookie, HUGE_STOCK);
   const productId = product.id;
   const order = {
@@ -352,7 +383,7 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
     runs.max.push(await runLoad(plan, closedLoop(`${base}/api/orders`, order)));
     runs.atBudget.push(await runLoad(plan, fixedRate(`${base}/api/orders`, BUDGET.ordersPerSecond, order)));
   }
-  bench.raw.p3 = runs;
+  bench.raw[FIGURES.orders] = runs;
   const perSecond = median(runs.max.map((r) => r.succeededPerSecond));
   const p99 = median(runs.atBudget.map((r) => r.p99Ms));
   const failures = [...runs.max, ...runs.atBudget].reduce((sum, r) => sum + r.failures, 0);
@@ -360,7 +391,7 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
   const ordered = await unitsOrdered(base, adminCookie, product);
   bench.rows.push(
     {
-      id: "P3",
+      id: FIGURES.orders,
       figure: `orders placed per second, ${customers.length} customers ordering back to back`,
       value: round(perSecond),
       budget: `>= ${BUDGET.ordersPerSecond}`,
@@ -372,7 +403,7 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
       ),
     },
     {
-      id: "P3",
+      id: FIGURES.orders,
       figure: `order placement p99 at ${BUDGET.ordersPerSecond} orders/s`,
       value: `${p99} ms`,
       budget: `<= ${BUDGET.orderP99Ms} ms`,
@@ -383,7 +414,7 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
       ),
     },
     {
-      id: "P3",
+      id: FIGURES.orders,
       figure: "stock + units ordered = starting stock",
       value: `${stock} + ${ordered}`,
       budget: `= ${HUGE_STOCK}`,
@@ -392,7 +423,7 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
   );
 }
 
-/** P4: the same figures as e2e/bundle-budget.spec.ts, from the build the bench serves. */
+/** Bundle: the same figures as e2e/bundle-budget.spec.ts, from the build the bench serves. */
 function bundle(bench: Bench): void {
   const initial = initialBundle(path.join(ROOT, "dist/client"), [
     ...routeOnlyModules(path.join(ROOT, "src/client/app/router.tsx")),
@@ -400,7 +431,7 @@ function bundle(bench: Bench): void {
   ]);
   bench.rows.push(
     {
-      id: "P4",
+      id: FIGURES.bundle,
       figure: "home page initial JS (gzip -9)",
       value: `${round(initial.jsGzipBytes / 1024, 1)} KB`,
       budget: `<= ${BUDGET.jsGzipKb} KB`,
@@ -408,7 +439,7 @@ function bundle(bench: Bench): void {
       note: initial.misplaced.length ? `route-only code in it: ${initial.misplaced.join(", ")}` : undefined,
     },
     {
-      id: "P4",
+      id: FIGURES.bundle,
       figure: "home page initial CSS (gzip -9)",
       value: `${round(initial.cssGzipBytes / 1024, 1)} KB`,
       budget: `<= ${BUDGET.cssGzipKb} KB`,
@@ -420,14 +451,14 @@ function bundle(bench: Bench): void {
 async function lighthousePages(bench: Bench): Promise<void> {
   const results: Record<string, unknown> = {};
   for (const page of LIGHTHOUSE_PAGES) {
-    console.log(`[bench] P5: Lighthouse on ${page}, ${LIGHTHOUSE_RUNS} runs`);
+    console.log(`[bench] ${FIGURES.lighthouse}: ${page}, ${LIGHTHOUSE_RUNS} runs`);
     const result = await lighthouse(`${bench.base}${page}`, LIGHTHOUSE_RUNS);
     results[page] = result;
     bench.rows.push(...lighthouseRows(page, result.figures));
     if (result.failedAudits.length > 0)
       console.log(`[bench] ${page}: audits below 90 in some run: ${result.failedAudits.join("; ")}`);
   }
-  bench.raw.p5 = results;
+  bench.raw[FIGURES.lighthouse] = results;
 }
 
 function printAndSave(bench: Bench, loadAverage: number[]): void {
@@ -490,52 +521,53 @@ async function main() {
   const base = `http://localhost:${APP_PORT}`;
   const bench: Bench = { plan, base, listUrl: `${base}/api/products`, dataDir, rows: [], raw: {} };
 
-  // The first start creates the database, migrates and seeds: not what P7 measures.
+  // The first start creates the database, migrates and seeds: not what start-up measures.
   console.log("[bench] first start: creating the database");
   const first = startApp(plan, dataDir);
   await waitForOk(`${base}/readyz`, first, 120_000);
   await stopProcess(first);
 
-  console.log("[bench] P7: start on existing data");
+  console.log(`[bench] ${FIGURES.startup}: start on existing data`);
   const app = startApp(plan, dataDir);
   try {
     const startupMs = await waitForOk(`${base}/readyz`, app);
     unpinPostgres(plan, path.join(dataDir, "postgres"));
     bench.rows.push({
-      id: "P7",
+      id: FIGURES.startup,
       figure: "start-up to /readyz 200 (built app, existing data)",
       value: `${round(startupMs)} ms`,
       budget: `<= ${BUDGET.startupMs} ms`,
       pass: startupMs <= BUDGET.startupMs,
     });
 
-    // P2 and P6 load the server at shares of the maximum rate P1 measures.
+    // Latency at load and uploads beside browsing load the server at shares of the maximum rate
+    // the throughput run measures.
     let maxRps = 0;
-    if (ONLY.has("P1") || ONLY.has("P2") || ONLY.has("P6")) {
+    if (measures(FIGURES.throughput) || measures(FIGURES.latency) || measures(FIGURES.uploads)) {
       const bare = await startBare(bench);
       try {
         maxRps = await throughput(bench, bare);
-        if (ONLY.has("P2")) await latencyAtLoad(bench, maxRps, bare.url);
+        if (measures(FIGURES.latency)) await latencyAtLoad(bench, maxRps, bare.url);
       } finally {
         await bare.stop();
       }
     }
-    if (ONLY.has("P3") || ONLY.has("P6")) {
+    if (measures(FIGURES.orders) || measures(FIGURES.uploads)) {
       const adminCookie = await signInAdmin(base);
       const customers = await signUpCustomers(base, CUSTOMERS);
-      if (ONLY.has("P6")) await uploadInterference(bench, maxRps, customers[0] ?? "");
-      if (ONLY.has("P3")) await orderPlacement(bench, adminCookie, customers);
+      if (measures(FIGURES.uploads)) await uploadInterference(bench, maxRps, customers[0] ?? "");
+      if (measures(FIGURES.orders)) await orderPlacement(bench, adminCookie, customers);
     }
     const rssMb = serverResidentBytes(app.pid ?? 0) / 1024 / 1024;
     bench.rows.push({
-      id: "P7",
+      id: FIGURES.startup,
       figure: "server RSS after the load runs (node processes, not PostgreSQL)",
       value: `${round(rssMb)} MB`,
       budget: `<= ${BUDGET.rssMb} MB`,
       pass: rssMb <= BUDGET.rssMb,
     });
-    if (ONLY.has("P4")) bundle(bench);
-    if (ONLY.has("P5") && LIGHTHOUSE_RUNS > 0) await lighthousePages(bench);
+    if (measures(FIGURES.bundle)) bundle(bench);
+    if (measures(FIGURES.lighthouse) && LIGHTHOUSE_RUNS > 0) await lighthousePages(bench);
   } finally {
     await stopProcess(app);
     rmSync(dataDir, { recursive: true, force: true });
@@ -546,7 +578,7 @@ async function main() {
 function lighthouseRows(page: string, f: LighthouseFigures): Row[] {
   const b = LIGHTHOUSE_BUDGETS;
   const score = (name: string, value: number, min: number): Row => ({
-    id: "P5",
+    id: FIGURES.lighthouse,
     figure: `${page} ${name}`,
     value,
     budget: `>= ${min}`,
@@ -557,20 +589,26 @@ function lighthouseRows(page: string, f: LighthouseFigures): Row[] {
     score("accessibility", f.accessibility, b.accessibility),
     score("best practices", f.bestPractices, b.bestPractices),
     {
-      id: "P5",
+      id: FIGURES.lighthouse,
       figure: `${page} LCP`,
       value: `${round(f.lcpMs)} ms`,
       budget: `<= ${b.lcpMs} ms`,
       pass: f.lcpMs <= b.lcpMs,
     },
     {
-      id: "P5",
+      id: FIGURES.lighthouse,
       figure: `${page} TBT`,
       value: `${round(f.tbtMs)} ms`,
       budget: `<= ${b.tbtMs} ms`,
       pass: f.tbtMs <= b.tbtMs,
     },
-    { id: "P5", figure: `${page} CLS`, value: round(f.cls, 3), budget: `<= ${b.cls}`, pass: f.cls <= b.cls },
+    {
+      id: FIGURES.lighthouse,
+      figure: `${page} CLS`,
+      value: round(f.cls, 3),
+      budget: `<= ${b.cls}`,
+      pass: f.cls <= b.cls,
+    },
   ];
 }
 

@@ -1,4 +1,4 @@
-// `npm run bench:scale`: every list and page of the shop at three sizes of data (issue 15, item 7):
+// `npm run bench:scale`: every list and page of the shop at three sizes of data:
 // 10,000 / 100,000 / 1,000,000 orders, with products and users at a tenth and reviews at a fifth of
 // the orders, added by seed:scale's code into the built shop's embedded database between the
 // sizes. For each request: p50 and p95 of single uncached requests one after another, the answer's
