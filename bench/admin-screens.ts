@@ -83,6 +83,13 @@ export async function manageOrdersAtScale(
       const seen = await rowsAndCount(page, kind);
       const shownMs = Math.round(performance.now() - started);
       const screenshot = path.join(outDir, `${stamp}-manage-orders-${view}.png`);
+      // On a phone the cards start below the filters: the screenshot shows the first of them.
+      if (kind === "article")
+        await page
+          .getByRole("region", { name: o.caption })
+          .getByRole("article")
+          .first()
+          .scrollIntoViewIfNeeded();
       await page.screenshot({ path: screenshot });
       checks.push({ view, shownMs, ...seen, screenshot });
       return seen;
