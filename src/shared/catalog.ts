@@ -8,7 +8,7 @@ import {
   type ProductSort,
   SEARCH_COUNT_LIMIT,
 } from "./constants.js";
-import { messages } from "./messages.js";
+import { adminMessages } from "./messages/admin.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 export { CATEGORIES, CATEGORY_LABELS, type Category, PRODUCT_SORTS, type ProductSort } from "./constants.js";
@@ -67,7 +67,7 @@ export const PRODUCT_PRICE_MAX = 100_000;
 /** Stock in units; the same ceiling as the largest order the shop accepts. */
 export const PRODUCT_QUANTITY_MAX = 1_000_000;
 
-const m = messages.product;
+const m = adminMessages.products;
 
 /** POST /api/products: a new product; every field required. */
 export const productInputSchema = z.object({
