@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
 import { accountMessages } from "./messages/accounts.js";
 import { profileMessages } from "./messages/profile.js";
 
@@ -33,7 +33,7 @@ export const phoneSchema = z
   .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, m.phoneInvalid);
 
 export const signUpSchema = z.object({
-  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(80, m.nameTooLong),
+  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(NAME_MAX_LENGTH, m.nameTooLong),
   email: emailSchema,
   password: passwordSchema,
   phone: phoneSchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { phoneSchema } from "./accounts.js";
-import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "./constants.js";
+import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY, PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { orderMessages } from "./messages/orders.js";
 import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
@@ -15,7 +15,7 @@ export const orderInputSchema = z.object({
     .number({ error: orderMessages.minimum })
     .int(orderMessages.minimum)
     .min(MIN_ORDER_QUANTITY, orderMessages.minimum)
-    .max(1_000_000, orderMessages.outOfStock),
+    .max(PRODUCT_QUANTITY_MAX, orderMessages.outOfStock),
   address: z.string().trim().min(1, orderMessages.addressRequired).max(300),
   phone: phoneSchema,
   img: z.string().regex(UPLOADED_IMAGE_PATTERN, orderMessages.imageInvalid).optional(),
@@ -89,7 +89,7 @@ const filterShape = {
     .string()
     .trim()
     .max(ORDER_SEARCH_MAX_LENGTH)
-    .refine(isSearchableTerm, orderMessages.list.searchTooShort)
+    .refine(isSearchableTerm, orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN))
     .optional()
     .meta({
       description:

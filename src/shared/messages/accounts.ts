@@ -1,15 +1,17 @@
 /** Signing up, in and out, Google sign-in and password resets: the spec's texts (SPEC.md §2). */
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../constants.js";
+
 export const accountMessages = {
   nameRequired: "Name is required",
   emailRequired: "Email is required",
   emailInvalid: "Provide a valid email",
   passwordRequired: "Password is required",
-  passwordLength: "Password must be contain 8 characters",
+  passwordLength: `Password must be contain ${PASSWORD_MIN_LENGTH} characters`,
   passwordPattern: "Password must be contain at least one uppercase,lowercase and number",
   phoneRequired: "Phone number is required",
   resetSent: "Please check your email sir !",
   phoneInvalid: "Provide a valid phone number",
-  nameTooLong: "Name must be at most 80 characters",
+  nameTooLong: `Name must be at most ${NAME_MAX_LENGTH} characters`,
   checkEmail: "Check your email: this address may already have an account.",
   invalidCredentials: "Invalid email or password.",
   rateLimited: "Too many attempts from your address. Please wait a minute and try again.",
@@ -27,7 +29,7 @@ export const accountMessages = {
     email: "Email",
     password: "Password",
     phone: "Phone",
-    passwordHint: "8 to 20 characters, with an uppercase letter, a lowercase letter and a number.",
+    passwordHint: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, with an uppercase letter, a lowercase letter and a number.`,
     signIn: "Sign In",
     signUp: "SIGN UP",
     google: "Sign In with Google",

@@ -2,6 +2,8 @@
  * The admin area: its guard, Manage Orders (and its CSV export), the products screens and what the
  * product routes refuse, and the overview. Only admin pages and the server import it.
  */
+import { MAX_UPLOAD_MEGABYTES } from "../constants.js";
+
 export const adminMessages = {
   only: "Admins only",
   onlyLead:
@@ -66,7 +68,7 @@ export const adminMessages = {
     formTitle: "New product",
     formLead: "The image is uploaded first; the product is added once it is stored.",
     image: "Product image",
-    imageHint: "JPEG, PNG, WebP or GIF up to 5 MB.",
+    imageHint: `JPEG, PNG, WebP or GIF up to ${MAX_UPLOAD_MEGABYTES} MB.`,
     name: "Name",
     price: "Price in dollars",
     quantity: "Stock in units",
@@ -95,7 +97,7 @@ export const adminMessages = {
     nameTooLong: (max: number) => `Product name must be at most ${max} characters`,
     descriptionRequired: "Description is required",
     descriptionTooLong: (max: number) => `Description must be at most ${max} characters`,
-    priceInvalid: "Price must be a whole number of dollars, at least 1",
+    priceInvalid: (min: number) => `Price must be a whole number of dollars, at least ${min}`,
     priceTooHigh: (max: number) => `Price must be at most $${max}`,
     quantityInvalid: "Quantity must be a whole number, 0 or more",
     quantityTooHigh: (max: number) => `Quantity must be at most ${max}`,

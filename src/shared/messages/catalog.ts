@@ -1,7 +1,9 @@
 /** The product list, its search and filters, and a product's page. */
+import { MIN_ORDER_QUANTITY } from "../constants.js";
+
 export const catalogMessages = {
   title: "Products",
-  lead: "Keyboards, mice, memory, headphones and cooling fans, ready to order from 10 units.",
+  lead: `Keyboards, mice, memory, headphones and cooling fans, ready to order from ${MIN_ORDER_QUANTITY} units.`,
   purchase: "Purchase",
   inStock: (count: string) => `${count} in stock`,
   searchLabel: "Search products",

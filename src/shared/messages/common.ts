@@ -3,6 +3,8 @@
  * that is not there. The home page's first download carries this module, so it holds nothing
  * that only signed-in pages show.
  */
+import { MIN_ORDER_QUANTITY } from "../constants.js";
+
 /** "1 review", "5 reviews". */
 export const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
@@ -37,7 +39,7 @@ export const commonMessages = {
     signOut: "Sign Out",
   },
   footer: {
-    tagline: "Gaming keyboards, mice, memory, headphones and cooling fans, in bulk from 10 units.",
+    tagline: `Gaming keyboards, mice, memory, headphones and cooling fans, in bulk from ${MIN_ORDER_QUANTITY} units.`,
     title: "Shop links and newsletter",
     navLabel: "Site links",
     shop: "Shop",

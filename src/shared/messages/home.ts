@@ -1,4 +1,6 @@
 /** The home page and its sections (also pages of their own: /business, /reviews, /video, /footer). */
+import { MIN_ORDER_QUANTITY } from "../constants.js";
+
 export const homeMessages = {
   heading: "Gearhouse: gaming computer parts",
   tagline: "Gaming computer parts",
@@ -44,8 +46,7 @@ export const homeMessages = {
     },
   },
   exploreProducts: "Explore Products",
-  exploreProductsLead:
-    "A first look at the catalog. Every part ships from 10 units, ideal for teams, cafés and builders.",
+  exploreProductsLead: `A first look at the catalog. Every part ships from ${MIN_ORDER_QUANTITY} units, ideal for teams, cafés and builders.`,
   allProducts: "Browse all products",
   businessSummary: "Business Summary",
   businessSummaryLead: "How Gearhouse is doing, month by month.",

@@ -1,6 +1,8 @@
 /** Booking an order, My Orders, and the order lists' filters and pages. */
+import { MAX_UPLOAD_MEGABYTES, MIN_ORDER_QUANTITY } from "../constants.js";
+
 export const orderMessages = {
-  minimum: "Order minimum 10 units",
+  minimum: `Order minimum ${MIN_ORDER_QUANTITY} units`,
   outOfStock: "Out of stock",
   removed: "Order is is removed",
   confirmDelete: "Are you sure to delete this order?",
@@ -17,15 +19,15 @@ export const orderMessages = {
   imageFailed: (reason: string) => `Your image could not be uploaded, so no order was sent. ${reason}`,
   form: {
     title: "Book this part",
-    lead: "Order from 10 units up to the available stock. You pay by card from your dashboard.",
+    lead: `Order from ${MIN_ORDER_QUANTITY} units up to the available stock. You pay by card from your dashboard.`,
     name: "Name",
     email: "Email",
     quantity: "Quantity",
-    quantityHint: (stock: string) => `From 10 to ${stock} units`,
+    quantityHint: (stock: string) => `From ${MIN_ORDER_QUANTITY} to ${stock} units`,
     address: "Address",
     phone: "Contact number",
     image: "Image (optional)",
-    imageHint: "JPEG, PNG, WebP or GIF up to 5 MB. Without one, the order shows the product's image.",
+    imageHint: `JPEG, PNG, WebP or GIF up to ${MAX_UPLOAD_MEGABYTES} MB. Without one, the order shows the product's image.`,
     book: "Book",
     total: (amount: string) => `Total: ${amount}`,
     soldOut: "This part is sold out for now. Check back after the next restock.",
@@ -52,8 +54,9 @@ export const orderMessages = {
   },
   /** The order lists' filters and pages (GET /api/orders, /api/orders/mine, the CSV export). */
   list: {
-    searchTooShort:
-      "Search with at least 3 letters or digits in a row (A to Z, 0 to 9), or with a whole order id or transaction id.",
+    /** `run`: ORDER_SEARCH_MIN_RUN (src/shared/orders.ts). */
+    searchTooShort: (run: number) =>
+      `Search with at least ${run} letters or digits in a row (A to Z, 0 to 9), or with a whole order id or transaction id.`,
     statusInvalid: "Status takes pending, paid or shipped, several separated by commas.",
     dateInvalid: "Give a date such as 2026-01-31, or a date and time with its offset.",
     rangeReversed: "The end of the date range must come after its start.",

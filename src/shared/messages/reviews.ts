@@ -1,9 +1,11 @@
 /** Reviews: the cards and lists everyone sees, and the form a signed-in customer posts with. */
+import { RATING_MAX, RATING_MIN } from "../constants.js";
 import { countOf } from "./common.js";
 
 export const reviewMessages = {
-  ratingRange: "Please a rating between 1 and 5",
-  rated: (stars: number) => `Rated ${stars} out of 5`,
+  // The spec's wording speaks of 1 star at least, though a rating of RATING_MIN is accepted.
+  ratingRange: `Please a rating between 1 and ${RATING_MAX}`,
+  rated: (stars: number) => `Rated ${stars} out of ${RATING_MAX}`,
   verified: "Verified buyer",
   staff: "Staff",
   none: "No reviews yet. Be the first to review your gear.",
@@ -17,7 +19,7 @@ export const reviewMessages = {
     comment: "Comment",
     commentHint: "What do you like about your gear, and what could be better?",
     rating: "Rating",
-    ratingHint: "A whole number from 0 to 5 stars.",
+    ratingHint: `A whole number from ${RATING_MIN} to ${RATING_MAX} stars.`,
     submit: "Post review",
     posted: "Thanks! Your review is posted.",
     allReviews: "All reviews",

@@ -1,8 +1,9 @@
 /** Image uploads: what the server refuses and why. */
+import { MAX_UPLOAD_MEGABYTES } from "../constants.js";
 import { countOf } from "./common.js";
 
 export const uploadMessages = {
-  tooLarge: "The image is larger than 5 MB. Please choose a smaller one.",
+  tooLarge: `The image is larger than ${MAX_UPLOAD_MEGABYTES} MB. Please choose a smaller one.`,
   unsupported: "Please choose a JPEG, PNG, WebP or GIF image.",
   tooManyPixels: "The image has too many pixels. Please choose a smaller one.",
   missing: "Please choose an image to upload.",

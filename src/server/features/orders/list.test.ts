@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { pagingMessages } from "../../../shared/messages/paging.js";
-import type { Order, OrderPage, OrderStatus } from "../../../shared/orders.js";
+import {
+  ORDER_SEARCH_MIN_RUN,
+  type Order,
+  type OrderPage,
+  type OrderStatus,
+} from "../../../shared/orders.js";
 import { MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
 import { encodeCursor } from "../../lib/paging.js";
@@ -297,7 +302,7 @@ describe("GET /api/orders: refusals", () => {
     const res = await get("/api/orders?search=%20ab%20");
     expect(res.json().errors[0]).toMatchObject({
       path: "search",
-      message: orderMessages.list.searchTooShort,
+      message: orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN),
     });
   });
 

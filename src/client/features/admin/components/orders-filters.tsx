@@ -117,7 +117,7 @@ function OrderSearch({ value, onChange }: { value: string; onChange: Props["onCh
         onSearch={onSearch}
       />
       <p role="alert" className="mt-1 text-sm text-error empty:hidden">
-        {tooShort ? orderMessages.list.searchTooShort : ""}
+        {tooShort ? orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN) : ""}
       </p>
     </div>
   );
