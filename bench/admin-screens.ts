@@ -4,11 +4,12 @@
 // screenshotted into bench/results/, so a person can see what the admin sees at a million orders.
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { messages } from "../src/shared/messages.js";
+import { adminMessages } from "../src/shared/messages/admin.js";
+import { orderMessages } from "../src/shared/messages/orders.js";
 import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE } from "../src/shared/paging.js";
 
-const o = messages.admin.orders;
-const list = messages.order.list;
+const o = adminMessages.orders;
+const list = orderMessages.list;
 
 export interface ScreenCheck {
   view: string;

@@ -31,6 +31,8 @@ export interface InitialBundle {
 }
 
 const gzipSize = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+const readCode = (clientDir: string, jsFiles: string[]) =>
+  jsFiles.map((f) => readFileSync(path.join(clientDir, f), "utf8"));
 
 /**
  * The route modules the client router loads lazily (its `import("../features/…")` and
@@ -77,7 +79,7 @@ export function initialBundle(clientDir: string, routeOnly: string[]): InitialBu
     const chunk = manifest[key];
     return !chunk || chunks.has(key) || jsFiles.includes(chunk.file);
   });
-  const initialJs = jsFiles.map((f) => readFileSync(path.join(clientDir, f), "utf8"));
+  const initialJs = readCode(clientDir, jsFiles);
   if (initialJs.some((code) => code.includes(STRIPE_MARKER))) misplaced.push("@stripe/stripe-js");
 
   return {
@@ -88,4 +90,15 @@ export function initialBundle(clientDir: string, routeOnly: string[]): InitialBu
     cssGzipBytes: cssFiles.reduce((sum, f) => sum + gzipSize(path.join(clientDir, f)), 0),
     misplaced,
   };
+}
+
+/**
+ * Which of `texts` the JavaScript files (paths under `clientDir`) carry, written as a minifier may
+ * write a string: as it is, or with its non-ASCII characters escaped ("…" as \u2026).
+ */
+export function textsInCode(clientDir: string, jsFiles: string[], texts: string[]): string[] {
+  const code = readCode(clientDir, jsFiles).join("\n");
+  const escaped = (text: string) =>
+    text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return texts.filter((text) => code.includes(text) || code.includes(escaped(text)));
 }

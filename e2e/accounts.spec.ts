@@ -1,12 +1,15 @@
 import type { Page } from "@playwright/test";
-import { messages } from "../src/shared/messages.js";
+import { accountMessages } from "../src/shared/messages/accounts.js";
+import { commonMessages } from "../src/shared/messages/common.js";
+import { dashboardMessages } from "../src/shared/messages/dashboard.js";
+import { profileMessages } from "../src/shared/messages/profile.js";
 import { expectAccessible } from "./support/axe.js";
 import { DEMO_ADMIN, DEMO_CUSTOMER, uniqueEmail } from "./support/data.js";
 import { E2E } from "./support/env.js";
 import { expect, test } from "./support/fixtures.js";
 import { firstLink, waitForMail } from "./support/mail.js";
 
-const form = messages.auth.form;
+const form = accountMessages.form;
 
 async function firstProductId(page: Page): Promise<string> {
   const res = await page.request.get("/api/products?pageSize=1");
@@ -25,7 +28,7 @@ async function submitSignUp(page: Page, email: string, password: string) {
 async function signUpInPage(page: Page, email: string, password = "Passw0rd!") {
   await submitSignUp(page, email, password);
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
-  await expect(page.getByRole("link", { name: messages.nav.dashboard }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: commonMessages.nav.dashboard }).first()).toBeVisible();
 }
 
 async function signInInPage(page: Page, email: string, password: string) {
@@ -35,9 +38,9 @@ async function signInInPage(page: Page, email: string, password: string) {
 }
 
 async function signOut(page: Page) {
-  await page.getByRole("button", { name: messages.nav.signOut }).first().click();
+  await page.getByRole("button", { name: commonMessages.nav.signOut }).first().click();
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
-  await expect(page.getByRole("link", { name: messages.nav.login }).first()).toBeVisible();
+  await expect(page.getByRole("link", { name: commonMessages.nav.login }).first()).toBeVisible();
 }
 
 test("sign up, sign out, then sign in returns to the page the visitor came from", async ({ page, users }) => {
@@ -64,8 +67,8 @@ test("signing up with a known email signs no one in, points to the mail, and mai
 
   await submitSignUp(page, email, "An0therPass");
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByText(messages.auth.checkEmail)).toBeVisible();
-  await expect(page.getByRole("link", { name: messages.nav.login }).first()).toBeVisible();
+  await expect(page.getByText(accountMessages.checkEmail)).toBeVisible();
+  await expect(page.getByRole("link", { name: commonMessages.nav.login }).first()).toBeVisible();
   expect((await page.request.get("/api/me")).status()).toBe(401);
   expect(await waitForMail(email)).toContain("Someone tried to create a Gearhouse account with this email.");
 });
@@ -73,31 +76,31 @@ test("signing up with a known email signs no one in, points to the mail, and mai
 test("a wrong password shows the error in the page", async ({ page }) => {
   await page.goto("/login");
   await signInInPage(page, DEMO_CUSTOMER.email, "Wrong0ne!");
-  await expect(page.getByRole("alert").filter({ hasText: messages.auth.invalidCredentials })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: accountMessages.invalidCredentials })).toBeVisible();
 });
 
 test("sign-up shows each validation message on submit, then re-validates on change", async ({ page }) => {
   await page.goto("/registration");
   await page.getByRole("button", { name: form.signUp }).click();
   for (const text of [
-    messages.auth.nameRequired,
-    messages.auth.emailRequired,
-    messages.auth.passwordRequired,
-    messages.auth.phoneRequired,
+    accountMessages.nameRequired,
+    accountMessages.emailRequired,
+    accountMessages.passwordRequired,
+    accountMessages.phoneRequired,
   ]) {
     await expect(page.getByText(text, { exact: true })).toBeVisible();
   }
   await page.getByLabel(form.email, { exact: true }).fill("not-an-email");
-  await expect(page.getByText(messages.auth.emailInvalid, { exact: true })).toBeVisible();
+  await expect(page.getByText(accountMessages.emailInvalid, { exact: true })).toBeVisible();
   const password = page.getByLabel(form.password, { exact: true });
   await password.fill("Ab1");
-  await expect(page.getByText(messages.auth.passwordLength, { exact: true })).toBeVisible();
+  await expect(page.getByText(accountMessages.passwordLength, { exact: true })).toBeVisible();
   await password.fill("lowercase1");
-  await expect(page.getByText(messages.auth.passwordPattern, { exact: true })).toBeVisible();
+  await expect(page.getByText(accountMessages.passwordPattern, { exact: true })).toBeVisible();
   await password.fill("Upper1lower");
-  await expect(page.getByText(messages.auth.passwordPattern, { exact: true })).toHaveCount(0);
+  await expect(page.getByText(accountMessages.passwordPattern, { exact: true })).toHaveCount(0);
   await page.getByLabel(form.name, { exact: true }).fill("Someone");
-  await expect(page.getByText(messages.auth.nameRequired, { exact: true })).toHaveCount(0);
+  await expect(page.getByText(accountMessages.nameRequired, { exact: true })).toHaveCount(0);
 });
 
 test("password reset through the mail server, then sign in with the new password", async ({
@@ -112,7 +115,7 @@ test("password reset through the mail server, then sign in with the new password
   await page.goto("/passwordReset");
   await page.getByLabel(form.email, { exact: true }).fill(email);
   await page.getByRole("button", { name: form.sendResetLink }).click();
-  await expect(page.getByText(messages.auth.resetSent)).toBeVisible();
+  await expect(page.getByText(accountMessages.resetSent)).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
   const link = firstLink(await waitForMail(email));
@@ -124,7 +127,7 @@ test("password reset through the mail server, then sign in with the new password
   await expect(page).toHaveURL(/\/login$/);
 
   await signInInPage(page, email, "OldPassw0rd");
-  await expect(page.getByRole("alert").filter({ hasText: messages.auth.invalidCredentials })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: accountMessages.invalidCredentials })).toBeVisible();
   await signInInPage(page, email, "N3wPassword");
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
 
@@ -133,14 +136,14 @@ test("password reset through the mail server, then sign in with the new password
   await page.getByLabel(form.newPassword, { exact: true }).fill("An0therPass");
   await page.getByLabel(form.confirmPassword, { exact: true }).fill("An0therPass");
   await page.getByRole("button", { name: form.savePassword }).click();
-  await expect(page.getByText(messages.auth.resetLinkInvalid)).toBeVisible();
+  await expect(page.getByText(accountMessages.resetLinkInvalid)).toBeVisible();
 });
 
 test("an ADMIN_EMAILS address becomes admin only by following the link mailed to it", async ({
   page,
   users,
 }) => {
-  const d = messages.dashboard;
+  const d = dashboardMessages;
   users.track(E2E.adminEmail);
   const sidebar = page.getByRole("navigation", { name: d.menu });
   await signUpInPage(page, E2E.adminEmail, "F1rstPassw0rd");
@@ -169,14 +172,14 @@ test("Google sign-in through the local OpenID provider", async ({ page, users })
   await page.goto("/login");
   await page.getByRole("button", { name: form.google }).click();
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
-  await expect(page.getByRole("button", { name: messages.nav.signOut }).first()).toBeVisible();
+  await expect(page.getByRole("button", { name: commonMessages.nav.signOut }).first()).toBeVisible();
   const me = await page.request.get("/api/me");
   expect(await me.json()).toMatchObject({ email: E2E.googleUser.email, role: "user" });
 });
 
 test("profile: create, then update", async ({ page, customer: _ }) => {
   await page.goto("/dashboard/myProfile");
-  const text = messages.profile.form;
+  const text = profileMessages.form;
   // The mode follows the saved profile once it has arrived (until then the boxes wait, disabled).
   await expect(page.getByLabel(text.createMode)).toBeEnabled();
   await page.getByLabel(text.createMode).check();
@@ -185,7 +188,7 @@ test("profile: create, then update", async ({ page, customer: _ }) => {
   await page.getByLabel(text.phone, { exact: true }).fill("5550123");
   await expect(page.getByRole("button", { name: text.update, exact: true })).toBeDisabled();
   await page.getByRole("button", { name: text.submit, exact: true }).click();
-  await expect(page.getByText(messages.profile.created)).toBeVisible();
+  await expect(page.getByText(profileMessages.created)).toBeVisible();
   await expect(page.getByText("Austin").first()).toBeVisible();
 
   await page.getByLabel(text.updateMode).check();
@@ -193,13 +196,13 @@ test("profile: create, then update", async ({ page, customer: _ }) => {
   await expect(page.getByRole("button", { name: text.submit, exact: true })).toBeDisabled();
   await page.getByLabel(text.city, { exact: true }).fill("Denver");
   await page.getByRole("button", { name: text.update, exact: true }).click();
-  await expect(page.getByText(messages.profile.updated)).toBeVisible();
+  await expect(page.getByText(profileMessages.updated)).toBeVisible();
   await page.reload();
   await expect(page.getByText("Denver").first()).toBeVisible();
 });
 
 test("the dashboard sidebar depends on the role", async ({ page }) => {
-  const d = messages.dashboard;
+  const d = dashboardMessages;
   await page.goto("/login");
   await signInInPage(page, DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
   await expect(page).toHaveURL(`${E2E.baseURL}/`);
@@ -231,6 +234,6 @@ test("no serious accessibility violations on the account pages", async ({ page, 
   users.track(email);
   await signUpInPage(page, email);
   await page.goto("/dashboard/myProfile");
-  await expect(page.getByLabel(messages.profile.form.address, { exact: true })).toBeVisible();
+  await expect(page.getByLabel(profileMessages.form.address, { exact: true })).toBeVisible();
   await expectAccessible(page);
 });

@@ -2,13 +2,17 @@ import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import type { ProductList } from "../src/shared/catalog.js";
 import { LOW_STOCK_THRESHOLD } from "../src/shared/constants.js";
-import { messages } from "../src/shared/messages.js";
+import { adminMessages } from "../src/shared/messages/admin.js";
+import { dashboardMessages } from "../src/shared/messages/dashboard.js";
+import { orderMessages } from "../src/shared/messages/orders.js";
+import { uploadMessages } from "../src/shared/messages/uploads.js";
+import { userMessages } from "../src/shared/messages/users.js";
 import type { Order } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
 import { uniqueName } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
 
-const t = messages.admin;
+const t = adminMessages;
 
 type AdminPage = { path: string; heading: string; loaded: (page: Page) => Locator };
 
@@ -16,27 +20,27 @@ type AdminPage = { path: string; heading: string; loaded: (page: Page) => Locato
 const ADMIN_PAGES: readonly AdminPage[] = [
   {
     path: "/dashboard/users",
-    heading: messages.dashboard.users,
-    loaded: (page) => page.getByRole("table", { name: t.users.caption }),
+    heading: dashboardMessages.users,
+    loaded: (page) => page.getByRole("table", { name: userMessages.caption }),
   },
   {
     path: "/dashboard/admin",
-    heading: messages.dashboard.makeAdmin,
-    loaded: (page) => page.getByRole("table", { name: t.users.rolesCaption }),
+    heading: dashboardMessages.makeAdmin,
+    loaded: (page) => page.getByRole("table", { name: userMessages.rolesCaption }),
   },
   {
     path: "/dashboard/manageOrders",
-    heading: messages.dashboard.manageOrders,
+    heading: dashboardMessages.manageOrders,
     loaded: (page) => page.getByRole("table", { name: t.orders.caption }),
   },
   {
     path: "/dashboard/addProduct",
-    heading: messages.dashboard.addProduct,
+    heading: dashboardMessages.addProduct,
     loaded: (page) => page.getByRole("article").first(),
   },
   {
     path: "/dashboard/adminmakingPage",
-    heading: messages.dashboard.adminOverview,
+    heading: dashboardMessages.adminOverview,
     loaded: (page) => page.getByRole("link", { name: new RegExp(`^${t.overview.users}`) }),
   },
 ];
@@ -55,16 +59,16 @@ test("an admin makes a user admin, then removes admin", async ({ page, request, 
   const target = await users.signUp(request, { tag: "promoted", name: uniqueName("Promoted") });
   await page.goto("/dashboard/admin");
   const row = rowOf(page, target.email);
-  await expect(row.getByText(t.users.roles.user, { exact: true })).toBeVisible();
+  await expect(row.getByText(userMessages.roles.user, { exact: true })).toBeVisible();
 
-  await row.getByRole("button", { name: t.users.makeAdminFor(target.name) }).click();
-  await expect(page.getByText(messages.users.madeAdmin)).toBeVisible();
-  await expect(row.getByText(t.users.roles.admin, { exact: true })).toBeVisible();
+  await row.getByRole("button", { name: userMessages.makeAdminFor(target.name) }).click();
+  await expect(page.getByText(userMessages.madeAdmin)).toBeVisible();
+  await expect(row.getByText(userMessages.roles.admin, { exact: true })).toBeVisible();
   expect(await (await request.get("/api/me")).json()).toMatchObject({ role: "admin" });
 
-  await row.getByRole("button", { name: t.users.removeAdminFor(target.name) }).click();
-  await expect(page.getByText(messages.users.removedAdmin)).toBeVisible();
-  await expect(row.getByRole("button", { name: t.users.makeAdminFor(target.name) })).toBeVisible();
+  await row.getByRole("button", { name: userMessages.removeAdminFor(target.name) }).click();
+  await expect(page.getByText(userMessages.removedAdmin)).toBeVisible();
+  await expect(row.getByRole("button", { name: userMessages.makeAdminFor(target.name) })).toBeVisible();
   expect(await (await request.get("/api/me")).json()).toMatchObject({ role: "user" });
 });
 
@@ -78,8 +82,8 @@ test("an admin removes a user through the confirm dialog, by keyboard", async ({
   await page.goto("/dashboard/users");
   const row = rowOf(page, target.email);
   await expect(row).toContainText(target.name);
-  const remove = row.getByRole("button", { name: t.users.removeFor(target.name) });
-  const dialog = page.getByRole("dialog", { name: t.users.confirmTitle });
+  const remove = row.getByRole("button", { name: userMessages.removeFor(target.name) });
+  const dialog = page.getByRole("dialog", { name: userMessages.confirmTitle });
 
   // Escape cancels, and focus returns to the button that opened the dialog.
   await remove.click();
@@ -93,22 +97,22 @@ test("an admin removes a user through the confirm dialog, by keyboard", async ({
   await page.keyboard.press("Enter");
   await expect(dialog).toBeVisible();
   await page.keyboard.press("Shift+Tab");
-  await expect(dialog.getByRole("button", { name: t.users.remove, exact: true })).toBeFocused();
+  await expect(dialog.getByRole("button", { name: userMessages.remove, exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(page.getByText(messages.users.deleted)).toBeVisible();
+  await expect(page.getByText(userMessages.deleted)).toBeVisible();
   await expect(row).toHaveCount(0);
   // The row that held focus is gone: focus waits on the table instead of falling to the page.
-  await expect(page.getByRole("region", { name: t.users.caption })).toBeFocused();
+  await expect(page.getByRole("region", { name: userMessages.caption })).toBeFocused();
   expect((await request.get("/api/me")).status()).toBe(401);
 
   // The server refuses to remove the admin's own account, and the page says why. (The demo admin
   // is the oldest account, pages away from the newest: a search finds it.)
-  await page.getByRole("searchbox", { name: t.users.searchLabel }).fill(admin.email);
+  await page.getByRole("searchbox", { name: userMessages.searchLabel }).fill(admin.email);
   await rowOf(page, admin.email)
-    .getByRole("button", { name: t.users.removeFor(admin.name) })
+    .getByRole("button", { name: userMessages.removeFor(admin.name) })
     .click();
-  await dialog.getByRole("button", { name: t.users.remove, exact: true }).click();
-  await expect(page.getByText(messages.users.cannotRemoveSelf)).toBeVisible();
+  await dialog.getByRole("button", { name: userMessages.remove, exact: true }).click();
+  await expect(page.getByText(userMessages.cannotRemoveSelf)).toBeVisible();
   await expect(rowOf(page, admin.email)).toHaveCount(1);
 });
 
@@ -121,9 +125,9 @@ test("an admin adds a product with an image, restocks it, and finds it on /tools
   const name = uniqueName("E2E Keyboard");
 
   await page.getByRole("button", { name: p.submit }).click();
-  await expect(page.getByText(messages.upload.missing)).toBeVisible();
-  await expect(page.getByText(messages.product.nameRequired)).toBeVisible();
-  await expect(page.getByText(messages.product.categoryInvalid)).toBeVisible();
+  await expect(page.getByText(uploadMessages.missing)).toBeVisible();
+  await expect(page.getByText(adminMessages.products.nameRequired)).toBeVisible();
+  await expect(page.getByText(adminMessages.products.categoryInvalid)).toBeVisible();
 
   await page
     .getByLabel(p.image)
@@ -171,7 +175,7 @@ test("a failed image upload posts no product and says why", async ({ page, admin
         type: "about:blank",
         title: "Unsupported Media Type",
         status: 415,
-        detail: messages.upload.unsupported,
+        detail: uploadMessages.unsupported,
       }),
     }),
   );
@@ -186,7 +190,7 @@ test("a failed image upload posts no product and says why", async ({ page, admin
   await page.getByLabel(p.category).selectOption("mice");
   await page.getByLabel(p.description).fill("The upload of this one fails.");
   await page.getByRole("button", { name: p.submit }).click();
-  await expect(page.getByText(messages.upload.unsupported)).toBeVisible();
+  await expect(page.getByText(uploadMessages.unsupported)).toBeVisible();
   await expect(page.getByRole("button", { name: p.submit })).toBeEnabled();
   expect(posted).toEqual([]);
 });
@@ -225,7 +229,7 @@ test("an admin ships a paid order and removes an unpaid one through the dialog",
   expect(((await (await request.get(`/api/orders/${paid.id}`)).json()) as Order).status).toBe("shipped");
 
   const remove = unpaidRow.getByRole("button", { name: o.removeFor(item.name, customer.name) });
-  const dialog = page.getByRole("dialog", { name: messages.order.confirmDelete });
+  const dialog = page.getByRole("dialog", { name: orderMessages.confirmDelete });
   await remove.click();
   await dialog.getByRole("button", { name: t.cancel }).click();
   await expect(dialog).toBeHidden();
@@ -234,7 +238,7 @@ test("an admin ships a paid order and removes an unpaid one through the dialog",
   await remove.click();
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: o.remove, exact: true }).click();
-  await expect(page.getByText(messages.order.removed)).toBeVisible();
+  await expect(page.getByText(orderMessages.removed)).toBeVisible();
   await expect(rows).toHaveCount(1);
   expect((await request.get(`/api/orders/${unpaid.id}`)).status()).toBe(404);
 });
@@ -255,7 +259,7 @@ test("the overview shows the counts, each linking to its page", async ({ page, a
   }
   await page.getByRole("link", { name: new RegExp(`^${o.users}`) }).click();
   await expect(page).toHaveURL("/dashboard/users");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.users);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(dashboardMessages.users);
 });
 
 test("a customer on an admin page sees that it is for admins only", async ({ page, customer: _ }) => {
@@ -282,9 +286,9 @@ for (const { path, heading, loaded } of ADMIN_PAGES) {
 test("the confirm dialog has no serious or critical axe violations", async ({ page, admin: _ }) => {
   await page.goto("/dashboard/users");
   await page
-    .getByRole("button", { name: new RegExp(`^${t.users.remove} `) })
+    .getByRole("button", { name: new RegExp(`^${userMessages.remove} `) })
     .first()
     .click();
-  await expect(page.getByRole("dialog", { name: t.users.confirmTitle })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: userMessages.confirmTitle })).toBeVisible();
   await expectAccessible(page, "/dashboard/users with the dialog open");
 });

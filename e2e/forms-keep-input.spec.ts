@@ -2,7 +2,10 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import type { Profile } from "../src/shared/accounts.js";
 import type { Product } from "../src/shared/catalog.js";
-import { messages } from "../src/shared/messages.js";
+import { adminMessages } from "../src/shared/messages/admin.js";
+import { commonMessages } from "../src/shared/messages/common.js";
+import { orderMessages } from "../src/shared/messages/orders.js";
+import { profileMessages } from "../src/shared/messages/profile.js";
 import type { OrderPage } from "../src/shared/orders.js";
 import { origin, uniqueName } from "./support/data.js";
 import { expect, type Products, test } from "./support/fixtures.js";
@@ -77,7 +80,7 @@ test("profile: what is typed while the saved profile loads is kept, and Update s
   page,
   customer: _,
 }) => {
-  const text = messages.profile.form;
+  const text = profileMessages.form;
   await saveProfile(page.request, { address: "1 Saved Street", city: "Savedville", phone: "5550100" });
   const profile = await holdBack(page, "/api/profile");
 
@@ -88,7 +91,7 @@ test("profile: what is typed while the saved profile loads is kept, and Update s
   const phone = page.getByLabel(text.phone, { exact: true });
   await address.fill("22 Typed Avenue");
   await city.fill("Typedtown");
-  await expect(page.getByRole("status").filter({ hasText: messages.common.loading })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: commonMessages.loading })).toBeVisible();
   // Which mode applies depends on whether a profile exists: the checkboxes wait for the answer.
   await expect(page.getByLabel(text.updateMode)).toBeDisabled();
   await expectAccessibleNow(page, "profile page while the profile loads");
@@ -103,7 +106,7 @@ test("profile: what is typed while the saved profile loads is kept, and Update s
   await expect(page.getByLabel(text.updateMode)).toBeChecked();
 
   await page.getByRole("button", { name: text.update, exact: true }).click();
-  await expect(page.getByText(messages.profile.updated)).toBeVisible();
+  await expect(page.getByText(profileMessages.updated)).toBeVisible();
   await expect(page.getByText("22 Typed Avenue")).toBeVisible();
   const saved = (await (await page.request.get("/api/profile")).json()) as Profile;
   expect(saved).toMatchObject({ address: "22 Typed Avenue", city: "Typedtown", phone: "5550100" });
@@ -114,7 +117,7 @@ test("booking: an address typed while the profile loads is kept, the contact num
   products,
   customer: _,
 }) => {
-  const form = messages.order.form;
+  const form = orderMessages.form;
   const item = await keptProduct(products, "Booking");
   await saveProfile(page.request, { address: "9 Saved Road", city: "Austin", phone: "5550199" });
   const profile = await holdBack(page, "/api/profile");
@@ -130,7 +133,7 @@ test("booking: an address typed while the profile loads is kept, the contact num
   await expect(address).toHaveValue("4 Typed Lane, Dallas");
 
   await page.getByRole("button", { name: form.book }).click();
-  await expect(page.getByText(messages.order.booked)).toBeVisible();
+  await expect(page.getByText(orderMessages.booked)).toBeVisible();
   await expect(page).toHaveURL("/");
   const mine = ((await (await page.request.get("/api/orders/mine")).json()) as OrderPage).items;
   expect(mine).toHaveLength(1);
@@ -142,7 +145,7 @@ test("booking: a saved profile fills the address and contact number", async ({
   products,
   customer: _,
 }) => {
-  const form = messages.order.form;
+  const form = orderMessages.form;
   const item = await keptProduct(products, "Prefill");
   await saveProfile(page.request, { address: "9 Saved Road", city: "Austin", phone: "5550199" });
 
@@ -156,7 +159,7 @@ test("admin edit: a price typed while the product loads is kept, the stock comes
   products,
   admin: _,
 }) => {
-  const p = messages.admin.products;
+  const p = adminMessages.products;
   const item = await keptProduct(products, "Edit");
   await page.goto("/dashboard/addProduct");
   const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name: item.name }) });

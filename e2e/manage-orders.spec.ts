@@ -1,15 +1,16 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import type { Product } from "../src/shared/catalog.js";
-import { messages } from "../src/shared/messages.js";
-import type { Order } from "../src/shared/orders.js";
+import { adminMessages } from "../src/shared/messages/admin.js";
+import { orderMessages } from "../src/shared/messages/orders.js";
+import { ORDER_SEARCH_MIN_RUN, type Order } from "../src/shared/orders.js";
 import { LIST_PAGE_SIZE } from "../src/shared/paging.js";
 import { expectAccessible } from "./support/axe.js";
 import { type Account, origin, uniqueName } from "./support/data.js";
 import { test as base, expect, type Products } from "./support/fixtures.js";
 
-const o = messages.admin.orders;
-const list = messages.order.list;
+const o = adminMessages.orders;
+const list = orderMessages.list;
 const ORDERS = 30;
 
 /** A product of the journey's own, stocked for its orders. */
@@ -63,12 +64,16 @@ test("search, status chips, pages and the URL: back and forward restore each lis
 
   // Too short a search stays in the box, changes nothing, and the page says what it needs.
   await searchBox(page).fill("ab");
-  await expect(page.getByRole("alert").filter({ hasText: list.searchTooShort })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: list.searchTooShort(ORDER_SEARCH_MIN_RUN) }),
+  ).toBeVisible();
   expect(new URL(page.url()).searchParams.get("search")).toBeNull();
 
   await searchBox(page).fill(customer.email);
   await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(customer.email)}`));
-  await expect(page.getByRole("alert").filter({ hasText: list.searchTooShort })).toHaveCount(0);
+  await expect(
+    page.getByRole("alert").filter({ hasText: list.searchTooShort(ORDER_SEARCH_MIN_RUN) }),
+  ).toHaveCount(0);
   await expect(count(page)).toHaveText(list.count(ORDERS, true));
   await expect(rows(page)).toHaveCount(LIST_PAGE_SIZE + 1);
 
@@ -156,8 +161,8 @@ test("at 390 px each order is a card with its action in view, and nothing scroll
   const remove = unpaid.getByRole("button", { name: o.removeFor(product.name, customer.name) });
   await expect(remove).toBeInViewport();
   await remove.click();
-  await expect(page.getByRole("dialog", { name: messages.order.confirmDelete })).toBeVisible();
-  await page.getByRole("button", { name: messages.admin.cancel }).click();
+  await expect(page.getByRole("dialog", { name: orderMessages.confirmDelete })).toBeVisible();
+  await page.getByRole("button", { name: adminMessages.cancel }).click();
   expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
   await expectAccessible(page, "Manage Orders at 390 px");
 });
@@ -167,7 +172,7 @@ test("My Orders pages a customer's orders the same way", async ({ page, products
   for (let i = 0; i < ORDERS; i++) await orders.place(page.request, product.id);
 
   await page.goto("/dashboard");
-  const table = page.getByRole("table", { name: messages.order.table.caption });
+  const table = page.getByRole("table", { name: orderMessages.table.caption });
   await expect(page.getByRole("status").filter({ hasText: /orders?$/ })).toHaveText(list.count(ORDERS, true));
   await expect(table.getByRole("row")).toHaveCount(LIST_PAGE_SIZE + 1);
   await page.getByRole("link", { name: list.next }).click();

@@ -1,14 +1,18 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import type { Product, ProductList } from "../src/shared/catalog.js";
-import { messages } from "../src/shared/messages.js";
+import { accountMessages } from "../src/shared/messages/accounts.js";
+import { catalogMessages } from "../src/shared/messages/catalog.js";
+import { orderMessages } from "../src/shared/messages/orders.js";
+import { paymentMessages } from "../src/shared/messages/payments.js";
+import { uploadMessages } from "../src/shared/messages/uploads.js";
 import { type Order, type OrderPage, orderTotalTooLarge } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
 import { expect, test } from "./support/fixtures.js";
 
-const form = messages.order.form;
-const table = messages.order.table;
-const card = messages.payment.page;
+const form = orderMessages.form;
+const table = orderMessages.table;
+const card = paymentMessages.page;
 
 /**
  * Each journey orders its own product (most expensive first), so the stock it asserts is not
@@ -54,13 +58,11 @@ test("book 10 units with an image, pay with 4242 and see the order paid", async 
     .getByLabel(form.image, { exact: true })
     .setInputFiles({ name: "desk.png", mimeType: "image/png", buffer: await pngImage() });
   await page.getByRole("button", { name: form.book }).click();
-  await expect(page.getByText(messages.order.booked)).toBeVisible();
+  await expect(page.getByText(orderMessages.booked)).toBeVisible();
   await expect(page).toHaveURL("/");
 
   await page.goto(`/tool/${item.id}`);
-  await expect(
-    page.getByText(messages.catalog.available((stock - 10).toLocaleString("en-US"))),
-  ).toBeVisible();
+  await expect(page.getByText(catalogMessages.available((stock - 10).toLocaleString("en-US")))).toBeVisible();
 
   await page.goto("/dashboard");
   const row = page.getByRole("row").filter({ hasText: item.name });
@@ -76,7 +78,7 @@ test("book 10 units with an image, pay with 4242 and see the order paid", async 
   await expect(page.getByText(item.name).first()).toBeVisible();
   await expectAccessible(page, "payment page");
   await payWithCard(page, "4242 4242 4242 4242");
-  await expect(page.getByText(messages.payment.success)).toBeVisible();
+  await expect(page.getByText(paymentMessages.success)).toBeVisible();
   const idLine = page.getByText(/^Yor transaction id : /);
   const transactionId = ((await idLine.textContent()) ?? "").replace("Yor transaction id : ", "");
   expect(transactionId).toMatch(/^pi_/);
@@ -103,9 +105,9 @@ test("a declined card shows the provider's message and leaves the order unpaid",
 
   await page.goto(`/dashboard/payment/${order.id}`);
   await payWithCard(page, "4000 0000 0000 0002");
-  await expect(page.getByRole("alert").filter({ hasText: messages.payment.cardDeclined })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: paymentMessages.cardDeclined })).toBeVisible();
   await payWithCard(page, "4000 0000 0000 9995");
-  await expect(page.getByRole("alert").filter({ hasText: messages.payment.insufficientFunds })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: paymentMessages.insufficientFunds })).toBeVisible();
 
   await page.goto("/dashboard");
   await expect(page.getByRole("link", { name: table.payFor(item.name) })).toBeVisible();
@@ -120,7 +122,7 @@ test("Remove deletes an unpaid order and returns its stock", async ({ page, orde
 
   await page.goto("/dashboard");
   await page.getByRole("button", { name: table.removeFor(item.name) }).click();
-  await expect(page.getByText(messages.order.removed)).toBeVisible();
+  await expect(page.getByText(orderMessages.removed)).toBeVisible();
   await expect(page.getByText(table.empty)).toBeVisible();
   expect(await stockOf(page, item.id)).toBe(stock + 12);
 });
@@ -132,21 +134,21 @@ test("the quantity is checked on change and Book waits for a valid one", async (
   const book = page.getByRole("button", { name: form.book });
 
   await quantity.fill("9");
-  await expect(page.getByText(messages.order.minimum)).toBeVisible();
+  await expect(page.getByText(orderMessages.minimum)).toBeVisible();
   await expect(book).toBeDisabled();
   await quantity.fill(String(item.quantity + 1));
-  await expect(page.getByText(messages.order.outOfStock)).toBeVisible();
+  await expect(page.getByText(orderMessages.outOfStock)).toBeVisible();
   await expect(book).toBeDisabled();
   await quantity.fill("");
-  await expect(page.getByText(messages.order.minimum)).toBeVisible();
+  await expect(page.getByText(orderMessages.minimum)).toBeVisible();
   await quantity.fill("10");
   await expect(book).toBeEnabled();
 
   await book.click();
-  await expect(page.getByText(messages.order.addressRequired)).toBeVisible();
-  await expect(page.getByText(messages.auth.phoneRequired)).toBeVisible();
+  await expect(page.getByText(orderMessages.addressRequired)).toBeVisible();
+  await expect(page.getByText(accountMessages.phoneRequired)).toBeVisible();
   await page.getByLabel(form.phone, { exact: true }).fill("call me");
-  await expect(page.getByText(messages.auth.phoneInvalid)).toBeVisible();
+  await expect(page.getByText(accountMessages.phoneInvalid)).toBeVisible();
   await expect(page).toHaveURL(`/tool/${item.id}`);
 });
 
@@ -180,9 +182,7 @@ test("a refused image sends no order and says why", async ({ page, customer: _ }
     .getByLabel(form.image, { exact: true })
     .setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("just some text") });
   await page.getByRole("button", { name: form.book }).click();
-  await expect(
-    page.getByRole("alert").filter({ hasText: messages.upload.unsupported }).first(),
-  ).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: uploadMessages.unsupported }).first()).toBeVisible();
   await expect(page).toHaveURL(`/tool/${item.id}`);
   const mine = (await (await page.request.get("/api/orders/mine")).json()) as OrderPage;
   expect(mine.items).toEqual([]);
@@ -190,7 +190,7 @@ test("a refused image sends no order and says why", async ({ page, customer: _ }
 
 test("a product that does not exist shows a not-found message", async ({ page, customer: _ }) => {
   await page.goto("/tool/3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f");
-  await expect(page.getByText(messages.catalog.productMissing)).toBeVisible();
+  await expect(page.getByText(catalogMessages.productMissing)).toBeVisible();
 });
 
 test("another customer's order is not found on the payment page", async ({
@@ -205,7 +205,7 @@ test("another customer's order is not found on the payment page", async ({
   const other = await browser.newPage();
   await users.signUp(other.request, { tag: "intruder" });
   await other.goto(`/dashboard/payment/${order.id}`);
-  await expect(other.getByText(messages.order.notFound)).toBeVisible();
+  await expect(other.getByText(orderMessages.notFound)).toBeVisible();
   await expect(other.getByRole("button", { name: /^Pay \$/ })).toHaveCount(0);
   await other.close();
 });

@@ -1,12 +1,14 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { REVIEW_PAGE_SIZE } from "../src/shared/constants.js";
-import { messages } from "../src/shared/messages.js";
+import { pagingMessages } from "../src/shared/messages/paging.js";
+import { reviewMessages } from "../src/shared/messages/reviews.js";
+import { userMessages } from "../src/shared/messages/users.js";
 import { LIST_PAGE_SIZE } from "../src/shared/paging.js";
 import { expectAccessible } from "./support/axe.js";
 import { type Account, origin, signIn, uniqueTag } from "./support/data.js";
 import { expect, test, type Users } from "./support/fixtures.js";
 
-const t = messages.admin.users;
+const t = userMessages;
 
 /**
  * Signs up `count` customers named "<tag> <n>" in a request context of their own (the page stays
@@ -145,14 +147,14 @@ test("Make Admin: pages of users with Previous and Next, one page in the page, n
   if (!oldest) throw new Error("not signed up");
   const row = bodyRows(page).filter({ hasText: oldest.email });
   await row.getByRole("button", { name: t.makeAdminFor(oldest.name) }).click();
-  await expect(page.getByText(messages.users.madeAdmin)).toBeVisible();
+  await expect(page.getByText(userMessages.madeAdmin)).toBeVisible();
   await expect(row.getByText(t.roles.admin, { exact: true })).toBeVisible();
   await expect(bodyRows(page)).toHaveCount(2);
 });
 
 test("a forged page link says why and leads back to all users", async ({ page, admin: _ }) => {
   await page.goto("/dashboard/users?cursor=not-a-real-cursor");
-  await expect(page.getByRole("alert")).toContainText(messages.paging.badCursor);
+  await expect(page.getByRole("alert")).toContainText(pagingMessages.badCursor);
   await page.getByRole("link", { name: t.clearFilters }).click();
   await expect(page.getByRole("table", { name: t.caption })).toBeVisible();
 });
@@ -213,19 +215,19 @@ test.describe("the Reviews page", () => {
 
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/dashboard/addReview");
-    const grid = page.getByRole("region", { name: messages.reviewForm.allReviews });
+    const grid = page.getByRole("region", { name: reviewMessages.form.allReviews });
     const cards = grid.getByRole("listitem");
     const feedStatus = grid.getByRole("status");
-    const reviewCount = messages.reviewForm.count(total, true);
+    const reviewCount = reviewMessages.form.count(total, true);
     await expect(cards).toHaveCount(REVIEW_PAGE_SIZE);
     await expect(cards.first()).toContainText(`${writers.at(-1)?.name}: review 5 of 5.`);
-    await expect(feedStatus).toHaveText(messages.reviewForm.showing(REVIEW_PAGE_SIZE, reviewCount));
+    await expect(feedStatus).toHaveText(reviewMessages.form.showing(REVIEW_PAGE_SIZE, reviewCount));
 
     // Scrolling near the end loads the next page by itself.
-    const loadMore = grid.getByRole("button", { name: messages.reviewForm.loadMore });
+    const loadMore = grid.getByRole("button", { name: reviewMessages.form.loadMore });
     await loadMore.scrollIntoViewIfNeeded();
     await expect(cards).toHaveCount(2 * REVIEW_PAGE_SIZE);
-    await expect(feedStatus).toHaveText(messages.reviewForm.showing(2 * REVIEW_PAGE_SIZE, reviewCount));
+    await expect(feedStatus).toHaveText(reviewMessages.form.showing(2 * REVIEW_PAGE_SIZE, reviewCount));
 
     // The keyboard's way: Load more, pressed until every review is shown, keeps the focus meanwhile.
     while ((await cards.count()) < total) {
@@ -236,7 +238,7 @@ test.describe("the Reviews page", () => {
       if ((await cards.count()) < total) await expect(loadMore).toBeFocused();
     }
     await expect(cards).toHaveCount(total);
-    await expect(feedStatus).toHaveText(messages.reviewForm.allShown(reviewCount));
+    await expect(feedStatus).toHaveText(reviewMessages.form.allShown(reviewCount));
     await expect(loadMore).toHaveCount(0);
     await expectAccessible(page, "/dashboard/addReview, every review loaded");
   });

@@ -1,5 +1,8 @@
 import { CATEGORY_LABELS } from "../src/shared/constants.js";
-import { messages } from "../src/shared/messages.js";
+import { accountMessages } from "../src/shared/messages/accounts.js";
+import { catalogMessages } from "../src/shared/messages/catalog.js";
+import { commonMessages } from "../src/shared/messages/common.js";
+import { homeMessages } from "../src/shared/messages/home.js";
 import { expect, test } from "./support/fixtures.js";
 
 /*
@@ -11,15 +14,19 @@ import { expect, test } from "./support/fixtures.js";
 const LANDING = [
   {
     path: "/",
-    heading: messages.home.exploreProducts,
-    title: `${messages.nav.brand} · ${messages.home.tagline}`,
+    heading: homeMessages.exploreProducts,
+    title: `${commonMessages.nav.brand} · ${homeMessages.tagline}`,
   },
   {
     path: "/tools",
-    heading: messages.pages.products,
-    title: `${messages.pages.products} · ${messages.nav.brand}`,
+    heading: catalogMessages.title,
+    title: `${catalogMessages.title} · ${commonMessages.nav.brand}`,
   },
-  { path: "/login", heading: messages.pages.login, title: `${messages.pages.login} · ${messages.nav.brand}` },
+  {
+    path: "/login",
+    heading: accountMessages.pages.login,
+    title: `${accountMessages.pages.login} · ${commonMessages.nav.brand}`,
+  },
 ];
 
 test.describe("prerendered landing pages", () => {
@@ -30,7 +37,7 @@ test.describe("prerendered landing pages", () => {
       await page.goto(path);
       await expect(page).toHaveTitle(title);
       await expect(page.getByRole("heading", { name: heading })).toBeVisible();
-      await expect(page.getByRole("navigation", { name: messages.nav.label })).toBeVisible();
+      await expect(page.getByRole("navigation", { name: commonMessages.nav.label })).toBeVisible();
       // Only the page's code can answer a press: until it runs, every button says it cannot.
       const buttons = await page.getByRole("button", { includeHidden: true }).all();
       expect(buttons.length).toBeGreaterThan(0);
@@ -57,7 +64,7 @@ test.describe("prerendered landing pages", () => {
       await page.goto(path);
       await session;
       await page.waitForLoadState("networkidle");
-      await expect(page.getByRole("link", { name: messages.nav.login })).toBeVisible();
+      await expect(page.getByRole("link", { name: commonMessages.nav.login })).toBeVisible();
       const kept = await page.evaluate(
         `window.prerenderedMain != null && window.prerenderedMain === document.querySelector("main") &&
           window.prerenderedMain.isConnected`,
@@ -75,12 +82,12 @@ test.describe("prerendered landing pages", () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto("/login");
-    await expect(page.getByRole("button", { name: messages.auth.form.signIn, exact: true })).toBeDisabled();
+    await expect(page.getByRole("button", { name: accountMessages.form.signIn, exact: true })).toBeDisabled();
     const form = page.getByRole("main");
-    await form.getByLabel(messages.auth.form.email).fill("someone@example.com");
-    await form.getByLabel(messages.auth.form.password).fill("Secret123");
-    await form.getByLabel(messages.auth.form.password).press("Enter");
-    await expect(page.getByRole("heading", { name: messages.pages.login })).toBeVisible();
+    await form.getByLabel(accountMessages.form.email).fill("someone@example.com");
+    await form.getByLabel(accountMessages.form.password).fill("Secret123");
+    await form.getByLabel(accountMessages.form.password).press("Enter");
+    await expect(page.getByRole("heading", { name: accountMessages.pages.login })).toBeVisible();
     expect(page.url()).not.toContain("Secret123");
     expect(new URL(page.url()).search).toBe("");
     await context.close();
@@ -88,7 +95,7 @@ test.describe("prerendered landing pages", () => {
 
   test("the same form works once the page's code runs", async ({ page }) => {
     await page.goto("/login");
-    await expect(page.getByRole("button", { name: messages.auth.form.signIn, exact: true })).toBeEnabled();
+    await expect(page.getByRole("button", { name: accountMessages.form.signIn, exact: true })).toBeEnabled();
   });
 
   test("what a visitor types or picks in /tools before its code runs is applied once it runs", async ({
@@ -105,24 +112,24 @@ test.describe("prerendered landing pages", () => {
     });
     // Module scripts hold back DOMContentLoaded, so the page is only committed and parsed.
     await page.goto("/tools", { waitUntil: "commit" });
-    await page.getByLabel(messages.catalog.searchLabel).fill("fan");
-    await page.getByLabel(messages.catalog.sortLabel).selectOption("price-desc");
+    await page.getByLabel(catalogMessages.searchLabel).fill("fan");
+    await page.getByLabel(catalogMessages.sortLabel).selectOption("price-desc");
     release();
     await expect(page).toHaveURL(/[?&]search=fan(&|$)/);
     await expect(page).toHaveURL(/[?&]sort=price-desc(&|$)/);
-    await expect(page.getByLabel(messages.catalog.searchLabel)).toHaveValue("fan");
-    await expect(page.getByLabel(messages.catalog.sortLabel)).toHaveValue("price-desc");
+    await expect(page.getByLabel(catalogMessages.searchLabel)).toHaveValue("fan");
+    await expect(page.getByLabel(catalogMessages.sortLabel)).toHaveValue("price-desc");
   });
 
   test("another address of a landing route is drawn by the app, with its own state", async ({ page }) => {
     await page.goto("/tools?category=mice");
-    await expect(page.getByRole("heading", { name: messages.pages.products })).toBeVisible();
-    const filter = page.getByRole("navigation", { name: messages.catalog.categoryLabel });
+    await expect(page.getByRole("heading", { name: catalogMessages.title })).toBeVisible();
+    const filter = page.getByRole("navigation", { name: catalogMessages.categoryLabel });
     await expect(filter.getByRole("link", { name: CATEGORY_LABELS.mice })).toHaveAttribute(
       "aria-current",
       "page",
     );
-    await expect(filter.getByRole("link", { name: messages.catalog.allCategories })).not.toHaveAttribute(
+    await expect(filter.getByRole("link", { name: catalogMessages.allCategories })).not.toHaveAttribute(
       "aria-current",
       "page",
     );

@@ -1,14 +1,17 @@
 import type { Locator } from "@playwright/test";
-import { messages } from "../src/shared/messages.js";
+import { commonMessages } from "../src/shared/messages/common.js";
+import { dashboardMessages } from "../src/shared/messages/dashboard.js";
+import { homeMessages } from "../src/shared/messages/home.js";
+import { reviewMessages } from "../src/shared/messages/reviews.js";
 import { expectAccessible } from "./support/axe.js";
 import { origin, uniqueSuffix } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
 
-const text = messages.reviewForm;
+const text = reviewMessages.form;
 /** The default REVIEW_LIMIT_PER_HOUR, which the browser tests' shop keeps. */
 const REVIEWS_AN_HOUR = 5;
 /** The mark a review written by an admin carries: a badge with its text, not only a colour. */
-const staffMark = (card: Locator) => card.getByText(messages.review.staff, { exact: true });
+const staffMark = (card: Locator) => card.getByText(reviewMessages.staff, { exact: true });
 
 // The home page shows the three newest reviews of the one shop all journeys share: these journeys
 // write reviews, so they hold a lock and never run at once, and none pushes another's out of sight.
@@ -21,12 +24,12 @@ test("a customer writes a review and sees it in the grid and on the home page", 
   // The home page first, so its Customer Reviews are cached when the review is posted.
   await page.goto("/");
   await expect(page.getByRole("img", { name: /^Rated [1-5] out of 5$/ })).toHaveCount(3);
-  await page.getByRole("link", { name: messages.nav.dashboard }).first().click();
+  await page.getByRole("link", { name: commonMessages.nav.dashboard }).first().click();
   await page
-    .getByRole("navigation", { name: messages.dashboard.menu })
-    .getByRole("link", { name: messages.dashboard.addReview })
+    .getByRole("navigation", { name: dashboardMessages.menu })
+    .getByRole("link", { name: dashboardMessages.addReview })
     .click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.addReview);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(dashboardMessages.addReview);
   await expect(page.getByText(text.postingAs(customer.name))).toBeVisible();
 
   // Shown as text, never as HTML.
@@ -41,14 +44,14 @@ test("a customer writes a review and sees it in the grid and on the home page", 
   const first = grid.getByRole("listitem").first();
   await expect(first).toContainText(comment);
   await expect(first).toContainText(customer.name);
-  await expect(first.getByRole("img", { name: messages.review.rated(4) })).toBeVisible();
+  await expect(first.getByRole("img", { name: reviewMessages.rated(4) })).toBeVisible();
 
   // Back home inside the app: the cached first three must have been refreshed.
   await page
-    .getByRole("navigation", { name: messages.nav.label })
-    .getByRole("link", { name: messages.nav.home })
+    .getByRole("navigation", { name: commonMessages.nav.label })
+    .getByRole("link", { name: commonMessages.nav.home })
     .click();
-  const home = page.getByRole("region", { name: messages.home.customerReviews });
+  const home = page.getByRole("region", { name: homeMessages.customerReviews });
   await expect(home.getByText(comment, { exact: true })).toBeVisible();
 });
 
@@ -56,18 +59,18 @@ test("the rating is checked on submit, then on every change", async ({ page, cus
   await page.goto("/dashboard/addReview");
   const rating = page.getByLabel(text.rating, { exact: true });
   await page.getByRole("button", { name: text.submit }).click();
-  await expect(page.getByText(messages.review.ratingRange)).toBeVisible();
-  await expect(page.getByText(messages.review.commentRequired)).toBeVisible();
+  await expect(page.getByText(reviewMessages.ratingRange)).toBeVisible();
+  await expect(page.getByText(reviewMessages.commentRequired)).toBeVisible();
   await expect(rating).toHaveAttribute("aria-invalid", "true");
 
   await rating.fill("6");
-  await expect(page.getByText(messages.review.ratingRange)).toBeVisible();
+  await expect(page.getByText(reviewMessages.ratingRange)).toBeVisible();
   await rating.fill("0");
-  await expect(page.getByText(messages.review.ratingRange)).toHaveCount(0);
+  await expect(page.getByText(reviewMessages.ratingRange)).toHaveCount(0);
   await rating.fill("-1");
-  await expect(page.getByText(messages.review.ratingRange)).toBeVisible();
+  await expect(page.getByText(reviewMessages.ratingRange)).toBeVisible();
   await rating.fill("5");
-  await expect(page.getByText(messages.review.ratingRange)).toHaveCount(0);
+  await expect(page.getByText(reviewMessages.ratingRange)).toHaveCount(0);
   await expectAccessible(page, "/dashboard/addReview");
 });
 
@@ -95,7 +98,7 @@ test("the review past the hour's limit is refused in the form, which says why an
   const minutes = Math.ceil(Number(refused.headers()["retry-after"]) / 60);
 
   const form = page.getByRole("region", { name: text.title });
-  await expect(form.getByRole("alert")).toHaveText(messages.review.rateLimited(REVIEWS_AN_HOUR, minutes));
+  await expect(form.getByRole("alert")).toHaveText(reviewMessages.rateLimited(REVIEWS_AN_HOUR, minutes));
   await expect(page.getByLabel(text.comment, { exact: true })).toHaveValue(comment);
   await expect(page.getByRole("region", { name: text.allReviews })).not.toContainText(comment);
   await expectAccessible(page, "/dashboard/addReview with the limit reached");
@@ -121,11 +124,11 @@ test("an admin's review carries the Staff mark in the grid and on the home page"
   await expect(staffMark(cards.last())).toHaveCount(0);
 
   await page
-    .getByRole("navigation", { name: messages.nav.label })
-    .getByRole("link", { name: messages.nav.home })
+    .getByRole("navigation", { name: commonMessages.nav.label })
+    .getByRole("link", { name: commonMessages.nav.home })
     .click();
   const newest = page
-    .getByRole("region", { name: messages.home.customerReviews })
+    .getByRole("region", { name: homeMessages.customerReviews })
     .getByRole("listitem")
     .first();
   await expect(newest).toContainText(comment);

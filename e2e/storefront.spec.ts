@@ -1,7 +1,13 @@
 import type { Page } from "@playwright/test";
 import type { ProductList } from "../src/shared/catalog.js";
 import { DEFAULT_PAGE_SIZE, SLIDER_INTERVAL_MS } from "../src/shared/constants.js";
-import { messages } from "../src/shared/messages.js";
+import { accountMessages } from "../src/shared/messages/accounts.js";
+import { catalogMessages } from "../src/shared/messages/catalog.js";
+import { commonMessages } from "../src/shared/messages/common.js";
+import { contentMessages } from "../src/shared/messages/content.js";
+import { dashboardMessages } from "../src/shared/messages/dashboard.js";
+import { homeMessages } from "../src/shared/messages/home.js";
+import { paymentMessages } from "../src/shared/messages/payments.js";
 import { expectAccessible } from "./support/axe.js";
 import { expect, test } from "./support/fixtures.js";
 
@@ -10,8 +16,8 @@ import { expect, test } from "./support/fixtures.js";
  * Guarantees: Test payments), visible on arrival and outside the app's own markup.
  */
 async function expectTestModeBanner(page: Page) {
-  const banner = page.getByRole("complementary", { name: messages.payment.page.testModeLabel });
-  await expect(banner).toHaveText(messages.payment.page.testModeBanner);
+  const banner = page.getByRole("complementary", { name: paymentMessages.page.testModeLabel });
+  await expect(banner).toHaveText(paymentMessages.page.testModeBanner);
   await expect(banner).toBeInViewport();
 }
 
@@ -31,12 +37,12 @@ test.describe("home page", () => {
   test("shows the seven sections in order", async ({ page }) => {
     await page.goto("/");
     const sections = [
-      page.getByRole("region", { name: messages.home.slider.label }),
-      page.getByRole("heading", { name: messages.home.exploreProducts }),
-      page.getByRole("heading", { name: messages.home.businessSummary }),
-      page.getByRole("heading", { name: messages.home.customerReviews }),
-      page.getByRole("heading", { name: messages.home.video.title }),
-      page.getByRole("heading", { name: messages.home.videoCards.title }),
+      page.getByRole("region", { name: homeMessages.slider.label }),
+      page.getByRole("heading", { name: homeMessages.exploreProducts }),
+      page.getByRole("heading", { name: homeMessages.businessSummary }),
+      page.getByRole("heading", { name: homeMessages.customerReviews }),
+      page.getByRole("heading", { name: homeMessages.video.title }),
+      page.getByRole("heading", { name: homeMessages.videoCards.title }),
       page.getByRole("contentinfo"),
     ];
     const tops: number[] = [];
@@ -47,25 +53,25 @@ test.describe("home page", () => {
     }
     expect(tops).toEqual([...tops].sort((a, b) => a - b));
 
-    await expect(page.getByRole("link", { name: messages.catalog.purchase })).toHaveCount(6);
+    await expect(page.getByRole("link", { name: catalogMessages.purchase })).toHaveCount(6);
     for (const title of ["Traffic", "New Users", "Sales", "Performance"]) {
       await expect(page.getByText(title, { exact: true })).toBeVisible();
     }
     await expect(page.getByRole("img", { name: /^Rated [1-5] out of 5$/ })).toHaveCount(3);
     await expect(
-      page.getByRole("contentinfo").getByRole("button", { name: messages.footer.subscribe }),
+      page.getByRole("contentinfo").getByRole("button", { name: commonMessages.footer.subscribe }),
     ).toBeVisible();
   });
 
   test("the slider advances by itself", async ({ page }) => {
     await page.goto("/");
-    const slider = page.getByRole("region", { name: messages.home.slider.label });
-    await expect(slider.getByRole("button", { name: messages.home.slider.goTo(1) })).toHaveAttribute(
+    const slider = page.getByRole("region", { name: homeMessages.slider.label });
+    await expect(slider.getByRole("button", { name: homeMessages.slider.goTo(1) })).toHaveAttribute(
       "aria-current",
       "true",
     );
     // Within the expect's time limit, which is many intervals.
-    await expect(slider.getByRole("button", { name: messages.home.slider.goTo(2) })).toHaveAttribute(
+    await expect(slider.getByRole("button", { name: homeMessages.slider.goTo(2) })).toHaveAttribute(
       "aria-current",
       "true",
     );
@@ -75,22 +81,22 @@ test.describe("home page", () => {
     await page.clock.install();
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/");
-    const slider = page.getByRole("region", { name: messages.home.slider.label });
-    const first = slider.getByRole("button", { name: messages.home.slider.goTo(1) });
+    const slider = page.getByRole("region", { name: homeMessages.slider.label });
+    const first = slider.getByRole("button", { name: homeMessages.slider.goTo(1) });
     await expect(first).toHaveAttribute("aria-current", "true");
     await page.clock.runFor(SLIDER_INTERVAL_MS * 3);
     await expect(first).toHaveAttribute("aria-current", "true");
-    await expect(slider.getByRole("button", { name: messages.home.slider.play })).toBeVisible();
+    await expect(slider.getByRole("button", { name: homeMessages.slider.play })).toBeVisible();
   });
 
   test("Purchase sends a visitor to log in, remembering the product page", async ({ page }) => {
     await page.goto("/");
-    const purchase = page.getByRole("link", { name: messages.catalog.purchase }).first();
+    const purchase = page.getByRole("link", { name: catalogMessages.purchase }).first();
     const href = await purchase.getAttribute("href");
     expect(href).toMatch(/^\/tool\/[0-9a-f-]{36}$/);
     await purchase.click();
     await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(href ?? "")}`);
-    await expect(page.getByRole("heading", { level: 1, name: messages.pages.login })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: accountMessages.pages.login })).toBeVisible();
   });
 
   test("a section that cannot load says so and retries", async ({ page }) => {
@@ -103,9 +109,9 @@ test.describe("home page", () => {
       }),
     );
     await page.goto("/reviews");
-    await expect(page.getByRole("alert")).toContainText(messages.common.loadFailed);
+    await expect(page.getByRole("alert")).toContainText(commonMessages.loadFailed);
     await page.unroute(reviewsApi);
-    await page.getByRole("button", { name: messages.common.retry }).click();
+    await page.getByRole("button", { name: commonMessages.retry }).click();
     await expect(page.getByRole("img", { name: /^Rated [1-5] out of 5$/ })).toHaveCount(3);
     await expect(page.getByRole("alert")).toHaveCount(0);
   });
@@ -114,16 +120,16 @@ test.describe("home page", () => {
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto("/video");
     const video = page.locator("video");
-    await expect(page.getByRole("button", { name: messages.home.video.play })).toBeVisible();
+    await expect(page.getByRole("button", { name: homeMessages.video.play })).toBeVisible();
     await expect(video).toHaveJSProperty("autoplay", false);
     await expect(video).toHaveJSProperty("paused", true);
   });
 
   test("Subscribe answers without leaving the page", async ({ page }) => {
     await page.goto("/footer");
-    await page.getByLabel(messages.footer.emailLabel).fill("player@example.com");
-    await page.getByRole("button", { name: messages.footer.subscribe }).click();
-    await expect(page.getByText(messages.footer.subscribeNote)).toBeVisible();
+    await page.getByLabel(commonMessages.footer.emailLabel).fill("player@example.com");
+    await page.getByRole("button", { name: commonMessages.footer.subscribe }).click();
+    await expect(page.getByText(commonMessages.footer.subscribeNote)).toBeVisible();
     await expect(page).toHaveURL("/footer");
   });
 });
@@ -133,15 +139,15 @@ test.describe("product list", () => {
     const expected = await apiProducts(page, "search=fan");
     expect(expected.total).toBeGreaterThan(0);
     await page.goto("/tools");
-    await page.getByLabel(messages.catalog.searchLabel).fill("fan");
+    await page.getByLabel(catalogMessages.searchLabel).fill("fan");
     await expect(page).toHaveURL(/[?&]search=fan(&|$)/);
     await expect(cardTitles(page)).toHaveText(expected.items.map((p) => p.name));
 
-    await page.getByLabel(messages.catalog.searchLabel).fill("no-such-part-xyz");
-    await expect(page.getByText(messages.common.noProducts)).toBeVisible();
-    await page.getByRole("link", { name: messages.catalog.clearFilters }).click();
+    await page.getByLabel(catalogMessages.searchLabel).fill("no-such-part-xyz");
+    await expect(page.getByText(catalogMessages.noProducts)).toBeVisible();
+    await page.getByRole("link", { name: catalogMessages.clearFilters }).click();
     await expect(page).toHaveURL("/tools");
-    await expect(page.getByLabel(messages.catalog.searchLabel)).toHaveValue("");
+    await expect(page.getByLabel(catalogMessages.searchLabel)).toHaveValue("");
   });
 
   test("orders a search by best match until another order is chosen, and forgets it with the search", async ({
@@ -150,10 +156,10 @@ test.describe("product list", () => {
     const keyboards = await apiProducts(page, "search=keybord");
     expect(keyboards.total).toBeGreaterThan(1);
     await page.goto("/tools");
-    const sort = page.getByLabel(messages.catalog.sortLabel);
-    await expect(sort.getByRole("option", { name: messages.catalog.sorts.relevance })).toHaveCount(0);
+    const sort = page.getByLabel(catalogMessages.sortLabel);
+    await expect(sort.getByRole("option", { name: catalogMessages.sorts.relevance })).toHaveCount(0);
 
-    await page.getByLabel(messages.catalog.searchLabel).fill("keybord");
+    await page.getByLabel(catalogMessages.searchLabel).fill("keybord");
     await expect(page).toHaveURL("/tools?search=keybord");
     await expect(sort).toHaveValue("relevance");
     await expect(cardTitles(page)).toHaveText(keyboards.items.map((p) => p.name));
@@ -165,7 +171,7 @@ test.describe("product list", () => {
 
     await sort.selectOption("relevance");
     await expect(page).toHaveURL("/tools?search=keybord");
-    await page.getByLabel(messages.catalog.searchLabel).fill("");
+    await page.getByLabel(catalogMessages.searchLabel).fill("");
     await expect(page).toHaveURL("/tools");
     await expect(sort).toHaveValue("name-asc");
   });
@@ -174,18 +180,18 @@ test.describe("product list", () => {
     const mice = await apiProducts(page, "category=mice&sort=price-asc");
     expect(mice.total).toBeGreaterThan(1);
     await page.goto("/tools");
-    const categories = page.getByRole("navigation", { name: messages.catalog.categoryLabel });
+    const categories = page.getByRole("navigation", { name: catalogMessages.categoryLabel });
     await categories.getByRole("link", { name: "Mice" }).click();
     await expect(page).toHaveURL("/tools?category=mice");
     await expect(categories.getByRole("link", { name: "Mice" })).toHaveAttribute("aria-current", "page");
 
-    await page.getByLabel(messages.catalog.sortLabel).selectOption("price-asc");
+    await page.getByLabel(catalogMessages.sortLabel).selectOption("price-asc");
     await expect(page).toHaveURL("/tools?category=mice&sort=price-asc");
     await expect(cardTitles(page)).toHaveText(mice.items.map((p) => p.name));
 
     await page.goBack();
     await expect(page).toHaveURL("/tools?category=mice");
-    await expect(page.getByLabel(messages.catalog.sortLabel)).toHaveValue("name-asc");
+    await expect(page.getByLabel(catalogMessages.sortLabel)).toHaveValue("name-asc");
   });
 
   test("pages through the catalog", async ({ page }) => {
@@ -195,8 +201,8 @@ test.describe("product list", () => {
     await page.goto("/tools");
     await expect(cardTitles(page)).toHaveCount(DEFAULT_PAGE_SIZE);
 
-    const pages = page.getByRole("navigation", { name: messages.catalog.pagination });
-    await pages.getByRole("link", { name: messages.catalog.page(2) }).click();
+    const pages = page.getByRole("navigation", { name: catalogMessages.pagination });
+    await pages.getByRole("link", { name: catalogMessages.page(2) }).click();
     await expect(page).toHaveURL("/tools?page=2");
     // Other journeys add products meanwhile: the page is compared with the API as it is now, and
     // loaded again when a product came between the two.
@@ -206,7 +212,7 @@ test.describe("product list", () => {
       const now = await apiProducts(page, "page=2");
       const last = Math.min(2 * DEFAULT_PAGE_SIZE, now.total);
       await expect(
-        page.getByText(messages.catalog.results(DEFAULT_PAGE_SIZE + 1, last, now.total)),
+        page.getByText(catalogMessages.results(DEFAULT_PAGE_SIZE + 1, last, now.total)),
       ).toBeVisible({
         timeout: 5_000,
       });
@@ -215,12 +221,12 @@ test.describe("product list", () => {
         { timeout: 5_000 },
       );
     }).toPass();
-    await expect(pages.getByRole("link", { name: messages.catalog.page(2) })).toHaveAttribute(
+    await expect(pages.getByRole("link", { name: catalogMessages.page(2) })).toHaveAttribute(
       "aria-current",
       "page",
     );
 
-    await pages.getByRole("link", { name: messages.catalog.previousPage }).click();
+    await pages.getByRole("link", { name: catalogMessages.previousPage }).click();
     await expect(page).toHaveURL("/tools");
     await expect(cardTitles(page)).toHaveCount(DEFAULT_PAGE_SIZE);
   });
@@ -228,18 +234,18 @@ test.describe("product list", () => {
 
 test.describe("routes", () => {
   const publicRoutes: ReadonlyArray<[path: string, heading: string]> = [
-    ["/", messages.home.heading],
-    ["/about", messages.pages.about],
-    ["/blogs", messages.pages.blogs],
-    ["/login", messages.pages.login],
-    ["/registration", messages.pages.registration],
-    ["/passwordReset", messages.pages.passwordReset],
-    ["/tools", messages.pages.products],
-    ["/business", messages.home.businessSummary],
-    ["/reviews", messages.home.customerReviews],
-    ["/video", messages.home.video.title],
-    ["/footer", messages.footer.title],
-    ["/ique", messages.pages.ique],
+    ["/", homeMessages.heading],
+    ["/about", contentMessages.about],
+    ["/blogs", contentMessages.blogs],
+    ["/login", accountMessages.pages.login],
+    ["/registration", accountMessages.pages.registration],
+    ["/passwordReset", accountMessages.pages.passwordReset],
+    ["/tools", catalogMessages.title],
+    ["/business", homeMessages.businessSummary],
+    ["/reviews", homeMessages.customerReviews],
+    ["/video", homeMessages.video.title],
+    ["/footer", commonMessages.footer.title],
+    ["/ique", contentMessages.ique],
   ];
 
   for (const [path, heading] of publicRoutes) {
@@ -269,27 +275,32 @@ test.describe("routes", () => {
     test(`${path} sends a visitor to log in, remembering the page`, async ({ page }) => {
       await page.goto(path);
       await expect(page).toHaveURL(`/login?redirect=${encodeURIComponent(path)}`);
-      await expect(page.getByRole("heading", { level: 1, name: messages.pages.login })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: accountMessages.pages.login })).toBeVisible();
       await expectTestModeBanner(page);
     });
   }
 
   test("an unknown path shows the not-found page", async ({ page }) => {
     await page.goto("/no/such/page");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.notFound);
-    await expect(page.getByRole("img", { name: messages.pages.notFoundAlt })).toBeVisible();
-    await page.getByRole("link", { name: messages.pages.backHome }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(commonMessages.notFound);
+    await expect(page.getByRole("img", { name: commonMessages.notFoundAlt })).toBeVisible();
+    await page.getByRole("link", { name: commonMessages.backHome }).click();
     await expect(page).toHaveURL("/");
   });
 
   test("the navigation bar offers the signed-out links", async ({ page }) => {
     await page.goto("/about");
-    const nav = page.getByRole("navigation", { name: messages.nav.label });
-    for (const name of [messages.nav.home, messages.nav.about, messages.nav.blogs, messages.nav.login]) {
+    const nav = page.getByRole("navigation", { name: commonMessages.nav.label });
+    for (const name of [
+      commonMessages.nav.home,
+      commonMessages.nav.about,
+      commonMessages.nav.blogs,
+      commonMessages.nav.login,
+    ]) {
       await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
     }
-    await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toHaveCount(0);
-    await nav.getByRole("link", { name: messages.nav.blogs, exact: true }).click();
+    await expect(nav.getByRole("link", { name: commonMessages.nav.dashboard })).toHaveCount(0);
+    await nav.getByRole("link", { name: commonMessages.nav.blogs, exact: true }).click();
     await expect(page).toHaveURL("/blogs");
   });
 });
@@ -300,13 +311,13 @@ test.describe("signed in", () => {
     customer: _,
   }) => {
     await page.goto("/about");
-    const nav = page.getByRole("navigation", { name: messages.nav.label });
-    await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toBeVisible();
-    await expect(nav.getByRole("link", { name: messages.nav.login })).toHaveCount(0);
-    await nav.getByRole("button", { name: messages.nav.signOut }).click();
+    const nav = page.getByRole("navigation", { name: commonMessages.nav.label });
+    await expect(nav.getByRole("link", { name: commonMessages.nav.dashboard })).toBeVisible();
+    await expect(nav.getByRole("link", { name: commonMessages.nav.login })).toHaveCount(0);
+    await nav.getByRole("button", { name: commonMessages.nav.signOut }).click();
     await expect(page).toHaveURL("/");
-    await expect(nav.getByRole("link", { name: messages.nav.login })).toBeVisible();
-    await expect(nav.getByRole("link", { name: messages.nav.dashboard })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: commonMessages.nav.login })).toBeVisible();
+    await expect(nav.getByRole("link", { name: commonMessages.nav.dashboard })).toHaveCount(0);
   });
 
   test("a customer sees the product page with price and stock", async ({ page, customer: _ }) => {
@@ -317,28 +328,28 @@ test.describe("signed in", () => {
     await expect(page.getByRole("img", { name: product.name })).toBeVisible();
     await expect(page.getByText(`$${product.price}`, { exact: true })).toBeVisible();
     await expect(
-      page.getByText(messages.catalog.available(product.quantity.toLocaleString("en-US"))),
+      page.getByText(catalogMessages.available(product.quantity.toLocaleString("en-US"))),
     ).toBeVisible();
   });
 
   test("the dashboard shows the customer's menu", async ({ page, customer: _ }) => {
     await page.goto("/dashboard");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.myOrders);
-    const menu = page.getByRole("navigation", { name: messages.dashboard.menu });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(dashboardMessages.myOrders);
+    const menu = page.getByRole("navigation", { name: dashboardMessages.menu });
     await expect(menu.getByRole("link")).toHaveText([
-      messages.dashboard.myOrders,
-      messages.dashboard.addReview,
-      messages.dashboard.myProfile,
+      dashboardMessages.myOrders,
+      dashboardMessages.addReview,
+      dashboardMessages.myProfile,
     ]);
-    await menu.getByRole("link", { name: messages.dashboard.myProfile }).click();
+    await menu.getByRole("link", { name: dashboardMessages.myProfile }).click();
     await expect(page).toHaveURL("/dashboard/myProfile");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(messages.dashboard.myProfile);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(dashboardMessages.myProfile);
   });
 });
 
 test.describe("accessibility", () => {
   const pages: ReadonlyArray<[path: string, ready: (page: Page) => Promise<void>]> = [
-    ["/", (page) => expect(page.getByRole("link", { name: messages.catalog.purchase })).toHaveCount(6)],
+    ["/", (page) => expect(page.getByRole("link", { name: catalogMessages.purchase })).toHaveCount(6)],
     ["/tools", (page) => expect(cardTitles(page)).toHaveCount(DEFAULT_PAGE_SIZE)],
     ["/about", (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible()],
     ["/blogs", (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible()],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { messages } from "../shared/messages.js";
+import { startupMessages } from "../shared/messages/startup.js";
 import { ConfigError, loadConfig } from "./config.js";
 
 const base = { DATA_DIR: "/tmp/gearhouse-config-test", AUTH_SECRET: "x".repeat(40) };
@@ -81,7 +81,7 @@ describe("loadConfig", () => {
     it("refuses production without Stripe's keys unless PAYMENTS=sandbox says test payments are meant", () => {
       for (const env of [{}, { PAYMENTS: "" }, { STRIPE_SECRET_KEY: "sk_live_x" }]) {
         expect(() => loadConfig({ ...production, ...env }), JSON.stringify(env)).toThrow(
-          `PAYMENTS: ${messages.startup.sandboxInProduction}`,
+          `PAYMENTS: ${startupMessages.sandboxInProduction}`,
         );
       }
       expect(loadConfig(sandboxProduction).payments).toBe("sandbox");
@@ -103,7 +103,7 @@ describe("loadConfig", () => {
       expect(sandbox.payments).toBe("sandbox");
       expect(sandbox.stripe).toBeUndefined();
       expect(() => loadConfig({ ...base, PAYMENTS: "stripe" })).toThrow(
-        `PAYMENTS: ${messages.startup.stripeKeysMissing}`,
+        `PAYMENTS: ${startupMessages.stripeKeysMissing}`,
       );
       expect(() => loadConfig({ ...base, PAYMENTS: "paypal" })).toThrow(/PAYMENTS/);
     });
@@ -132,7 +132,7 @@ describe("loadConfig", () => {
       ]) {
         const config = loadConfig({ ...base, ...env });
         expect(config.host, JSON.stringify(env)).toBe("127.0.0.1");
-        expect(config.hostNotice).toBe(messages.startup.loopbackOnly);
+        expect(config.hostNotice).toBe(startupMessages.loopbackOnly);
         expect(config.demoAccounts, JSON.stringify(env)).toBe(true);
       }
     });

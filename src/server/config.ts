@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { messages } from "../shared/messages.js";
+import { startupMessages } from "../shared/messages/startup.js";
 
 const optionalString = z
   .string()
@@ -95,10 +95,10 @@ export const envSchema = z
   .superRefine((env, ctx) => {
     const stripeKeys = hasStripeKeys(env);
     if (env.PAYMENTS === "stripe" && !stripeKeys) {
-      ctx.addIssue({ code: "custom", path: ["PAYMENTS"], message: messages.startup.stripeKeysMissing });
+      ctx.addIssue({ code: "custom", path: ["PAYMENTS"], message: startupMessages.stripeKeysMissing });
     }
     if (env.NODE_ENV === "production" && !env.PAYMENTS && !stripeKeys) {
-      ctx.addIssue({ code: "custom", path: ["PAYMENTS"], message: messages.startup.sandboxInProduction });
+      ctx.addIssue({ code: "custom", path: ["PAYMENTS"], message: startupMessages.sandboxInProduction });
     }
   });
 
@@ -187,7 +187,7 @@ export function listenHost(
   demoAccounts: boolean,
 ): { host: string; notice?: string } {
   if (host) return { host };
-  if (demoAccounts) return { host: "127.0.0.1", notice: messages.startup.loopbackOnly };
+  if (demoAccounts) return { host: "127.0.0.1", notice: startupMessages.loopbackOnly };
   return { host: "0.0.0.0" };
 }
 

@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
-import { messages } from "./messages.js";
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
+import { accountMessages } from "./messages/accounts.js";
+import { profileMessages } from "./messages/profile.js";
 
 /** The spec's simple email pattern. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** 8 to 20 characters from letters, digits and !#$@^%&?, with an uppercase, a lowercase and a digit. */
 const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z\d!#$@^%&?]{8,20}$/;
 
-const m = messages.auth;
+const m = accountMessages;
 
 export const emailSchema = z
   .string({ error: m.emailRequired })
@@ -32,7 +33,7 @@ export const phoneSchema = z
   .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, m.phoneInvalid);
 
 export const signUpSchema = z.object({
-  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(80, m.nameTooLong),
+  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(NAME_MAX_LENGTH, m.nameTooLong),
   email: emailSchema,
   password: passwordSchema,
   phone: phoneSchema,
@@ -67,8 +68,8 @@ export type Me = z.infer<typeof meSchema>;
 export const sessionSchema = z.object({ user: meSchema.nullable() });
 
 export const profileInputSchema = z.object({
-  address: z.string().trim().min(1, messages.profile.addressRequired).max(200),
-  city: z.string().trim().min(1, messages.profile.cityRequired).max(100),
+  address: z.string().trim().min(1, profileMessages.addressRequired).max(200),
+  city: z.string().trim().min(1, profileMessages.cityRequired).max(100),
   phone: phoneSchema,
 });
 export type ProfileInput = z.input<typeof profileInputSchema>;

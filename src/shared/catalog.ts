@@ -4,11 +4,12 @@ import {
   DEFAULT_PAGE_SIZE,
   effectiveProductSort,
   MAX_PAGE_SIZE,
+  PRODUCT_QUANTITY_MAX,
   PRODUCT_SORTS,
   type ProductSort,
   SEARCH_COUNT_LIMIT,
 } from "./constants.js";
-import { messages } from "./messages.js";
+import { adminMessages } from "./messages/admin.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 export { CATEGORIES, CATEGORY_LABELS, type Category, PRODUCT_SORTS, type ProductSort } from "./constants.js";
@@ -62,12 +63,13 @@ const SHOP_MEDIA_PATTERN = /^\/media\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:svg|webp|p
 
 export const PRODUCT_NAME_MAX_LENGTH = 120;
 export const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
+/** Whole dollars per unit; a product is never given away. */
+export const PRODUCT_PRICE_MIN = 1;
 /** Whole dollars per unit; far above any part the shop sells, low enough to catch a typo of zeros. */
 export const PRODUCT_PRICE_MAX = 100_000;
-/** Stock in units; the same ceiling as the largest order the shop accepts. */
-export const PRODUCT_QUANTITY_MAX = 1_000_000;
 
-const m = messages.product;
+const m = adminMessages.products;
+const priceInvalid = m.priceInvalid(PRODUCT_PRICE_MIN);
 
 /** POST /api/products: a new product; every field required. */
 export const productInputSchema = z.object({
@@ -81,9 +83,9 @@ export const productInputSchema = z.object({
     .trim()
     .refine((url) => UPLOADED_IMAGE_PATTERN.test(url) || SHOP_MEDIA_PATTERN.test(url), m.imageInvalid),
   price: z
-    .number({ error: m.priceInvalid })
-    .int(m.priceInvalid)
-    .min(1, m.priceInvalid)
+    .number({ error: priceInvalid })
+    .int(priceInvalid)
+    .min(PRODUCT_PRICE_MIN, priceInvalid)
     .max(PRODUCT_PRICE_MAX, m.priceTooHigh(PRODUCT_PRICE_MAX)),
   quantity: z
     .number({ error: m.quantityInvalid })

@@ -4,6 +4,8 @@
  */
 
 export const MIN_ORDER_QUANTITY = 10;
+/** Stock in units; the same ceiling as the largest order the shop accepts. */
+export const PRODUCT_QUANTITY_MAX = 1_000_000;
 /**
  * The most one order may total, in whole US dollars: the most a card payment can take at once
  * (Stripe charges at most 999,999.99 USD), and well within the 32-bit columns of cents.
@@ -16,12 +18,15 @@ export const RATING_MIN = 0;
 export const RATING_MAX = 5;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 20;
+/** The longest name an account may have. */
+export const NAME_MAX_LENGTH = 80;
 export const TOAST_AUTO_CLOSE_MS = 5000;
 export const SLIDER_INTERVAL_MS = 4000;
 export const LOW_STOCK_THRESHOLD = 50;
 export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 48;
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+export const MAX_UPLOAD_MEGABYTES = 5;
+export const MAX_UPLOAD_BYTES = MAX_UPLOAD_MEGABYTES * 1024 * 1024;
 /** Products shown in the home page's Explore Products section. */
 export const HOME_PRODUCT_COUNT = 6;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { phoneSchema } from "./accounts.js";
-import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "./constants.js";
-import { messages } from "./messages.js";
+import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY, PRODUCT_QUANTITY_MAX } from "./constants.js";
+import { orderMessages } from "./messages/orders.js";
 import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
@@ -12,13 +12,13 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const orderInputSchema = z.object({
   productId: z.uuid(),
   quantity: z
-    .number({ error: messages.order.minimum })
-    .int(messages.order.minimum)
-    .min(MIN_ORDER_QUANTITY, messages.order.minimum)
-    .max(1_000_000, messages.order.outOfStock),
-  address: z.string().trim().min(1, messages.order.addressRequired).max(300),
+    .number({ error: orderMessages.minimum })
+    .int(orderMessages.minimum)
+    .min(MIN_ORDER_QUANTITY, orderMessages.minimum)
+    .max(PRODUCT_QUANTITY_MAX, orderMessages.outOfStock),
+  address: z.string().trim().min(1, orderMessages.addressRequired).max(300),
   phone: phoneSchema,
-  img: z.string().regex(UPLOADED_IMAGE_PATTERN, messages.order.imageInvalid).optional(),
+  img: z.string().regex(UPLOADED_IMAGE_PATTERN, orderMessages.imageInvalid).optional(),
 });
 export type OrderInput = z.input<typeof orderInputSchema>;
 
@@ -28,7 +28,7 @@ export const withinOrderTotal = (unitPrice: number, quantity: number) =>
 
 /** The message for an order over MAX_ORDER_TOTAL, with the limit as a price. */
 export const orderTotalTooLarge = () =>
-  messages.order.totalTooLarge(`$${MAX_ORDER_TOTAL.toLocaleString("en-US")}`);
+  orderMessages.totalTooLarge(`$${MAX_ORDER_TOTAL.toLocaleString("en-US")}`);
 
 export const orderSchema = z.object({
   id: z.string(),
@@ -72,16 +72,16 @@ const STATUS_LIST = new RegExp(`^(${ORDER_STATUSES.join("|")})(,(${ORDER_STATUSE
 
 /** An instant: a date (its midnight UTC) or a date and time with its offset. */
 const instantSchema = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: messages.order.list.dateInvalid })
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: orderMessages.list.dateInvalid })
   .transform((value) => new Date(value))
   .refine((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 9999, {
-    error: messages.order.list.dateInvalid,
+    error: orderMessages.list.dateInvalid,
   });
 
 const filterShape = {
   status: z
     .string()
-    .regex(STATUS_LIST, messages.order.list.statusInvalid)
+    .regex(STATUS_LIST, orderMessages.list.statusInvalid)
     .transform((value) => [...new Set(value.split(","))] as OrderStatus[])
     .optional()
     .meta({ description: "One status or several, comma-separated: pending, paid, shipped." }),
@@ -89,7 +89,7 @@ const filterShape = {
     .string()
     .trim()
     .max(ORDER_SEARCH_MAX_LENGTH)
-    .refine(isSearchableTerm, messages.order.list.searchTooShort)
+    .refine(isSearchableTerm, orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN))
     .optional()
     .meta({
       description:
@@ -104,7 +104,7 @@ const filterShape = {
   }),
 };
 const rangeInOrder = (f: { from?: Date; to?: Date }) => !f.from || !f.to || f.from < f.to;
-const reversed = { error: messages.order.list.rangeReversed, path: ["to"] };
+const reversed = { error: orderMessages.list.rangeReversed, path: ["to"] };
 
 /** GET /api/orders/export.csv: the filter of the admin's order list. */
 export const orderFilterSchema = z.object(filterShape).refine(rangeInOrder, reversed);

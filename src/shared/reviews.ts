@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RATING_MAX, RATING_MIN } from "./constants.js";
-import { messages } from "./messages.js";
+import { reviewMessages } from "./messages/reviews.js";
 import { cursorPageSchema, cursorQuerySchema } from "./paging.js";
 
 export const reviewSchema = z.object({
@@ -27,15 +27,15 @@ export const REVIEW_COMMENT_MAX_LENGTH = 1000;
 /** POST /api/reviews; the reviewer's name comes from the session, never from the body. */
 export const reviewInputSchema = z.object({
   comment: z
-    .string({ error: messages.review.commentRequired })
+    .string({ error: reviewMessages.commentRequired })
     .trim()
-    .min(1, messages.review.commentRequired)
-    .max(REVIEW_COMMENT_MAX_LENGTH, messages.review.commentTooLong(REVIEW_COMMENT_MAX_LENGTH)),
+    .min(1, reviewMessages.commentRequired)
+    .max(REVIEW_COMMENT_MAX_LENGTH, reviewMessages.commentTooLong(REVIEW_COMMENT_MAX_LENGTH)),
   // 0..5 (docs/product.md, Rules), under the shop's message that speaks of 1 to 5.
   rating: z
-    .number({ error: messages.review.ratingRange })
-    .int(messages.review.ratingRange)
-    .min(RATING_MIN, messages.review.ratingRange)
-    .max(RATING_MAX, messages.review.ratingRange),
+    .number({ error: reviewMessages.ratingRange })
+    .int(reviewMessages.ratingRange)
+    .min(RATING_MIN, reviewMessages.ratingRange)
+    .max(RATING_MAX, reviewMessages.ratingRange),
 });
 export type ReviewInput = z.input<typeof reviewInputSchema>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "./accounts.js";
-import { messages } from "./messages.js";
+import { userMessages } from "./messages/users.js";
 import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
 
 /** A row of the admin's users tables (GET /api/users). */
@@ -32,8 +32,8 @@ export const userListQuerySchema = cursorQuerySchema.extend({
   search: z
     .string()
     .trim()
-    .max(USER_SEARCH_MAX_LENGTH, messages.users.searchTooLong(USER_SEARCH_MAX_LENGTH))
-    .refine((text) => text === "" || /[\p{L}\p{N}]/u.test(text), messages.users.searchNeedsLetters)
+    .max(USER_SEARCH_MAX_LENGTH, userMessages.searchTooLong(USER_SEARCH_MAX_LENGTH))
+    .refine((text) => text === "" || /[\p{L}\p{N}]/u.test(text), userMessages.searchNeedsLetters)
     .optional(),
   role: z.enum(ROLES).optional(),
 });

@@ -1,5 +1,5 @@
 import { Outlet, ScrollRestoration, useMatches, useNavigation } from "react-router";
-import { messages } from "../../shared/messages.js";
+import { commonMessages } from "../../shared/messages/common.js";
 import { Spinner } from "../components/spinner.js";
 import { Navbar } from "./layout/navbar.js";
 import { SiteFooter } from "./layout/site-footer.js";
@@ -14,7 +14,7 @@ function NavigationProgress() {
   const navigation = useNavigation();
   if (navigation.state === "idle") return null;
   return (
-    <div role="progressbar" aria-label={messages.common.loading} className="fixed inset-x-0 top-0 z-50 h-1">
+    <div role="progressbar" aria-label={commonMessages.loading} className="fixed inset-x-0 top-0 z-50 h-1">
       <div className="bg-rgb h-full w-full animate-pulse" />
     </div>
   );
@@ -26,7 +26,7 @@ export function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <a href="#main" className="btn btn-primary fixed top-2 left-2 z-50 -translate-y-24 focus:translate-y-0">
-        {messages.nav.skipToContent}
+        {commonMessages.nav.skipToContent}
       </a>
       <NavigationProgress />
       <Navbar />

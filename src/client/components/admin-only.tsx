@@ -1,4 +1,4 @@
-import { messages } from "../../shared/messages.js";
+import { adminMessages } from "../../shared/messages/admin.js";
 import { ApiError } from "../lib/api.js";
 import { LoadError } from "./load-error.js";
 
@@ -6,8 +6,8 @@ import { LoadError } from "./load-error.js";
 export function AdminOnly() {
   return (
     <div role="alert" className="alert alert-warning alert-soft flex flex-col items-start gap-1">
-      <h2 className="text-lg font-semibold">{messages.admin.only}</h2>
-      <p>{messages.admin.onlyLead}</p>
+      <h2 className="text-lg font-semibold">{adminMessages.only}</h2>
+      <p>{adminMessages.onlyLead}</p>
     </div>
   );
 }

@@ -1,7 +1,8 @@
-import { messages } from "../../shared/messages.js";
+import { commonMessages } from "../../shared/messages/common.js";
+import { homeMessages } from "../../shared/messages/home.js";
 
 /** Sets the document title for the page it is rendered in (hoisted into <head> by React). */
 export function PageTitle({ title }: { title?: string }) {
-  const brand = messages.nav.brand;
-  return <title>{title ? `${title} · ${brand}` : `${brand} · ${messages.home.tagline}`}</title>;
+  const brand = commonMessages.nav.brand;
+  return <title>{title ? `${title} · ${brand}` : `${brand} · ${homeMessages.tagline}`}</title>;
 }

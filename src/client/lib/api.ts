@@ -1,4 +1,4 @@
-import { messages } from "../../shared/messages.js";
+import { commonMessages } from "../../shared/messages/common.js";
 
 /** A failed API call, carrying the server's problem+json details (RFC 9457). */
 export class ApiError extends Error {
@@ -79,7 +79,7 @@ export async function api<T>(path: string, init: ApiRequestInit = {}): Promise<T
     response = await fetch(path, { ...rest, body, headers: requestHeaders, credentials: "same-origin" });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
-    throw new ApiError(0, messages.common.networkError);
+    throw new ApiError(0, commonMessages.networkError);
   }
   if (!response.ok) throw await toApiError(response);
   if (response.status === 204) return undefined as T;

@@ -1,11 +1,11 @@
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
-import { messages } from "../../shared/messages.js";
+import { commonMessages } from "../../shared/messages/common.js";
 import { ApiError } from "./api.js";
 
 /** What to tell the user about a failed call: the server's detail when there is one. */
 export function problemMessage(error: unknown): string {
   if (error instanceof ApiError) return error.detail ?? error.title;
-  return messages.common.networkError;
+  return commonMessages.networkError;
 }
 
 /**

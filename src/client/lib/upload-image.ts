@@ -1,5 +1,5 @@
 import { MAX_UPLOAD_BYTES } from "../../shared/constants.js";
-import { messages } from "../../shared/messages.js";
+import { uploadMessages } from "../../shared/messages/uploads.js";
 import type { UploadResult } from "../../shared/uploads.js";
 import { ApiError, api } from "./api.js";
 
@@ -10,8 +10,8 @@ export const IMAGE_ACCEPT = ACCEPTED_TYPES.join(",");
 
 /** A quick check before uploading, so an obviously wrong file gets its message at once. */
 export function checkImageFile(file: File): string | undefined {
-  if (file.size > MAX_UPLOAD_BYTES) return messages.upload.tooLarge;
-  if (file.type && !ACCEPTED_TYPES.includes(file.type)) return messages.upload.unsupported;
+  if (file.size > MAX_UPLOAD_BYTES) return uploadMessages.tooLarge;
+  if (file.type && !ACCEPTED_TYPES.includes(file.type)) return uploadMessages.unsupported;
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { type AnyColumn, asc, desc, type SQL, sql } from "drizzle-orm";
-import { messages } from "../../shared/messages.js";
+import { pagingMessages } from "../../shared/messages/paging.js";
 import { decodeCursor, encodeCursor, type KeyCursor } from "./paging.js";
 import { badRequest } from "./problem.js";
 
@@ -20,10 +20,10 @@ export function decodePosition(
   query: { cursor?: string | undefined; before?: string | undefined },
   idPattern?: RegExp,
 ): Position {
-  if (query.cursor !== undefined && query.before !== undefined) throw badRequest(messages.paging.twoCursors);
+  if (query.cursor !== undefined && query.before !== undefined) throw badRequest(pagingMessages.twoCursors);
   return {
-    after: decodeCursor(query.cursor, messages.paging.badCursor, idPattern),
-    before: decodeCursor(query.before, messages.paging.badCursor, idPattern),
+    after: decodeCursor(query.cursor, pagingMessages.badCursor, idPattern),
+    before: decodeCursor(query.before, pagingMessages.badCursor, idPattern),
   };
 }
 

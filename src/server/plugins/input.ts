@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { messages } from "../../shared/messages.js";
+import { commonMessages } from "../../shared/messages/common.js";
 import { badRequest } from "../lib/problem.js";
 
 /** Half a surrogate pair: it has no UTF-8 form at all. */
@@ -46,7 +46,7 @@ async function input(app: FastifyInstance) {
     try {
       text = utf8.decode(body as Buffer);
     } catch {
-      done(badRequest(messages.common.unstorableText), undefined);
+      done(badRequest(commonMessages.unstorableText), undefined);
       return;
     }
     parseJson(request, text, done);
@@ -58,7 +58,7 @@ async function input(app: FastifyInstance) {
       hasUnstorableText(request.query) ||
       hasUnstorableText(request.body)
     )
-      throw badRequest(messages.common.unstorableText);
+      throw badRequest(commonMessages.unstorableText);
   });
 }
 

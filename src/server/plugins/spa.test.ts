@@ -4,7 +4,7 @@ import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductList } from "../../shared/catalog.js";
-import { messages } from "../../shared/messages.js";
+import { paymentMessages } from "../../shared/messages/payments.js";
 import { products } from "../db/schema/index.js";
 import { testModeBanner } from "../features/payments/test-mode.js";
 import { createTestApp, type TestContext } from "../test/app.js";
@@ -105,7 +105,7 @@ describe("the test-mode banner", () => {
     // The build's compressed copies were made again with the banner, not dropped.
     const br = await ctx.app.inject({ url: "/tools", headers: { "accept-encoding": "br" } });
     expect(br.headers["content-encoding"]).toBe("br");
-    expect(testModeBanner()).toContain(messages.payment.page.testModeBanner);
+    expect(testModeBanner()).toContain(paymentMessages.page.testModeBanner);
   });
 
   it("is on no page when Stripe takes payments", async () => {

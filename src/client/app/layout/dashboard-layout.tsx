@@ -1,10 +1,10 @@
 import { NavLink, Outlet } from "react-router";
-import { messages } from "../../../shared/messages.js";
+import { dashboardMessages } from "../../../shared/messages/dashboard.js";
 import { RequireAuth } from "../../components/require-auth.js";
 import { useSession } from "../../lib/auth.js";
 import { paths } from "../../lib/paths.js";
 
-const text = messages.dashboard;
+const text = dashboardMessages;
 
 type Item = { to: string; label: string; end?: boolean };
 

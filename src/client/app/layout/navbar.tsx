@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
-import { messages } from "../../../shared/messages.js";
+import { commonMessages } from "../../../shared/messages/common.js";
 import { ScriptButton } from "../../components/script-button.js";
 import { useSession, useSignOut } from "../../lib/auth.js";
 import { paths } from "../../lib/paths.js";
 
-const text = messages.nav;
+const text = commonMessages.nav;
 
 const LINKS = [
   { to: paths.home, label: text.home, end: true },
@@ -25,10 +25,10 @@ function NavItems({ vertical }: { vertical: boolean }) {
   const onSignOut = () =>
     signOut.mutate(undefined, {
       onSuccess: () => {
-        toast.success(messages.auth.signedOut);
+        toast.success(commonMessages.signedOut);
         void navigate(paths.home);
       },
-      onError: () => toast.error(messages.common.signOutFailed),
+      onError: () => toast.error(commonMessages.signOutFailed),
     });
 
   return (

@@ -2,11 +2,11 @@ import type { FormEvent } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../shared/constants.js";
-import { messages } from "../../../shared/messages.js";
+import { commonMessages } from "../../../shared/messages/common.js";
 import { ScriptButton } from "../../components/script-button.js";
 import { paths } from "../../lib/paths.js";
 
-const text = messages.footer;
+const text = commonMessages.footer;
 
 const COLUMNS: ReadonlyArray<{ title: string; links: ReadonlyArray<{ label: string; to: string }> }> = [
   {
@@ -61,7 +61,7 @@ export function SiteFooter() {
         <div>
           <Link to={paths.home} className="inline-flex items-center gap-2 text-xl font-bold">
             <img src="/media/logo.svg" alt="" width={32} height={32} className="h-8 w-8" />
-            {messages.nav.brand}
+            {commonMessages.nav.brand}
           </Link>
           <p className="mt-3 max-w-sm text-base-content/75">{text.tagline}</p>
           <form onSubmit={subscribe} className="mt-6 max-w-sm">

@@ -1,4 +1,5 @@
-import { messages } from "../../../shared/messages.js";
+import { commonMessages } from "../../../shared/messages/common.js";
+import { homeMessages } from "../../../shared/messages/home.js";
 import { PageTitle } from "../../components/page-title.js";
 import { BusinessSummary } from "../../features/home/components/business-summary.js";
 import { VideoHero } from "../../features/home/components/video-hero.js";
@@ -10,7 +11,7 @@ import { SiteFooter } from "../layout/site-footer.js";
 export function BusinessPage() {
   return (
     <>
-      <PageTitle title={messages.home.businessSummary} />
+      <PageTitle title={homeMessages.businessSummary} />
       <BusinessSummary standalone />
     </>
   );
@@ -19,7 +20,7 @@ export function BusinessPage() {
 export function ReviewsPage() {
   return (
     <>
-      <PageTitle title={messages.home.customerReviews} />
+      <PageTitle title={homeMessages.customerReviews} />
       <CustomerReviews standalone />
     </>
   );
@@ -28,7 +29,7 @@ export function ReviewsPage() {
 export function VideoPage() {
   return (
     <>
-      <PageTitle title={messages.home.video.title} />
+      <PageTitle title={homeMessages.video.title} />
       <VideoHero standalone />
     </>
   );
@@ -37,8 +38,8 @@ export function VideoPage() {
 export function FooterPage() {
   return (
     <>
-      <PageTitle title={messages.footer.title} />
-      <h1 className="sr-only">{messages.footer.title}</h1>
+      <PageTitle title={commonMessages.footer.title} />
+      <h1 className="sr-only">{commonMessages.footer.title}</h1>
       <SiteFooter />
     </>
   );

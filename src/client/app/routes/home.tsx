@@ -1,4 +1,4 @@
-import { messages } from "../../../shared/messages.js";
+import { homeMessages } from "../../../shared/messages/home.js";
 import { PageTitle } from "../../components/page-title.js";
 import { ExploreProducts } from "../../features/catalog/components/explore-products.js";
 import { BusinessSummary } from "../../features/home/components/business-summary.js";
@@ -12,7 +12,7 @@ export function HomePage() {
   return (
     <>
       <PageTitle />
-      <h1 className="sr-only">{messages.home.heading}</h1>
+      <h1 className="sr-only">{homeMessages.heading}</h1>
       <HeroSlider />
       <ExploreProducts />
       <BusinessSummary />

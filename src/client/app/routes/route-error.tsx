@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
-import { messages } from "../../../shared/messages.js";
+import { commonMessages } from "../../../shared/messages/common.js";
 import { PageTitle } from "../../components/page-title.js";
 import { paths } from "../../lib/paths.js";
 import { NotFoundPage } from "./not-found.js";
@@ -13,15 +13,15 @@ export function RouteError() {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   return (
     <div className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center px-4 text-center">
-      <PageTitle title={messages.common.pageFailed} />
-      <h1 className="text-3xl font-extrabold tracking-tight">{messages.common.pageFailed}</h1>
-      <p className="mt-4 text-base-content/80">{messages.common.pageFailedLead}</p>
+      <PageTitle title={commonMessages.pageFailed} />
+      <h1 className="text-3xl font-extrabold tracking-tight">{commonMessages.pageFailed}</h1>
+      <p className="mt-4 text-base-content/80">{commonMessages.pageFailedLead}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-4">
         <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
-          {messages.common.reload}
+          {commonMessages.reload}
         </button>
         <a href={paths.home} className="btn btn-outline">
-          {messages.pages.backHome}
+          {commonMessages.backHome}
         </a>
       </div>
     </div>

@@ -1,12 +1,12 @@
 import type { Category } from "../../../shared/constants.js";
-import type { messages } from "../../../shared/messages.js";
+import type { homeMessages } from "../../../shared/messages/home.js";
 
 /**
  * The home page's banner slides, in order. Plain data, so the build can preload the first slide's
  * image for the home page too (vite.config.ts): it is the page's largest paint.
  */
 export const SLIDES: ReadonlyArray<{
-  key: keyof typeof messages.home.slider.slides;
+  key: keyof typeof homeMessages.slider.slides;
   image: string;
   category: Category;
 }> = [

@@ -7,7 +7,7 @@ import {
   signInSchema,
   signUpSchema,
 } from "../../../shared/accounts.js";
-import { messages } from "../../../shared/messages.js";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { HttpProblem, notFound, titleFor } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
@@ -61,7 +61,7 @@ const POST_BODIES: Record<string, AuthBody> = {
   },
   "/change-password": {
     schema: z.object({
-      currentPassword: z.string({ error: messages.auth.passwordRequired }).min(1).max(128),
+      currentPassword: z.string({ error: accountMessages.passwordRequired }).min(1).max(128),
       newPassword: passwordSchema,
       // The account's other sessions end unless the request keeps them (the current one goes on).
       revokeOtherSessions: z.boolean().default(true),
@@ -98,9 +98,9 @@ const ALREADY_EXISTS = new Set(["USER_ALREADY_EXISTS", "USER_ALREADY_EXISTS_USE_
 const SIGNED_UP = { ok: true } as const;
 
 const ERROR_MAP: Record<string, { status: number; detail: string }> = {
-  INVALID_EMAIL_OR_PASSWORD: { status: 401, detail: messages.auth.invalidCredentials },
-  INVALID_TOKEN: { status: 400, detail: messages.auth.resetLinkInvalid },
-  PROVIDER_NOT_FOUND: { status: 404, detail: messages.auth.googleNotConfigured },
+  INVALID_EMAIL_OR_PASSWORD: { status: 401, detail: accountMessages.invalidCredentials },
+  INVALID_TOKEN: { status: 400, detail: accountMessages.resetLinkInvalid },
+  PROVIDER_NOT_FOUND: { status: 404, detail: accountMessages.googleNotConfigured },
 };
 
 /** better-auth's endpoints under /api/auth, each behind the shop's own checks of its body and rate. */
@@ -153,11 +153,11 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       let changing: SessionUser | null = null;
       if (request.method === "POST") {
         if (RATE_LIMITED.test(subPath)) {
-          await limitAttempts(`auth:${request.ip}`, messages.auth.rateLimited);
+          await limitAttempts(`auth:${request.ip}`, accountMessages.rateLimited);
         }
         if (subPath === CHANGE_PASSWORD_PATH) {
           // Like sign-in, per client address; and per account, however many addresses guess.
-          const detail = messages.auth.changePasswordRateLimited;
+          const detail = accountMessages.changePasswordRateLimited;
           await limitAttempts(`change-password:${request.ip}`, detail);
           changing = await request.currentUser();
           if (changing) await limitAttempts(`change-password:user:${changing.id}`, detail);

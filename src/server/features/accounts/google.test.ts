@@ -1,6 +1,6 @@
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 import { cookieHeader, ORIGIN, signUp, uniqueEmail } from "../../test/users.js";
 
@@ -132,7 +132,7 @@ describe("Google sign-in when not configured", () => {
       });
       expect(res.statusCode).toBe(404);
       expect(res.headers["content-type"]).toContain("application/problem+json");
-      expect(res.json().detail).toBe(messages.auth.googleNotConfigured);
+      expect(res.json().detail).toBe(accountMessages.googleNotConfigured);
     } finally {
       await plain.close();
     }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../../test/users.js";
 
@@ -59,16 +59,16 @@ describe("sign-up", () => {
   });
 
   it.each([
-    [{ name: "" }, messages.auth.nameRequired],
-    [{ email: "" }, messages.auth.emailRequired],
-    [{ email: "not-an-email" }, messages.auth.emailInvalid],
-    [{ password: "" }, messages.auth.passwordRequired],
-    [{ password: "Ab1" }, messages.auth.passwordLength],
-    [{ password: "alllowercase1" }, messages.auth.passwordPattern],
-    [{ password: "NoDigitsHere" }, messages.auth.passwordPattern],
-    [{ password: "Has space 1A" }, messages.auth.passwordPattern],
-    [{ password: "Aa1aaaaaaaaaaaaaaaaaa" }, messages.auth.passwordPattern],
-    [{ phone: "" }, messages.auth.phoneRequired],
+    [{ name: "" }, accountMessages.nameRequired],
+    [{ email: "" }, accountMessages.emailRequired],
+    [{ email: "not-an-email" }, accountMessages.emailInvalid],
+    [{ password: "" }, accountMessages.passwordRequired],
+    [{ password: "Ab1" }, accountMessages.passwordLength],
+    [{ password: "alllowercase1" }, accountMessages.passwordPattern],
+    [{ password: "NoDigitsHere" }, accountMessages.passwordPattern],
+    [{ password: "Has space 1A" }, accountMessages.passwordPattern],
+    [{ password: "Aa1aaaaaaaaaaaaaaaaaa" }, accountMessages.passwordPattern],
+    [{ phone: "" }, accountMessages.phoneRequired],
   ])("refuses %o with the spec's message", async (override, message) => {
     const payload = { name: "N", email: uniqueEmail(), password: "Passw0rd", phone: "5550100", ...override };
     const res = await ctx.app.inject({
@@ -130,7 +130,7 @@ describe("sign-in and sign-out", () => {
     expect((await me(cookieHeader(ok.headers["set-cookie"]))).statusCode).toBe(200);
     const bad = await signIn(ctx.app, user.email, "Wrong0ne!");
     expect(bad.statusCode).toBe(401);
-    expect(bad.json().detail).toBe(messages.auth.invalidCredentials);
+    expect(bad.json().detail).toBe(accountMessages.invalidCredentials);
   });
 
   it("refuses a signed-out session at once", async () => {
@@ -165,7 +165,7 @@ describe("rate limit", () => {
         });
         statuses.push(res.statusCode);
         if (res.statusCode === 429) {
-          expect(res.json().detail).toBe(messages.auth.rateLimited);
+          expect(res.json().detail).toBe(accountMessages.rateLimited);
           expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
         }
       }
@@ -219,7 +219,7 @@ describe("password reset", () => {
 
     const weak = await resetPassword(token, "weakpass");
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().detail).toBe(messages.auth.passwordPattern);
+    expect(weak.json().detail).toBe(accountMessages.passwordPattern);
 
     expect((await resetPassword(token, "N3wPassword")).statusCode).toBe(200);
     expect((await me(user.cookie)).statusCode).toBe(401);
@@ -228,7 +228,7 @@ describe("password reset", () => {
 
     const reused = await resetPassword(token, "An0therPass");
     expect(reused.statusCode).toBe(400);
-    expect(reused.json().detail).toBe(messages.auth.resetLinkInvalid);
+    expect(reused.json().detail).toBe(accountMessages.resetLinkInvalid);
   });
 
   it("refuses an expired token", async () => {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { messages } from "../../../shared/messages.js";
+import { startupMessages } from "../../../shared/messages/startup.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
@@ -61,6 +61,6 @@ export async function setUpAccounts(
   say: (line: string) => void,
 ): Promise<void> {
   for (const email of await listedWithoutRole(db, config.adminEmails))
-    say(messages.startup.adminNotProved(email));
+    say(startupMessages.adminNotProved(email));
   if (config.demoAccounts) await seedDemoAccounts(db, auth);
 }

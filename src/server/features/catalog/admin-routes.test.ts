@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product, ProductList } from "../../../shared/catalog.js";
-import { messages } from "../../../shared/messages.js";
+import { adminMessages } from "../../../shared/messages/admin.js";
+import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
@@ -82,31 +83,31 @@ describe("POST /api/products", () => {
 
   const tooLong = (n: number) => "x".repeat(n);
   it.each([
-    ["name", { name: "" }, messages.product.nameRequired],
-    ["name", { name: "   " }, messages.product.nameRequired],
-    ["name", { name: tooLong(121) }, messages.product.nameTooLong(120)],
-    ["name", { name: undefined }, messages.product.nameRequired],
-    ["description", { description: "" }, messages.product.descriptionRequired],
-    ["description", { description: tooLong(2001) }, messages.product.descriptionTooLong(2000)],
-    ["description", { description: undefined }, messages.product.descriptionRequired],
-    ["price", { price: 0 }, messages.product.priceInvalid],
-    ["price", { price: -5 }, messages.product.priceInvalid],
-    ["price", { price: 19.99 }, messages.product.priceInvalid],
-    ["price", { price: "25" }, messages.product.priceInvalid],
-    ["price", { price: 100_001 }, messages.product.priceTooHigh(100_000)],
-    ["price", { price: undefined }, messages.product.priceInvalid],
-    ["quantity", { quantity: -1 }, messages.product.quantityInvalid],
-    ["quantity", { quantity: 2.5 }, messages.product.quantityInvalid],
-    ["quantity", { quantity: "10" }, messages.product.quantityInvalid],
-    ["quantity", { quantity: 1_000_001 }, messages.product.quantityTooHigh(1_000_000)],
-    ["category", { category: "cars" }, messages.product.categoryInvalid],
-    ["category", { category: undefined }, messages.product.categoryInvalid],
-    ["image", { image: "https://example.com/keyboard.png" }, messages.product.imageInvalid],
-    ["image", { image: "/api/images/abc.webp" }, messages.product.imageInvalid],
-    ["image", { image: `/api/images/${"AB12".repeat(16)}.webp` }, messages.product.imageInvalid],
-    ["image", { image: "/media/../../etc/passwd.png" }, messages.product.imageInvalid],
-    ["image", { image: "javascript:alert(1)" }, messages.product.imageInvalid],
-    ["image", { image: undefined }, messages.product.imageInvalid],
+    ["name", { name: "" }, adminMessages.products.nameRequired],
+    ["name", { name: "   " }, adminMessages.products.nameRequired],
+    ["name", { name: tooLong(121) }, adminMessages.products.nameTooLong(120)],
+    ["name", { name: undefined }, adminMessages.products.nameRequired],
+    ["description", { description: "" }, adminMessages.products.descriptionRequired],
+    ["description", { description: tooLong(2001) }, adminMessages.products.descriptionTooLong(2000)],
+    ["description", { description: undefined }, adminMessages.products.descriptionRequired],
+    ["price", { price: 0 }, adminMessages.products.priceInvalid(1)],
+    ["price", { price: -5 }, adminMessages.products.priceInvalid(1)],
+    ["price", { price: 19.99 }, adminMessages.products.priceInvalid(1)],
+    ["price", { price: "25" }, adminMessages.products.priceInvalid(1)],
+    ["price", { price: 100_001 }, adminMessages.products.priceTooHigh(100_000)],
+    ["price", { price: undefined }, adminMessages.products.priceInvalid(1)],
+    ["quantity", { quantity: -1 }, adminMessages.products.quantityInvalid],
+    ["quantity", { quantity: 2.5 }, adminMessages.products.quantityInvalid],
+    ["quantity", { quantity: "10" }, adminMessages.products.quantityInvalid],
+    ["quantity", { quantity: 1_000_001 }, adminMessages.products.quantityTooHigh(1_000_000)],
+    ["category", { category: "cars" }, adminMessages.products.categoryInvalid],
+    ["category", { category: undefined }, adminMessages.products.categoryInvalid],
+    ["image", { image: "https://example.com/keyboard.png" }, adminMessages.products.imageInvalid],
+    ["image", { image: "/api/images/abc.webp" }, adminMessages.products.imageInvalid],
+    ["image", { image: `/api/images/${"AB12".repeat(16)}.webp` }, adminMessages.products.imageInvalid],
+    ["image", { image: "/media/../../etc/passwd.png" }, adminMessages.products.imageInvalid],
+    ["image", { image: "javascript:alert(1)" }, adminMessages.products.imageInvalid],
+    ["image", { image: undefined }, adminMessages.products.imageInvalid],
   ])("refuses a bad %s (%o) with 400 and stores nothing", async (field, override, message) => {
     const before = await productCount();
     const res = await addProduct({ ...valid, ...override });
@@ -165,7 +166,7 @@ describe("PATCH /api/products/:id", () => {
       expect(res.statusCode, JSON.stringify(patch)).toBe(400);
     }
     const empty = await patchProduct(product.id, { id: "other", unknown: 1 });
-    expect(empty.json().detail).toContain(messages.product.nothingToChange);
+    expect(empty.json().detail).toContain(adminMessages.products.nothingToChange);
     const [row] = await ctx.database.db.select().from(products).where(eq(products.id, product.id));
     expect(row).toMatchObject({ quantity: 5, price: valid.price, description: valid.description });
   });
@@ -173,7 +174,7 @@ describe("PATCH /api/products/:id", () => {
   it("answers 404 for an unknown product", async () => {
     const res = await patchProduct("00000000-0000-4000-8000-000000000000", { quantity: 10 });
     expect(res.statusCode).toBe(404);
-    expect(res.json().detail).toBe(messages.product.notFound);
+    expect(res.json().detail).toBe(catalogMessages.notFound);
   });
 
   it("is refused to a customer (403) and a visitor (401), changing nothing", async () => {

@@ -14,7 +14,7 @@ import {
   resolveProductListQuery,
 } from "../../../shared/catalog.js";
 import { productListPath } from "../../../shared/constants.js";
-import { messages } from "../../../shared/messages.js";
+import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
@@ -204,7 +204,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       productByUrl.remember(request.url, key);
       const cached = await app.catalogCache.get(key, async () => {
         const product = await getProduct(app.db, id);
-        if (!product) throw notFound(messages.product.notFound);
+        if (!product) throw notFound(catalogMessages.notFound);
         return { body: encode(productSchema, product), productIds: [id] };
       });
       return sendCached(request, reply, cached);
@@ -243,7 +243,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request) => {
       const product = await updateProduct(app.db, request.params.id, request.body);
-      if (!product) throw notFound(messages.product.notFound);
+      if (!product) throw notFound(catalogMessages.notFound);
       app.catalogCache.everythingChanged();
       return product;
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { type BuildOptions, buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { createTestApp, type TestContext, testConfig } from "../../test/app.js";
@@ -73,7 +73,7 @@ describe("rationed catalog searches", () => {
     const app = await appWith({ statementTimeoutMs: 50 });
     const release = await holdSearches();
     try {
-      expectUnavailable(await search(app, "mouse"), messages.catalog.searchTooLong);
+      expectUnavailable(await search(app, "mouse"), catalogMessages.searchTooLong);
     } finally {
       await release();
     }
@@ -88,7 +88,7 @@ describe("rationed catalog searches", () => {
     await searchesWaiting(1);
     // One of these two waits in line; the other finds it full.
     const [b, c] = [search(app, "headset"), search(app, "fan")];
-    expectUnavailable(await Promise.race([b, c]), messages.catalog.searchBusy);
+    expectUnavailable(await Promise.race([b, c]), catalogMessages.searchBusy);
     await release();
     expect((await running).statusCode).toBe(200);
     expect((await Promise.all([b, c])).map((res) => res.statusCode).sort()).toEqual([200, 503]);
@@ -100,7 +100,7 @@ describe("rationed catalog searches", () => {
     const running = search(app, "memory");
     await searchesWaiting(1);
     // Answered before the running search can finish: the searches are held until release.
-    expectUnavailable(await search(app, "ram"), messages.catalog.searchBusy);
+    expectUnavailable(await search(app, "ram"), catalogMessages.searchBusy);
     await release();
     expect((await running).statusCode).toBe(200);
   });
@@ -111,7 +111,7 @@ describe("rationed catalog searches", () => {
     const running = search(app, "cooling");
     await searchesWaiting(1);
     try {
-      expectUnavailable(await search(app, "silent"), messages.catalog.searchBusy);
+      expectUnavailable(await search(app, "silent"), catalogMessages.searchBusy);
       const page = await app.inject({ url: "/api/products?category=mice&sort=price-desc" });
       expect(page.statusCode).toBe(200);
       const [first] = page.json().items;

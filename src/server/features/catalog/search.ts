@@ -1,7 +1,7 @@
 import { type AnyColumn, and, asc, eq, ilike, not, or, type SQL, sql } from "drizzle-orm";
 import type { Category, Product, ProductList, ProductListQuery } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
-import { messages } from "../../../shared/messages.js";
+import { catalogMessages } from "../../../shared/messages/catalog.js";
 import type { Db, Tx } from "../../db/client.js";
 import { categoryLexeme, products, searchWords } from "../../db/schema/index.js";
 import { ServiceUnavailable } from "../../lib/problem.js";
@@ -385,8 +385,8 @@ export class ProductSearch {
         }),
       );
     } catch (error) {
-      if (error instanceof GateClosed) throw unavailable(messages.catalog.searchBusy, error);
-      if (isCanceled(error)) throw unavailable(messages.catalog.searchTooLong, error);
+      if (error instanceof GateClosed) throw unavailable(catalogMessages.searchBusy, error);
+      if (isCanceled(error)) throw unavailable(catalogMessages.searchTooLong, error);
       throw error;
     }
   }

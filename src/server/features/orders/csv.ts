@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { and, type SQL, sql } from "drizzle-orm";
 import type pg from "pg";
-import { messages } from "../../../shared/messages.js";
+import { adminMessages } from "../../../shared/messages/admin.js";
 import type { OrderFilter } from "../../../shared/orders.js";
 import type { Database, Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
@@ -26,7 +26,7 @@ const EXPORT_BATCH = 1_000;
 const BOM = "\uFEFF";
 const CRLF = "\r\n";
 
-const c = messages.admin.orders.csv;
+const c = adminMessages.orders.csv;
 /** The shop's own texts, none with a comma, a quote or a line break, so none needs quoting. */
 export const CSV_HEADER = [
   c.id,

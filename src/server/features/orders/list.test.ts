@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
-import type { Order, OrderPage, OrderStatus } from "../../../shared/orders.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
+import { pagingMessages } from "../../../shared/messages/paging.js";
+import {
+  ORDER_SEARCH_MIN_RUN,
+  type Order,
+  type OrderPage,
+  type OrderStatus,
+} from "../../../shared/orders.js";
 import { MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
 import { encodeCursor } from "../../lib/paging.js";
@@ -266,7 +272,7 @@ describe("GET /api/orders: refusals", () => {
     const res = await get(`/api/orders?cursor=${cursor}`);
     expect(res.statusCode).toBe(400);
     expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(res.json().detail).toBe(messages.paging.badCursor);
+    expect(res.json().detail).toBe(pagingMessages.badCursor);
   });
 
   it.each([
@@ -296,7 +302,7 @@ describe("GET /api/orders: refusals", () => {
     const res = await get("/api/orders?search=%20ab%20");
     expect(res.json().errors[0]).toMatchObject({
       path: "search",
-      message: messages.order.list.searchTooShort,
+      message: orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN),
     });
   });
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCT_PRICE_MAX } from "../../../shared/catalog.js";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
-import { messages } from "../../../shared/messages.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { orders, products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
@@ -90,10 +90,10 @@ describe("POST /api/orders", () => {
     const productId = await newProduct(50);
     const nine = await book(alice, { productId, quantity: 9 });
     expect(nine.statusCode).toBe(400);
-    expect(nine.json().errors[0].message).toBe(messages.order.minimum);
+    expect(nine.json().errors[0].message).toBe(orderMessages.minimum);
     const tooMany = await book(alice, { productId, quantity: 51 });
     expect(tooMany.statusCode).toBe(409);
-    expect(tooMany.json().detail).toBe(messages.order.outOfStock);
+    expect(tooMany.json().detail).toBe(orderMessages.outOfStock);
     expect((await book(alice, { productId, quantity: 10.5 })).statusCode).toBe(400);
     expect((await book(alice, { productId, quantity: "10" })).statusCode).toBe(400);
     expect(await stockOf(productId)).toBe(50);
@@ -306,14 +306,14 @@ describe("POST /api/orders/:id/ship", () => {
     const order: Order = (await book(alice, { productId: await newProduct(100), quantity: 10 })).json();
     const res = await ship(order.id, admin);
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(messages.order.notPaid);
+    expect(res.json().detail).toBe(orderMessages.notPaid);
     expect(await rowOf(order.id)).toMatchObject({ status: "pending", shippedAt: null });
   });
 
   it("answers 404 for an unknown order", async () => {
     const res = await ship("00000000-0000-4000-8000-000000000000", admin);
     expect(res.statusCode).toBe(404);
-    expect(res.json().detail).toBe(messages.order.notFound);
+    expect(res.json().detail).toBe(orderMessages.notFound);
   });
 
   it("is refused to the customer (403) and a visitor (401), changing nothing", async () => {

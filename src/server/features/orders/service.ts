@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
-import { messages } from "../../../shared/messages.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, type OrderInput, orderTotalTooLarge, withinOrderTotal } from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
@@ -124,9 +124,9 @@ async function notPlaced(db: Queryable, input: OrderInput): Promise<never> {
     .select({ price: products.price })
     .from(products)
     .where(eq(products.id, input.productId));
-  if (!product) throw notFound(messages.order.productMissing);
+  if (!product) throw notFound(orderMessages.productMissing);
   if (!withinOrderTotal(product.price, input.quantity)) throw badRequest(orderTotalTooLarge());
-  throw conflict(messages.order.outOfStock);
+  throw conflict(orderMessages.outOfStock);
 }
 
 /**
@@ -159,8 +159,8 @@ export async function placeOrder(
         .from(idempotencyKeys)
         .leftJoin(orders, eq(orders.id, idempotencyKeys.orderId))
         .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
-      if (previous?.requestHash !== hash) throw unprocessable(messages.order.idempotencyMismatch);
-      if (!previous.order) throw notFound(messages.order.notFound);
+      if (previous?.requestHash !== hash) throw unprocessable(orderMessages.idempotencyMismatch);
+      if (!previous.order) throw notFound(orderMessages.notFound);
       return { order: toOrder(previous.order), replayed: true };
     }
     const row = await takeStockAndInsert(tx, user, input);
@@ -176,7 +176,7 @@ export async function placeOrder(
 /** An order the user may see: their own, or any for an admin; another customer's is "not found". */
 export async function getVisibleOrder(db: Db, user: SessionUser, id: string): Promise<Order> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
-  if (!row || (user.role !== "admin" && row.userId !== user.id)) throw notFound(messages.order.notFound);
+  if (!row || (user.role !== "admin" && row.userId !== user.id)) throw notFound(orderMessages.notFound);
   return toOrder(row);
 }
 
@@ -196,7 +196,7 @@ export async function removeOrder(db: Db, user: SessionUser, id: string): Promis
         .select({ status: orders.status })
         .from(orders)
         .where(and(eq(orders.id, id), owner));
-      throw row ? conflict(messages.order.alreadyPaid) : notFound(messages.order.notFound);
+      throw row ? conflict(orderMessages.alreadyPaid) : notFound(orderMessages.notFound);
     }
     if (!removed.productId) return undefined;
     await tx
@@ -220,7 +220,7 @@ export async function shipOrder(db: Db, id: string): Promise<Order> {
     .returning();
   if (shipped) return toOrder(shipped);
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
-  if (!row) throw notFound(messages.order.notFound);
-  if (row.status === "pending") throw conflict(messages.order.notPaid);
+  if (!row) throw notFound(orderMessages.notFound);
+  if (row.status === "pending") throw conflict(orderMessages.notPaid);
   return toOrder(row);
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { messages } from "../../../shared/messages.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 import { orderIdParamsSchema, orderSchema } from "../../../shared/orders.js";
 import {
   paymentIntentSchema,
@@ -89,7 +89,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      if (!(provider instanceof SandboxProvider)) throw notFound(messages.payment.unknownIntent);
+      if (!(provider instanceof SandboxProvider)) throw notFound(paymentMessages.unknownIntent);
       return confirmSandboxPayment(app.db, provider, request.user, request.body);
     },
   );

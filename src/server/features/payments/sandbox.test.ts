@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent } from "../../../shared/payments.js";
 import { orders, payments, products, sandboxIntents } from "../../db/schema/index.js";
@@ -134,7 +135,7 @@ describe("POST /api/orders/:id/payment-intent", () => {
     for (const user of [bob, admin]) {
       const res = await post(ctx, user, `/api/orders/${order.id}/payment-intent`);
       expect(res.statusCode).toBe(404);
-      expect(res.json().detail).toBe(messages.order.notFound);
+      expect(res.json().detail).toBe(orderMessages.notFound);
     }
     expect((await post(ctx, null, `/api/orders/${order.id}/payment-intent`)).statusCode).toBe(401);
     const rows = await ctx.database.db
@@ -152,7 +153,7 @@ describe("POST /api/orders/:id/payment-intent", () => {
     // The tab closed before /pay; the customer opens the payment page again.
     const res = await post(ctx, alice, `/api/orders/${order.id}/payment-intent`);
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(messages.payment.alreadyPaid);
+    expect(res.json().detail).toBe(paymentMessages.alreadyPaid);
     expect(await orderRow(order.id)).toMatchObject({ status: "paid", transactionId });
     expect(await paymentsOf(order.id)).toHaveLength(1);
     const late = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId });
@@ -196,24 +197,24 @@ describe("POST /api/payments/sandbox/confirm", () => {
     const order = await placeOrder(ctx, alice);
     const { clientSecret } = await intentFor(ctx, alice, order.id);
     const refusals: [Partial<typeof GOOD_CARD>, string][] = [
-      [{ number: "4000 0000 0000 0002" }, messages.payment.cardDeclined],
-      [{ number: "4000 0000 0000 9995" }, messages.payment.insufficientFunds],
-      [{ number: "4111 1111 1111 1111" }, messages.payment.cardDeclined],
-      [{ number: "4242 4242 4242 4241" }, messages.payment.incorrectNumber],
-      [{ number: "4242-4242-4242-4242" }, messages.payment.incorrectNumber],
-      [{ number: "4242 4242 4242" }, messages.payment.incorrectNumber],
-      [{ number: "4242 4242 4242 4242 4" }, messages.payment.incorrectNumber],
-      [{ number: "abcd efgh ijkl mnop" }, messages.payment.incorrectNumber],
-      [{ number: "" }, messages.payment.incorrectNumber],
-      [{ expMonth: 13 }, messages.payment.invalidExpiry],
-      [{ expMonth: 0 }, messages.payment.invalidExpiry],
-      [{ expYear: THIS_YEAR + 80 }, messages.payment.invalidExpiry],
-      [{ expMonth: 12, expYear: THIS_YEAR - 1 }, messages.payment.expiredCard],
-      [{ expMonth: 12, expYear: (THIS_YEAR - 1) % 100 }, messages.payment.expiredCard],
-      [{ cvc: "12" }, messages.payment.incompleteCvc],
-      [{ cvc: "12a" }, messages.payment.incompleteCvc],
-      [{ cvc: "1234" }, messages.payment.incompleteCvc],
-      [{ number: "3782 822463 10005", cvc: "123" }, messages.payment.incompleteCvc],
+      [{ number: "4000 0000 0000 0002" }, paymentMessages.cardDeclined],
+      [{ number: "4000 0000 0000 9995" }, paymentMessages.insufficientFunds],
+      [{ number: "4111 1111 1111 1111" }, paymentMessages.cardDeclined],
+      [{ number: "4242 4242 4242 4241" }, paymentMessages.incorrectNumber],
+      [{ number: "4242-4242-4242-4242" }, paymentMessages.incorrectNumber],
+      [{ number: "4242 4242 4242" }, paymentMessages.incorrectNumber],
+      [{ number: "4242 4242 4242 4242 4" }, paymentMessages.incorrectNumber],
+      [{ number: "abcd efgh ijkl mnop" }, paymentMessages.incorrectNumber],
+      [{ number: "" }, paymentMessages.incorrectNumber],
+      [{ expMonth: 13 }, paymentMessages.invalidExpiry],
+      [{ expMonth: 0 }, paymentMessages.invalidExpiry],
+      [{ expYear: THIS_YEAR + 80 }, paymentMessages.invalidExpiry],
+      [{ expMonth: 12, expYear: THIS_YEAR - 1 }, paymentMessages.expiredCard],
+      [{ expMonth: 12, expYear: (THIS_YEAR - 1) % 100 }, paymentMessages.expiredCard],
+      [{ cvc: "12" }, paymentMessages.incompleteCvc],
+      [{ cvc: "12a" }, paymentMessages.incompleteCvc],
+      [{ cvc: "1234" }, paymentMessages.incompleteCvc],
+      [{ number: "3782 822463 10005", cvc: "123" }, paymentMessages.incompleteCvc],
     ];
     for (const [card, message] of refusals) {
       const res = await confirm(ctx, alice, clientSecret, card);
@@ -227,7 +228,7 @@ describe("POST /api/payments/sandbox/confirm", () => {
       .where(eq(sandboxIntents.clientSecret, clientSecret));
     expect(intent).toMatchObject({
       status: "requires_payment_method",
-      lastError: messages.payment.incompleteCvc,
+      lastError: paymentMessages.incompleteCvc,
       cardBrand: null,
       cardLast4: null,
     });
@@ -258,10 +259,10 @@ describe("POST /api/payments/sandbox/confirm", () => {
     const { clientSecret } = await intentFor(ctx, alice, order.id);
     const stolen = await confirm(ctx, bob, clientSecret, {});
     expect(stolen.statusCode).toBe(404);
-    expect(stolen.json().detail).toBe(messages.payment.unknownIntent);
+    expect(stolen.json().detail).toBe(paymentMessages.unknownIntent);
     const unknown = await confirm(ctx, alice, "pi_nothing_secret_nothing", {});
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().detail).toBe(messages.payment.unknownIntent);
+    expect(unknown.json().detail).toBe(paymentMessages.unknownIntent);
     expect((await confirm(ctx, alice, clientSecret, { expMonth: 1.5 })).statusCode).toBe(400);
     expect((await post(ctx, alice, "/api/payments/sandbox/confirm", { clientSecret })).statusCode).toBe(400);
     const visitor = await post(ctx, null, "/api/payments/sandbox/confirm", {
@@ -287,7 +288,7 @@ describe("POST /api/orders/:id/pay", () => {
     for (const id of [transactionId, "pi_unknown", "not an intent"]) {
       const res = await post(ctx, alice, `/api/orders/${first.id}/pay`, { transactionId: id });
       expect(res.statusCode).toBe(400);
-      expect(res.json().detail).toBe(messages.payment.intentMismatch);
+      expect(res.json().detail).toBe(paymentMessages.intentMismatch);
     }
     expect(await orderRow(first.id)).toMatchObject({ status: "pending", transactionId: null });
     expect(await paymentsOf(first.id)).toHaveLength(0);
@@ -303,7 +304,7 @@ describe("POST /api/orders/:id/pay", () => {
       .where(eq(sandboxIntents.clientSecret, clientSecret));
     const res = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId: intent?.id });
     expect(res.statusCode).toBe(402);
-    expect(res.json().detail).toBe(messages.payment.notCompleted);
+    expect(res.json().detail).toBe(paymentMessages.notCompleted);
     expect(await orderRow(order.id)).toMatchObject({ status: "pending", transactionId: null });
   });
 
@@ -360,10 +361,10 @@ describe("POST /api/orders/:id/pay", () => {
       .returning();
     const pay = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId: second?.id });
     expect(pay.statusCode).toBe(409);
-    expect(pay.json().detail).toBe(messages.payment.alreadyPaid);
+    expect(pay.json().detail).toBe(paymentMessages.alreadyPaid);
     const intent = await post(ctx, alice, `/api/orders/${order.id}/payment-intent`);
     expect(intent.statusCode).toBe(409);
-    expect(intent.json().detail).toBe(messages.payment.alreadyPaid);
+    expect(intent.json().detail).toBe(paymentMessages.alreadyPaid);
     const remove = await ctx.app.inject({
       method: "DELETE",
       url: `/api/orders/${order.id}`,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { messages } from "../../../shared/messages.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { SandboxConfirmInput, SandboxConfirmResult } from "../../../shared/payments.js";
 import type { Db } from "../../db/client.js";
 import { sandboxIntents } from "../../db/schema/index.js";
@@ -64,8 +64,8 @@ const SUCCEEDING = new Set([
   "6200000000000005",
 ]);
 const REFUSALS = new Map([
-  ["4000000000000002", messages.payment.cardDeclined],
-  ["4000000000009995", messages.payment.insufficientFunds],
+  ["4000000000000002", paymentMessages.cardDeclined],
+  ["4000000000009995", paymentMessages.insufficientFunds],
 ]);
 
 function luhnValid(digits: string): boolean {
@@ -88,24 +88,24 @@ function judgeCard(card: Card, now: Date): Verdict {
   const digits = card.number.replaceAll(" ", "");
   const brand = BRANDS.find((b) => b.prefix.test(digits)) ?? UNKNOWN_BRAND;
   if (!/^\d+$/.test(digits) || !brand.lengths.includes(digits.length) || !luhnValid(digits)) {
-    return { approved: false, message: messages.payment.incorrectNumber };
+    return { approved: false, message: paymentMessages.incorrectNumber };
   }
   // Two-digit years are how cards print them.
   const year = card.expYear < 100 ? 2000 + card.expYear : card.expYear;
   const thisYear = now.getUTCFullYear();
   if (card.expMonth < 1 || card.expMonth > 12 || year > thisYear + 50) {
-    return { approved: false, message: messages.payment.invalidExpiry };
+    return { approved: false, message: paymentMessages.invalidExpiry };
   }
   // A card is valid through the last day of its expiry month.
   if (year < thisYear || (year === thisYear && card.expMonth < now.getUTCMonth() + 1)) {
-    return { approved: false, message: messages.payment.expiredCard };
+    return { approved: false, message: paymentMessages.expiredCard };
   }
   if (!new RegExp(`^\\d{${brand.cvcLength}}$`).test(card.cvc)) {
-    return { approved: false, message: messages.payment.incompleteCvc };
+    return { approved: false, message: paymentMessages.incompleteCvc };
   }
   const refusal = REFUSALS.get(digits);
   if (refusal || !SUCCEEDING.has(digits)) {
-    return { approved: false, message: refusal ?? messages.payment.cardDeclined };
+    return { approved: false, message: refusal ?? paymentMessages.cardDeclined };
   }
   return { approved: true, brand: brand.name, last4: digits.slice(-4) };
 }
@@ -199,7 +199,7 @@ export class SandboxProvider implements PaymentProvider {
    */
   async confirm(intentId: string, card: Card): Promise<ConfirmedIntent> {
     const current = await this.retrieve(intentId);
-    if (!current) throw notFound(messages.payment.unknownIntent);
+    if (!current) throw notFound(paymentMessages.unknownIntent);
     if (current.status === "succeeded") return { id: current.id, status: "succeeded" };
 
     const verdict = judgeCard(card, new Date());
@@ -219,7 +219,7 @@ export class SandboxProvider implements PaymentProvider {
     if (done) return { id: done.id, status: "succeeded" };
     // A concurrent confirmation got there first.
     const after = await this.retrieve(intentId);
-    if (after?.status !== "succeeded") throw paymentRequired(messages.payment.notCompleted);
+    if (after?.status !== "succeeded") throw paymentRequired(paymentMessages.notCompleted);
     return { id: after.id, status: "succeeded" };
   }
 }

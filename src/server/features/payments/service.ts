@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { messages } from "../../../shared/messages.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent, SandboxConfirmInput, SandboxConfirmResult } from "../../../shared/payments.js";
 import type { Db, Tx } from "../../db/client.js";
@@ -22,7 +23,7 @@ const amountOf = (order: OrderRow) => order.totalPrice * 100;
 /** Paying is for the order's owner only; anyone else's order is "not found", admins included. */
 async function ownOrder(db: Db, user: SessionUser, id: string): Promise<OrderRow> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
-  if (!row || row.userId !== user.id) throw notFound(messages.order.notFound);
+  if (!row || row.userId !== user.id) throw notFound(orderMessages.notFound);
   return row;
 }
 
@@ -84,14 +85,14 @@ export async function createPaymentIntent(
   orderId: string,
 ): Promise<PaymentIntent> {
   const order = await ownOrder(db, user, orderId);
-  if (order.status !== "pending") throw conflict(messages.payment.alreadyPaid);
+  if (order.status !== "pending") throw conflict(paymentMessages.alreadyPaid);
   const amount = amountOf(order);
   const intent = await provider.createIntent({ orderId: order.id, amount, currency: CURRENCY });
   if (intent.status === "succeeded") {
     // The card was accepted but the tab closed before /pay: record the payment now, never charge twice.
     const paid = await provider.retrieve(intent.id);
     if (paid?.status === "succeeded") await db.transaction((tx) => settle(tx, provider.name, paid));
-    throw conflict(messages.payment.alreadyPaid);
+    throw conflict(paymentMessages.alreadyPaid);
   }
   return {
     provider: provider.name,
@@ -117,7 +118,7 @@ export async function payOrder(
   const order = await ownOrder(db, user, orderId);
   if (order.status !== "pending") {
     if (order.transactionId === transactionId) return toOrder(order);
-    throw conflict(messages.payment.alreadyPaid);
+    throw conflict(paymentMessages.alreadyPaid);
   }
   const intent = await provider.retrieve(transactionId);
   if (
@@ -126,21 +127,21 @@ export async function payOrder(
     intent.amount !== amountOf(order) ||
     intent.currency !== CURRENCY
   ) {
-    throw badRequest(messages.payment.intentMismatch);
+    throw badRequest(paymentMessages.intentMismatch);
   }
-  if (intent.status !== "succeeded") throw paymentRequired(messages.payment.notCompleted);
+  if (intent.status !== "succeeded") throw paymentRequired(paymentMessages.notCompleted);
   const result = await db.transaction((tx) => settle(tx, provider.name, intent));
   switch (result.outcome) {
     case "paid":
       return toOrder(result.order);
     case "paidByAnotherIntent":
-      throw conflict(messages.payment.alreadyPaid);
+      throw conflict(paymentMessages.alreadyPaid);
     case "mismatch":
-      throw badRequest(messages.payment.intentMismatch);
+      throw badRequest(paymentMessages.intentMismatch);
     case "orderMissing":
       // Removed while the card was being charged: someone has to refund this by hand.
       log.error({ orderId, intentId: intent.id }, "payment succeeded for an order that was removed");
-      throw notFound(messages.order.notFound);
+      throw notFound(orderMessages.notFound);
   }
 }
 
@@ -198,10 +199,10 @@ export async function confirmSandboxPayment(
         .from(orders)
         .where(and(eq(orders.id, intent.orderId), eq(orders.userId, user.id)))
     : [];
-  if (!intent || !order) throw notFound(messages.payment.unknownIntent);
+  if (!intent || !order) throw notFound(paymentMessages.unknownIntent);
   // Never take a second payment for an order another intent already paid.
   if (order.status !== "pending" && order.transactionId !== intent.id) {
-    throw conflict(messages.payment.alreadyPaid);
+    throw conflict(paymentMessages.alreadyPaid);
   }
   return { paymentIntent: await sandbox.confirm(intent.id, input.card) };
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent } from "../../../shared/payments.js";
 import { orders, paymentEvents, payments, products } from "../../db/schema/index.js";
@@ -150,7 +150,7 @@ describe("payment intents through Stripe", () => {
     const intent = await intentFor(alice, order.id);
     const early = await post(alice, `/api/orders/${order.id}/pay`, { transactionId: intent.id });
     expect(early.statusCode).toBe(402);
-    expect(early.json().detail).toBe(messages.payment.notCompleted);
+    expect(early.json().detail).toBe(paymentMessages.notCompleted);
     standIn.fail(intent.id);
     expect((await post(alice, `/api/orders/${order.id}/pay`, { transactionId: intent.id })).statusCode).toBe(
       402,
@@ -182,7 +182,7 @@ describe("payment intents through Stripe", () => {
     standIn.succeed(intent.id);
     const reopened = await post(alice, `/api/orders/${order.id}/payment-intent`);
     expect(reopened.statusCode).toBe(409);
-    expect(reopened.json().detail).toBe(messages.payment.alreadyPaid);
+    expect(reopened.json().detail).toBe(paymentMessages.alreadyPaid);
     expect(await orderRow(order.id)).toMatchObject({ status: "paid", transactionId: intent.id });
     expect(await paymentsOf(order.id)).toHaveLength(1);
   });
@@ -201,7 +201,7 @@ describe("payment intents through Stripe", () => {
     for (const transactionId of [otherIntent.id, cheaper.id, "pi_unknown_to_stripe", "../v1/charges"]) {
       const res = await post(alice, `/api/orders/${order.id}/pay`, { transactionId });
       expect(res.statusCode).toBe(400);
-      expect(res.json().detail).toBe(messages.payment.intentMismatch);
+      expect(res.json().detail).toBe(paymentMessages.intentMismatch);
     }
     expect(await orderRow(order.id)).toMatchObject({ status: "pending", transactionId: null });
     expect(await paymentsOf(order.id)).toHaveLength(0);
@@ -241,7 +241,7 @@ describe("when Stripe cannot be reached", () => {
         headers,
       });
       expect(intent.statusCode).toBe(502);
-      expect(intent.json().detail).toBe(messages.payment.providerUnavailable);
+      expect(intent.json().detail).toBe(paymentMessages.providerUnavailable);
       const pay = await offline.app.inject({
         method: "POST",
         url: `/api/orders/${order.id}/pay`,
@@ -277,7 +277,7 @@ describe("POST /api/payments/webhook", () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode).toBe(400);
-      expect(res.json().detail).toBe(messages.payment.webhookSignature);
+      expect(res.json().detail).toBe(paymentMessages.webhookSignature);
     }
     expect(await orderRow(order.id)).toMatchObject({ status: "pending" });
     expect(await eventRows("evt_bad_signatures")).toHaveLength(0);

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { messages } from "../../../shared/messages.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Config } from "../../config.js";
 import { badGateway, badRequest, notFound } from "../../lib/problem.js";
 import type {
@@ -54,7 +54,7 @@ export class StripeProvider implements PaymentProvider {
       const current = replayed ? await this.stripe.paymentIntents.retrieve(intent.id) : intent;
       return { id: intent.id, clientSecret: intent.client_secret, status: current.status };
     } catch (error) {
-      throw badGateway(messages.payment.providerUnavailable, error);
+      throw badGateway(paymentMessages.providerUnavailable, error);
     }
   }
 
@@ -65,7 +65,7 @@ export class StripeProvider implements PaymentProvider {
       intent = await this.stripe.paymentIntents.retrieve(intentId, { expand: ["latest_charge"] });
     } catch (error) {
       if (error instanceof Stripe.errors.StripeError && error.code === "resource_missing") return null;
-      throw badGateway(messages.payment.providerUnavailable, error);
+      throw badGateway(paymentMessages.providerUnavailable, error);
     }
     const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
     const card = charge?.payment_method_details?.card;
@@ -86,7 +86,7 @@ export class StripeProvider implements PaymentProvider {
     try {
       event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader ?? "", this.webhookSecret);
     } catch {
-      throw badRequest(messages.payment.webhookSignature);
+      throw badRequest(paymentMessages.webhookSignature);
     }
     const object: unknown = event.data.object;
     const intentId =

@@ -1,4 +1,4 @@
-import { messages } from "../../../shared/messages.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => HTML_ESCAPES[c] ?? c);
@@ -9,6 +9,6 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => HTML_ESCAPES
  * landmark like the rest of the page.
  */
 export function testModeBanner(): string {
-  const text = messages.payment.page.testModeBanner;
-  return `<aside class="test-mode-banner" aria-label="${escapeHtml(messages.payment.page.testModeLabel)}">${escapeHtml(text)}</aside>`;
+  const text = paymentMessages.page.testModeBanner;
+  return `<aside class="test-mode-banner" aria-label="${escapeHtml(paymentMessages.page.testModeLabel)}">${escapeHtml(text)}</aside>`;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { profileMessages } from "../../../shared/messages/profile.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
 import { ORIGIN, signUp } from "../../test/users.js";
 
@@ -52,7 +52,7 @@ describe("profile", () => {
 
     const again = await call("POST", a.cookie, { address: "2 Loop Road", city: "Austin", phone: "5550123" });
     expect(again.statusCode).toBe(409);
-    expect(again.json().detail).toBe(messages.profile.exists);
+    expect(again.json().detail).toBe(profileMessages.exists);
 
     const updated = await call("PUT", a.cookie, {
       address: "9 Fan Street",
@@ -68,7 +68,7 @@ describe("profile", () => {
     const user = await signUp(ctx.app);
     const res = await call("PUT", user.cookie, { address: "1 Loop Road", city: "Austin", phone: "5550123" });
     expect(res.statusCode).toBe(404);
-    expect(res.json().detail).toBe(messages.profile.missing);
+    expect(res.json().detail).toBe(profileMessages.missing);
   });
 
   it("validates the fields and changes nothing on bad input", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Profile, ProfileInput } from "../../../shared/accounts.js";
-import { messages } from "../../../shared/messages.js";
+import { profileMessages } from "../../../shared/messages/profile.js";
 import type { Db } from "../../db/client.js";
 import { profiles } from "../../db/schema/index.js";
 import { conflict, notFound } from "../../lib/problem.js";
@@ -34,7 +34,7 @@ export async function createProfile(
     .values({ userId: user.id, ...input })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw conflict(messages.profile.exists);
+  if (!row) throw conflict(profileMessages.exists);
   return view(user, row);
 }
 
@@ -48,6 +48,6 @@ export async function updateProfile(
     .set({ ...input, updatedAt: new Date() })
     .where(eq(profiles.userId, user.id))
     .returning();
-  if (!row) throw notFound(messages.profile.missing);
+  if (!row) throw notFound(profileMessages.missing);
   return view(user, row);
 }

@@ -1,6 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { pagingMessages } from "../../../shared/messages/paging.js";
+import { reviewMessages } from "../../../shared/messages/reviews.js";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import type { Review, ReviewPage } from "../../../shared/reviews.js";
 import { orders, reviews, users } from "../../db/schema/index.js";
@@ -91,7 +92,7 @@ describe("GET /api/reviews", () => {
     const res = await ctx.app.inject({ method: "GET", url: `/api/reviews?cursor=${cursor}` });
     expect(res.statusCode).toBe(400);
     expect(res.headers["content-type"]).toContain("application/problem+json");
-    expect(res.json().detail).toBe(messages.paging.badCursor);
+    expect(res.json().detail).toBe(pagingMessages.badCursor);
   });
 });
 
@@ -115,7 +116,7 @@ describe("POST /api/reviews", () => {
       const before = await reviewCount();
       const res = await post({ comment: "Solid board.", rating });
       expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toContainEqual({ path: "rating", message: messages.review.ratingRange });
+      expect(res.json().errors).toContainEqual({ path: "rating", message: reviewMessages.ratingRange });
       expect(await reviewCount()).toBe(before);
     },
   );
@@ -159,13 +160,13 @@ describe("POST /api/reviews", () => {
     for (const comment of ["", "   ", undefined]) {
       const res = await post({ comment, rating: 4 });
       expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toContainEqual({ path: "comment", message: messages.review.commentRequired });
+      expect(res.json().errors).toContainEqual({ path: "comment", message: reviewMessages.commentRequired });
     }
     const long = await post({ comment: "x".repeat(1001), rating: 4 });
     expect(long.statusCode).toBe(400);
     expect(long.json().errors).toContainEqual({
       path: "comment",
-      message: messages.review.commentTooLong(1000),
+      message: reviewMessages.commentTooLong(1000),
     });
     expect(await reviewCount()).toBe(before);
     expect((await post({ comment: "x".repeat(1000), rating: 4 })).statusCode).toBe(201);
@@ -229,7 +230,7 @@ describe("POST /api/reviews: the limit per account", () => {
     expect(res.json()).toMatchObject({
       status: 429,
       title: "Too Many Requests",
-      detail: messages.review.rateLimited(5, Math.ceil(retryAfter / 60)),
+      detail: reviewMessages.rateLimited(5, Math.ceil(retryAfter / 60)),
     });
     expect(res.json().detail).toContain("at most 5 reviews an hour");
     expect(await countOf(eager.id)).toBe(5);

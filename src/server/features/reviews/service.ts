@@ -1,6 +1,6 @@
 import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { messages } from "../../../shared/messages.js";
+import { reviewMessages } from "../../../shared/messages/reviews.js";
 import type { Review, ReviewInput, ReviewPage, reviewListQuerySchema } from "../../../shared/reviews.js";
 import type { Db } from "../../db/client.js";
 import { orders, reviews } from "../../db/schema/index.js";
@@ -98,7 +98,7 @@ export async function createReview(
 ): Promise<Review> {
   const limit = { max: perHour, windowSeconds: 60 * 60 };
   const tooMany = (retryAfterSeconds: number) =>
-    messages.review.rateLimited(perHour, Math.ceil(retryAfterSeconds / 60));
+    reviewMessages.rateLimited(perHour, Math.ceil(retryAfterSeconds / 60));
   const created = await db.transaction(async (tx) => {
     await enforceRateLimit(tx, `review:user:${user.id}`, limit, tooMany);
     const [row] = await tx

@@ -1,5 +1,5 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import { messages } from "../../../shared/messages.js";
+import { uploadMessages } from "../../../shared/messages/uploads.js";
 import type { UploadQuota } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { uploadQuotas } from "../../db/schema/index.js";
@@ -47,10 +47,10 @@ async function refusal(
   const countFull = row.count >= quota.count;
   if (!countFull && row.bytes + incoming <= quota.bytes) return undefined;
   const retryAfter = Math.max(1, row.secondsLeft);
-  const wait = messages.upload.wait(retryAfter);
+  const wait = uploadMessages.wait(retryAfter);
   const detail = countFull
-    ? messages.upload.dailyCount(quota.count, wait)
-    : messages.upload.dailyBytes(Math.floor(quota.bytes / MB), wait);
+    ? uploadMessages.dailyCount(quota.count, wait)
+    : uploadMessages.dailyBytes(Math.floor(quota.bytes / MB), wait);
   return new TooManyRequests(detail, retryAfter);
 }
 

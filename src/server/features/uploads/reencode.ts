@@ -2,7 +2,7 @@
 // the server process itself never loads libvips.
 import { createHash } from "node:crypto";
 import sharp, { type Metadata, type SharpOptions } from "sharp";
-import { messages } from "../../../shared/messages.js";
+import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
 
 /** Width × height an upload may declare; far beyond any product photo, far below a decompression bomb. */
@@ -51,19 +51,19 @@ export interface EncodedImage {
  */
 export async function reencodeImage(bytes: Buffer): Promise<EncodedImage> {
   const sniffed = sniffImageFormat(bytes);
-  if (!sniffed) throw unsupportedMediaType(messages.upload.unsupported);
+  if (!sniffed) throw unsupportedMediaType(uploadMessages.unsupported);
 
   // The header alone: a decompression bomb is refused here before any pixel is decoded.
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, inputOptions).metadata();
   } catch (error) {
-    if (isPixelLimitError(error)) throw payloadTooLarge(messages.upload.tooManyPixels);
-    throw unsupportedMediaType(messages.upload.unsupported);
+    if (isPixelLimitError(error)) throw payloadTooLarge(uploadMessages.tooManyPixels);
+    throw unsupportedMediaType(uploadMessages.unsupported);
   }
-  if (metadata.format !== sniffed) throw unsupportedMediaType(messages.upload.unsupported);
+  if (metadata.format !== sniffed) throw unsupportedMediaType(uploadMessages.unsupported);
   if (metadata.width * metadata.height > MAX_INPUT_PIXELS)
-    throw payloadTooLarge(messages.upload.tooManyPixels);
+    throw payloadTooLarge(uploadMessages.tooManyPixels);
 
   try {
     const { data, info } = await sharp(bytes, inputOptions)
@@ -73,8 +73,8 @@ export async function reencodeImage(bytes: Buffer): Promise<EncodedImage> {
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (error) {
-    if (isPixelLimitError(error)) throw payloadTooLarge(messages.upload.tooManyPixels);
-    throw unsupportedMediaType(messages.upload.unsupported);
+    if (isPixelLimitError(error)) throw payloadTooLarge(uploadMessages.tooManyPixels);
+    throw unsupportedMediaType(uploadMessages.unsupported);
   }
 }
 

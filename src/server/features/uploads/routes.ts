@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
-import { messages } from "../../../shared/messages.js";
+import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { uploadResultSchema } from "../../../shared/uploads.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import {
@@ -59,15 +59,15 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   /** Translates what @fastify/multipart and busboy throw into the shop's problems. */
   function uploadProblem(error: unknown): HttpProblem {
     if (error instanceof HttpProblem) return error;
-    if (error instanceof RequestFileTooLargeError) return payloadTooLarge(messages.upload.tooLarge);
+    if (error instanceof RequestFileTooLargeError) return payloadTooLarge(uploadMessages.tooLarge);
     if (
       error instanceof FilesLimitError ||
       error instanceof FieldsLimitError ||
       error instanceof PartsLimitError
     )
-      return payloadTooLarge(messages.upload.tooManyParts);
+      return payloadTooLarge(uploadMessages.tooManyParts);
     // Everything else comes from a malformed or interrupted body: the client's doing, not ours.
-    return badRequest(messages.upload.unreadable);
+    return badRequest(uploadMessages.unreadable);
   }
 
   /**
@@ -75,7 +75,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
    * (UploadBytes), refusing anything else.
    */
   async function readImage(request: FastifyRequest): Promise<Buffer[]> {
-    if (!request.isMultipart()) throw unsupportedMediaType(messages.upload.notMultipart);
+    if (!request.isMultipart()) throw unsupportedMediaType(uploadMessages.notMultipart);
     let image: Buffer[] | undefined;
     try {
       // Reading to the end lets busboy report a second file or too many fields.
@@ -88,12 +88,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         image = [];
         for await (const piece of part.file) image.push(piece);
         // Cut off at MAX_UPLOAD_BYTES: refused, never stored short.
-        if (part.file.truncated) throw payloadTooLarge(messages.upload.tooLarge);
+        if (part.file.truncated) throw payloadTooLarge(uploadMessages.tooLarge);
       }
     } catch (error) {
       throw uploadProblem(error);
     }
-    if (!image?.some((piece) => piece.length > 0)) throw badRequest(messages.upload.missing);
+    if (!image?.some((piece) => piece.length > 0)) throw badRequest(uploadMessages.missing);
     return image;
   }
 
@@ -104,7 +104,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         // Multipart bodies bypass Fastify's bodyLimit, so an oversized declared length is refused up front.
         async (request) => {
           if (Number(request.headers["content-length"]) > MAX_REQUEST_BYTES)
-            throw payloadTooLarge(messages.upload.tooLarge);
+            throw payloadTooLarge(uploadMessages.tooLarge);
         },
         app.requireUser,
         // An account whose day is used up is refused before its body is read.
@@ -160,7 +160,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const key = imageKeyOf(request.params.file);
       const image = key ? await findImage(app.db, key) : undefined;
-      if (!image) throw notFound(messages.upload.notFound);
+      if (!image) throw notFound(uploadMessages.notFound);
       const etag = `"${image.key}"`;
       reply.header("cache-control", IMMUTABLE).header("etag", etag);
       if (matchesEtag(request.headers["if-none-match"], etag)) return sendNotModified(reply);

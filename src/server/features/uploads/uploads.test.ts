@@ -3,7 +3,7 @@ import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
-import { messages } from "../../../shared/messages.js";
+import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { orderInputSchema } from "../../../shared/orders.js";
 import { images } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../../test/app.js";
@@ -188,7 +188,7 @@ describe("POST /api/uploads", () => {
     const before = await imageRows();
     const res = await uploadImage(Buffer.from("just some text, honestly a PNG"), "x.png", "image/png");
     expect(res.statusCode).toBe(415);
-    expect(expectProblem(res).detail).toBe(messages.upload.unsupported);
+    expect(expectProblem(res).detail).toBe(uploadMessages.unsupported);
     expect(await imageRows()).toBe(before);
   });
 
@@ -197,7 +197,7 @@ describe("POST /api/uploads", () => {
       '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>';
     const res = await uploadImage(Buffer.from(svg), "logo.png", "image/png");
     expect(res.statusCode).toBe(415);
-    expect(expectProblem(res).detail).toBe(messages.upload.unsupported);
+    expect(expectProblem(res).detail).toBe(uploadMessages.unsupported);
   });
 
   it.each([
@@ -209,21 +209,21 @@ describe("POST /api/uploads", () => {
   ])("refuses %s with 415", async (_, make) => {
     const res = await uploadImage(await make(), "file.jpg", "image/jpeg");
     expect(res.statusCode).toBe(415);
-    expect(expectProblem(res).detail).toBe(messages.upload.unsupported);
+    expect(expectProblem(res).detail).toBe(uploadMessages.unsupported);
   });
 
   it("refuses a file one byte over 5 MB with 413 and stores nothing", async () => {
     const before = await imageRows();
     const res = await uploadImage(Buffer.alloc(MAX_UPLOAD_BYTES + 1, 0x42));
     expect(res.statusCode).toBe(413);
-    expect(expectProblem(res).detail).toBe(messages.upload.tooLarge);
+    expect(expectProblem(res).detail).toBe(uploadMessages.tooLarge);
     expect(await imageRows()).toBe(before);
   });
 
   it("refuses a request body far over the limit from its Content-Length", async () => {
     const res = await uploadImage(Buffer.alloc(3 * MAX_UPLOAD_BYTES, 0x42));
     expect(res.statusCode).toBe(413);
-    expect(expectProblem(res).detail).toBe(messages.upload.tooLarge);
+    expect(expectProblem(res).detail).toBe(uploadMessages.tooLarge);
   });
 
   it("refuses a decompression bomb (a tiny 20000×20000 PNG) with 413 and stores nothing", async () => {
@@ -232,7 +232,7 @@ describe("POST /api/uploads", () => {
     const before = await imageRows();
     const res = await uploadImage(bomb);
     expect(res.statusCode).toBe(413);
-    expect(expectProblem(res).detail).toBe(messages.upload.tooManyPixels);
+    expect(expectProblem(res).detail).toBe(uploadMessages.tooManyPixels);
     expect(await imageRows()).toBe(before);
   });
 
@@ -262,13 +262,13 @@ describe("POST /api/uploads", () => {
       payload: { image: "iVBORw0KGgo=" },
     });
     expect(res.statusCode).toBe(415);
-    expect(expectProblem(res).detail).toBe(messages.upload.notMultipart);
+    expect(expectProblem(res).detail).toBe(uploadMessages.notMultipart);
   });
 
   it("answers 400 when the form has no image file", async () => {
     const fieldOnly = await upload([], { fields: { note: "forgot the file" } });
     expect(fieldOnly.statusCode).toBe(400);
-    expect(expectProblem(fieldOnly).detail).toBe(messages.upload.missing);
+    expect(expectProblem(fieldOnly).detail).toBe(uploadMessages.missing);
     const png = await solid(7, 7, "#040506").png().toBuffer();
     const wrongField = await upload([{ field: "photo", bytes: png }]);
     expect(wrongField.statusCode).toBe(400);
@@ -280,7 +280,7 @@ describe("POST /api/uploads", () => {
     const png = await solid(8, 8, "#070809").png().toBuffer();
     const res = await upload([{ bytes: png }, { bytes: png }]);
     expect(res.statusCode).toBe(413);
-    expect(expectProblem(res).detail).toBe(messages.upload.tooManyParts);
+    expect(expectProblem(res).detail).toBe(uploadMessages.tooManyParts);
   });
 
   it("answers 400 to a malformed multipart body", async () => {
@@ -291,7 +291,7 @@ describe("POST /api/uploads", () => {
       payload: '--x\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\n\r\nunfinished',
     });
     expect(res.statusCode).toBe(400);
-    expect(expectProblem(res).detail).toBe(messages.upload.unreadable);
+    expect(expectProblem(res).detail).toBe(uploadMessages.unreadable);
   });
 });
 
@@ -330,6 +330,6 @@ describe("GET /api/images/:file", () => {
   ])("answers 404 to %s", async (_, url) => {
     const res = await ctx.app.inject({ method: "GET", url });
     expect(res.statusCode).toBe(404);
-    expect(expectProblem(res).detail).toBe(messages.upload.notFound);
+    expect(expectProblem(res).detail).toBe(uploadMessages.notFound);
   });
 });

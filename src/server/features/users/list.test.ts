@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { pagingMessages } from "../../../shared/messages/paging.js";
 import { EXACT_COUNT_LIMIT, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import type { UserPage } from "../../../shared/users.js";
 import { users } from "../../db/schema/index.js";
@@ -245,7 +245,7 @@ describe("GET /api/users: refused queries change nothing", () => {
       const res = await list(`${name}=${encodeURIComponent(cursor)}`);
       expect(res.statusCode).toBe(400);
       expect(res.headers["content-type"]).toContain("application/problem+json");
-      expect(res.json()).toMatchObject({ status: 400, detail: messages.paging.badCursor });
+      expect(res.json()).toMatchObject({ status: 400, detail: pagingMessages.badCursor });
     }
     expect(await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(users)).toEqual(before);
   });
@@ -254,7 +254,7 @@ describe("GET /api/users: refused queries change nothing", () => {
     const first = await page("limit=1");
     const both = await list(`cursor=${first.nextCursor}&before=${first.nextCursor}`);
     expect(both.statusCode).toBe(400);
-    expect(both.json().detail).toBe(messages.paging.twoCursors);
+    expect(both.json().detail).toBe(pagingMessages.twoCursors);
     for (const query of ["search=...", "search=%25%25", `search=${"a".repeat(101)}`, "role=owner"]) {
       const res = await list(query);
       expect(res.statusCode, query).toBe(400);

@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../../shared/accounts.js";
-import { messages } from "../../../shared/messages.js";
+import { userMessages } from "../../../shared/messages/users.js";
 import {
   USER_SEARCH_SUBSTRING_MIN,
   type User,
@@ -83,7 +83,7 @@ async function lockTarget(tx: Tx, id: string) {
     .orderBy(asc(users.id))
     .for("update");
   const [target] = await tx.select(columns).from(users).where(eq(users.id, id)).for("update");
-  if (!target) throw notFound(messages.users.notFound);
+  if (!target) throw notFound(userMessages.notFound);
   return { target, otherAdmins: admins.filter((a) => a.id !== id).length };
 }
 
@@ -93,10 +93,10 @@ async function lockTarget(tx: Tx, id: string) {
  * orders keeping the name and email they were placed with.
  */
 export async function removeUser(db: Db, actorId: string, id: string): Promise<void> {
-  if (id === actorId) throw conflict(messages.users.cannotRemoveSelf);
+  if (id === actorId) throw conflict(userMessages.cannotRemoveSelf);
   await db.transaction(async (tx) => {
     const { target, otherAdmins } = await lockTarget(tx, id);
-    if (target.role === "admin" && otherAdmins === 0) throw conflict(messages.users.lastAdminRemove);
+    if (target.role === "admin" && otherAdmins === 0) throw conflict(userMessages.lastAdminRemove);
     await tx.delete(users).where(eq(users.id, id));
   });
 }
@@ -106,14 +106,14 @@ export async function setRole(db: Db, id: string, role: Role): Promise<User> {
   return db.transaction(async (tx) => {
     const { target, otherAdmins } = await lockTarget(tx, id);
     if (role === "user" && target.role === "admin" && otherAdmins === 0)
-      throw conflict(messages.users.lastAdminDemote);
+      throw conflict(userMessages.lastAdminDemote);
     if (target.role === role) return toUser(target);
     const [row] = await tx
       .update(users)
       .set({ role, updatedAt: new Date() })
       .where(eq(users.id, id))
       .returning(columns);
-    if (!row) throw notFound(messages.users.notFound);
+    if (!row) throw notFound(userMessages.notFound);
     return toUser(row);
   });
 }

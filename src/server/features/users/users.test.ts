@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { userMessages } from "../../../shared/messages/users.js";
 import type { Order } from "../../../shared/orders.js";
 import type { UserPage } from "../../../shared/users.js";
 import { orders, products, sessions, users } from "../../db/schema/index.js";
@@ -130,7 +130,7 @@ describe("DELETE /api/users/:id", () => {
     await onlyAdmins(admin.id, other.id);
     const res = await call("DELETE", `/api/users/${admin.id}`, admin.cookie);
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(messages.users.cannotRemoveSelf);
+    expect(res.json().detail).toBe(userMessages.cannotRemoveSelf);
     expect((await call("GET", "/api/me", admin.cookie)).statusCode).toBe(200);
   });
 
@@ -146,7 +146,7 @@ describe("DELETE /api/users/:id", () => {
     const formerAdmin = await insertUser();
     await expect(removeUser(ctx.database.db, formerAdmin, admin.id)).rejects.toMatchObject({
       status: 409,
-      detail: messages.users.lastAdminRemove,
+      detail: userMessages.lastAdminRemove,
     });
     expect(await roleOf(admin.id)).toBe("admin");
   });
@@ -217,7 +217,7 @@ describe("PUT /api/users/:id/role", () => {
   it("refuses to demote the last admin", async () => {
     const res = await call("PUT", `/api/users/${admin.id}/role`, admin.cookie, { role: "user" });
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(messages.users.lastAdminDemote);
+    expect(res.json().detail).toBe(userMessages.lastAdminDemote);
     expect(await roleOf(admin.id)).toBe("admin");
   });
 
@@ -240,7 +240,7 @@ describe("PUT /api/users/:id/role", () => {
     expect(bad.statusCode).toBe(400);
     const missing = await call("PUT", "/api/users/no-such-user/role", admin.cookie, { role: "admin" });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json().detail).toBe(messages.users.notFound);
+    expect(missing.json().detail).toBe(userMessages.notFound);
     expect(
       (await call("PUT", `/api/users/${user.id}/role`, customer.cookie, { role: "admin" })).statusCode,
     ).toBe(403);

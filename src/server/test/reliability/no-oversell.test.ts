@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Order } from "../../../shared/orders.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
@@ -108,7 +108,7 @@ describe("Idempotency-Key over HTTP", () => {
     });
     expect(other.status).toBe(422);
     expect(other.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(other.json<{ detail: string }>().detail).toBe(messages.order.idempotencyMismatch);
+    expect(other.json<{ detail: string }>().detail).toBe(orderMessages.idempotencyMismatch);
 
     const made = await database.db.select().from(orders).where(eq(orders.productId, productId));
     expect(made.map((o) => o.id)).toEqual([replies[0]?.json<Order>().id]);

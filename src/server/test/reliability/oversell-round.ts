@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { messages } from "../../../shared/messages.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Db } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
 import type { Customer, HttpReply, ShopClient } from "./shop-client.js";
@@ -52,7 +52,7 @@ export async function freshProduct(db: Db, stock: number): Promise<string> {
 const isCleanOutOfStock = (reply: HttpReply) =>
   reply.status === 409 &&
   String(reply.headers["content-type"]).startsWith("application/problem+json") &&
-  reply.json<{ detail?: string }>().detail === messages.order.outOfStock;
+  reply.json<{ detail?: string }>().detail === orderMessages.outOfStock;
 
 /**
  * Every buyer orders UNITS_PER_ORDER of one fresh product at the same moment, each through the

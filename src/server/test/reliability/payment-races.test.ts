@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent } from "../../../shared/payments.js";
 import { orders, payments, products, sandboxIntents } from "../../db/schema/index.js";
@@ -178,7 +178,7 @@ describe("Stripe webhooks arriving late and out of order", () => {
         expect(reply.json()).toMatchObject({ paid: true, transactionId: id });
       } else {
         expect(reply.statusCode).toBe(409);
-        expect(reply.json().detail).toBe(messages.payment.alreadyPaid);
+        expect(reply.json().detail).toBe(paymentMessages.alreadyPaid);
       }
     }
     expect(hookAnswers.map((r) => r.statusCode)).toEqual(Array(4).fill(200));

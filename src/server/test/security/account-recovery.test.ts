@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import { createTestApp, type TestContext } from "../app.js";
 import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
@@ -48,7 +48,7 @@ async function newResetLink(email: string): Promise<string> {
 async function expectLinkRefused(token: string) {
   const res = await resetPassword(token, "L1nkStillWorks");
   expect(res.statusCode).toBe(400);
-  expect(res.json().detail).toBe(messages.auth.resetLinkInvalid);
+  expect(res.json().detail).toBe(accountMessages.resetLinkInvalid);
 }
 
 /** An answer without what differs per request anyway (its date). */
@@ -147,7 +147,7 @@ describe("change-password (finding 5)", () => {
     const right = await change(user.cookie, user.password);
     expect(right.statusCode).toBe(429);
     expect(right.headers["content-type"]).toContain("application/problem+json");
-    expect(right.json().detail).toBe(messages.auth.changePasswordRateLimited);
+    expect(right.json().detail).toBe(accountMessages.changePasswordRateLimited);
     expect(Number(right.headers["retry-after"])).toBeGreaterThan(0);
     expect(Number(right.headers["retry-after"])).toBeLessThanOrEqual(60);
     expect((await signIn(limited.app, user.email, user.password, fresh())).statusCode).toBe(200);
@@ -168,7 +168,7 @@ describe("change-password (finding 5)", () => {
     expect((await change(two, "Wrong0ne!", from)).statusCode).toBe(400);
     const res = await change(one.cookie, one.password, from);
     expect(res.statusCode).toBe(429);
-    expect(res.json().detail).toBe(messages.auth.changePasswordRateLimited);
+    expect(res.json().detail).toBe(accountMessages.changePasswordRateLimited);
     // The same account from another address is not limited by that one.
     expect((await change(one.cookie, one.password, fresh())).statusCode).toBe(200);
   });

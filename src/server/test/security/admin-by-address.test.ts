@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { accountMessages } from "../../../shared/messages/accounts.js";
+import { startupMessages } from "../../../shared/messages/startup.js";
 import { users } from "../../db/schema/index.js";
 import { ADMIN_LINK_HOURS, sendAdminLink } from "../../features/accounts/admin-link.js";
 import { setUpAccounts } from "../../features/accounts/setup.js";
@@ -91,7 +92,7 @@ describe("an address listed in ADMIN_EMAILS", () => {
     );
     const res = await follow(token, "L4tePassword");
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toBe(messages.auth.resetLinkInvalid);
+    expect(res.json().detail).toBe(accountMessages.resetLinkInvalid);
     expect(await roleOf(user.id)).toBe("user");
   });
 
@@ -113,7 +114,7 @@ describe("an address listed in ADMIN_EMAILS", () => {
     const listed = { ...ctx.config, adminEmails: [...ctx.config.adminEmails, LATE] };
     await setUpAccounts(ctx.database.db, ctx.app.auth, listed, (line) => said.push(line));
     expect(await roleOf(early.id)).toBe("user");
-    expect(said).toContain(messages.startup.adminNotProved(LATE));
+    expect(said).toContain(startupMessages.adminNotProved(LATE));
     // Addresses that did prove themselves are not named.
     expect(said.join("\n")).not.toContain(`lists ${OWNER},`);
   });

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import { createTestApp, type TestContext } from "../app.js";
 import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, signUpAdmin, uniqueEmail } from "../users.js";
 
@@ -60,7 +60,7 @@ describe("sign-in rate limit", () => {
         payload: { email: user.email },
       });
       expect(reset.statusCode).toBe(429);
-      expect(reset.json().detail).toBe(messages.auth.rateLimited);
+      expect(reset.json().detail).toBe(accountMessages.rateLimited);
     } finally {
       await limited.close();
     }

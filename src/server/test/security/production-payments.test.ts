@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { startupMessages } from "../../../shared/messages/startup.js";
 import { testModeBanner } from "../../features/payments/test-mode.js";
 import { createTestApp } from "../app.js";
 
@@ -38,13 +38,13 @@ describe("production without a real payment provider", () => {
   it("refuses to start, and says how to choose", () => {
     const run = startShop({});
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`PAYMENTS: ${messages.startup.sandboxInProduction}`);
+    expect(run.stderr).toContain(`PAYMENTS: ${startupMessages.sandboxInProduction}`);
   });
 
   it("refuses PAYMENTS=stripe without Stripe's keys", () => {
     const run = startShop({ PAYMENTS: "stripe", STRIPE_SECRET_KEY: "sk_live_only" });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`PAYMENTS: ${messages.startup.stripeKeysMissing}`);
+    expect(run.stderr).toContain(`PAYMENTS: ${startupMessages.stripeKeysMissing}`);
   });
 });
 

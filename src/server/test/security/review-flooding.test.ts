@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { reviewMessages } from "../../../shared/messages/reviews.js";
 import type { ReviewPage } from "../../../shared/reviews.js";
 import { createTestApp, type TestContext } from "../app.js";
 import { ORIGIN, signUp, signUpAdmin } from "../users.js";
@@ -49,7 +49,7 @@ describe("review flooding", () => {
       expect(refused.headers["content-type"]).toContain("application/problem+json");
       const retryAfter = Number(refused.headers["retry-after"]);
       expect(retryAfter).toBeGreaterThan(0);
-      expect(refused.json().detail).toBe(messages.review.rateLimited(limit, Math.ceil(retryAfter / 60)));
+      expect(refused.json().detail).toBe(reviewMessages.rateLimited(limit, Math.ceil(retryAfter / 60)));
     }
     expect((await listed()).filter((r) => r.name === "Flood Bot")).toHaveLength(limit);
 

@@ -1,6 +1,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messages } from "../../../shared/messages.js";
+import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { images, uploadQuotas, users } from "../../db/schema/index.js";
 import { createTestApp, type TestContext } from "../app.js";
 import { postUpload, tinyPng } from "../images.js";
@@ -70,7 +70,7 @@ describe("per-account daily upload quotas", () => {
     expect(counted?.count).toBe(3);
 
     const { detail, retryAfter } = refusal(await upload(user, await freshPng()));
-    expect(detail).toBe(messages.upload.dailyCount(3, messages.upload.wait(retryAfter)));
+    expect(detail).toBe(uploadMessages.dailyCount(3, uploadMessages.wait(retryAfter)));
     expect(detail).toMatch(/^You can upload at most 3 images a day\. Try again in 24 hours\.$/);
     expect(await imageRows()).toBe(stored);
     expect(await quotaOf(user)).toEqual(counted);
@@ -99,7 +99,7 @@ describe("per-account daily upload quotas", () => {
     expect(await quotaOf(user)).toEqual({ count: 2, bytes: 2 * padded.length });
 
     const { detail, retryAfter } = refusal(await upload(user, padded));
-    expect(detail).toBe(messages.upload.dailyBytes(5, messages.upload.wait(retryAfter)));
+    expect(detail).toBe(uploadMessages.dailyBytes(5, uploadMessages.wait(retryAfter)));
     expect(detail).toMatch(/^You can upload at most 5 MB of images a day\./);
     // What still fits is taken.
     expect((await upload(user, await freshPng())).statusCode).toBe(201);
@@ -154,6 +154,6 @@ describe("per-account daily upload quotas", () => {
     await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
     for (let i = 0; i < 5; i++) expect((await upload(admin, await freshPng())).statusCode).toBe(201);
     const { detail, retryAfter } = refusal(await upload(admin, await freshPng()));
-    expect(detail).toBe(messages.upload.dailyCount(5, messages.upload.wait(retryAfter)));
+    expect(detail).toBe(uploadMessages.dailyCount(5, uploadMessages.wait(retryAfter)));
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { toast } from "sonner";
-import { messages } from "../../../../shared/messages.js";
+import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { PendingStatus } from "../../../components/pending-status.js";
 import { ScriptButton } from "../../../components/script-button.js";
 import { problemMessage } from "../../../lib/form-errors.js";
@@ -80,7 +80,7 @@ export function GoogleButton({ redirectTo }: Props) {
         aria-describedby={problem ? problemId : undefined}
       >
         {busy ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : <GoogleLogo />}
-        {messages.auth.form.google}
+        {accountMessages.form.google}
       </ScriptButton>
       <PendingStatus pending={busy} />
       {problem ? (

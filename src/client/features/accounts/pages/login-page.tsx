@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { type SignInInput, signInSchema } from "../../../../shared/accounts.js";
-import { messages } from "../../../../shared/messages.js";
+import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
@@ -14,13 +14,13 @@ import { GoogleButton } from "../components/google-button.js";
 import { OrDivider } from "../components/or-divider.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
 
-const text = messages.pages;
-const form = messages.auth.form;
+const text = accountMessages.pages;
+const form = accountMessages.form;
 
 /** The message for a Google sign-in that came back with `error=CODE`. */
 function googleError(code: string | null): string | null {
   if (!code) return null;
-  return code === "account_not_linked" ? messages.auth.googleNotLinked : messages.auth.googleFailed;
+  return code === "account_not_linked" ? accountMessages.googleNotLinked : accountMessages.googleFailed;
 }
 
 /** /login: email and password or Google, then back to the page the visitor came from. */

@@ -8,7 +8,7 @@ import {
   type ResetRequestInput,
   resetRequestSchema,
 } from "../../../../shared/accounts.js";
-import { messages } from "../../../../shared/messages.js";
+import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
@@ -19,8 +19,8 @@ import { type ResetRequestValues, useRequestPasswordReset } from "../api/request
 import { useResetPassword } from "../api/reset-password.js";
 import { AuthCard } from "../components/auth-card.js";
 
-const text = messages.pages;
-const form = messages.auth.form;
+const text = accountMessages.pages;
+const form = accountMessages.form;
 
 function BackToLogin() {
   return (
@@ -51,7 +51,7 @@ function ResetRequestForm() {
   const onSubmit = handleSubmit((values) =>
     request.mutate(values, {
       onSuccess: () => {
-        toast.info(messages.auth.resetSent);
+        toast.info(accountMessages.resetSent);
         void navigate(paths.login);
       },
       onError: (error) => showServerError(error, ["email"], setError),
@@ -80,7 +80,7 @@ function ResetRequestForm() {
 const setPasswordSchema = newPasswordSchema
   .extend({ confirm: z.string() })
   .refine((values) => values.password === values.confirm, {
-    message: messages.auth.passwordsDiffer,
+    message: accountMessages.passwordsDiffer,
     path: ["confirm"],
   });
 type SetPasswordInput = z.input<typeof setPasswordSchema>;
@@ -107,7 +107,7 @@ function SetPasswordForm({ token }: { token: string }) {
       { token, newPassword: values.password },
       {
         onSuccess: () => {
-          toast.success(messages.auth.passwordChanged);
+          toast.success(accountMessages.passwordChanged);
           void navigate(paths.login, { replace: true });
         },
         onError: (error) => showServerError(error, ["password"], setError),
@@ -116,7 +116,7 @@ function SetPasswordForm({ token }: { token: string }) {
   );
 
   const linkInvalid =
-    reset.error instanceof ApiError && reset.error.detail === messages.auth.resetLinkInvalid;
+    reset.error instanceof ApiError && reset.error.detail === accountMessages.resetLinkInvalid;
   return (
     <AuthCard title={form.setNewPassword} lead={form.setNewPasswordLead}>
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">

@@ -3,7 +3,7 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { type SignUpInput, signUpSchema } from "../../../../shared/accounts.js";
-import { messages } from "../../../../shared/messages.js";
+import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
@@ -15,8 +15,8 @@ import { GoogleButton } from "../components/google-button.js";
 import { OrDivider } from "../components/or-divider.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
 
-const text = messages.pages;
-const form = messages.auth.form;
+const text = accountMessages.pages;
+const form = accountMessages.form;
 
 /**
  * /registration: create an account (signed in at once), then the home page. The server answers a
@@ -44,7 +44,7 @@ export function RegistrationPage() {
       onSuccess: ({ signedIn }) => {
         if (signedIn) return void navigate(paths.home, { replace: true });
         // The email already had an account: the server mailed its owner and signed no one in.
-        toast.info(messages.auth.checkEmail);
+        toast.info(accountMessages.checkEmail);
         void navigate(withRedirect(paths.login, redirect), { replace: true });
       },
       onError: (error) => showServerError(error, ["name", "email", "password", "phone"], setError),

@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { type Product, productInputSchema } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { ProductImage } from "../../../components/product-image.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
@@ -16,7 +16,7 @@ import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { useUpdateProduct } from "../api/update-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 
-const text = messages.admin.products;
+const text = adminMessages.products;
 
 /** What a card lets the admin change: reprice, restock, reword. */
 const editSchema = productInputSchema.pick({ price: true, quantity: true, description: true });
@@ -101,7 +101,7 @@ function EditProductForm({ product, onDone }: { product: Product; onDone: () => 
           {text.save}
         </PendingButton>
         <button type="button" className="btn btn-sm" onClick={onDone} disabled={update.isPending}>
-          {messages.admin.cancel}
+          {adminMessages.cancel}
         </button>
       </div>
     </form>

@@ -5,7 +5,8 @@ import { toast } from "sonner";
 import type { z } from "zod";
 import { productInputSchema } from "../../../../shared/catalog.js";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
+import { uploadMessages } from "../../../../shared/messages/uploads.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -17,7 +18,7 @@ import { uploadImage } from "../../../lib/upload-image.js";
 import { useCreateProduct } from "../api/create-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 
-const text = messages.admin.products;
+const text = adminMessages.products;
 
 /** The form's fields; the image is a file until it is uploaded, then its URL joins them. */
 const formSchema = productInputSchema.omit({ image: true });
@@ -49,7 +50,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const onSubmit = handleSubmit(
     async (values) => {
       if (!file) {
-        setImageError(messages.upload.missing);
+        setImageError(uploadMessages.missing);
         return;
       }
       setUploading(true);
@@ -84,7 +85,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     },
     // An invalid form still says at once that the image is missing.
     () => {
-      if (!file) setImageError(messages.upload.missing);
+      if (!file) setImageError(uploadMessages.missing);
     },
   );
 

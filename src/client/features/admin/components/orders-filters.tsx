@@ -1,5 +1,6 @@
 import { useCallback, useId, useState } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
 import {
   isSearchableTerm,
   ORDER_SEARCH_MAX_LENGTH,
@@ -9,7 +10,7 @@ import {
 import { SearchBox } from "../../../components/search-box.js";
 import { isFiltered, NO_FILTER, type OrdersFilter } from "../hooks/use-orders-filter.js";
 
-const text = messages.admin.orders;
+const text = adminMessages.orders;
 
 type Props = {
   filter: OrdersFilter;
@@ -82,7 +83,7 @@ function DateRange({ filter, onChange }: Props) {
       </div>
       {reversed ? (
         <p id={`${id}-error`} className="mt-1 text-sm text-error">
-          {messages.order.list.rangeReversed}
+          {orderMessages.list.rangeReversed}
         </p>
       ) : null}
     </div>
@@ -116,7 +117,7 @@ function OrderSearch({ value, onChange }: { value: string; onChange: Props["onCh
         onSearch={onSearch}
       />
       <p role="alert" className="mt-1 text-sm text-error empty:hidden">
-        {tooShort ? messages.order.list.searchTooShort : ""}
+        {tooShort ? orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN) : ""}
       </p>
     </div>
   );

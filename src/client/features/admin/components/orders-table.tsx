@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { toast } from "sonner";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { Order } from "../../../../shared/orders.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { DataTable } from "../../../components/data-table.js";
@@ -16,9 +17,9 @@ import { type PagePosition, useFocusOnNewPage } from "../../../lib/use-page-posi
 import { overviewQueryKey } from "../api/get-overview.js";
 import { useShipOrder } from "../api/ship-order.js";
 
-const text = messages.admin.orders;
+const text = adminMessages.orders;
 const COLUMNS = [
-  messages.admin.serial,
+  adminMessages.serial,
   text.product,
   text.customer,
   text.ordered,
@@ -149,7 +150,7 @@ function OrderCards({ orders, first, onRemove, captionId }: RowsProps & { captio
                 <div className="min-w-0">
                   <h3 id={`${captionId}-${order.id}`} className="font-semibold">
                     <span className="text-base-content/70">
-                      {messages.admin.serial}
+                      {adminMessages.serial}
                       {first + index}{" "}
                     </span>
                     {order.productName}
@@ -191,7 +192,7 @@ type Props = {
  * cards on narrow ones.
  */
 export function OrdersTable({ orders, first, position, shown }: Props) {
-  const removal = useConfirmedRemoval<Order>(useRemoveOrder(ALSO_STALE), messages.order.removed);
+  const removal = useConfirmedRemoval<Order>(useRemoveOrder(ALSO_STALE), orderMessages.removed);
   const target = removal.target;
   const captionId = useId();
   const wide = useMediaQuery(WIDE);
@@ -219,12 +220,12 @@ export function OrdersTable({ orders, first, position, shown }: Props) {
       )}
       <ConfirmDialog
         {...removal.dialog}
-        title={messages.order.confirmDelete}
+        title={orderMessages.confirmDelete}
         text={
           target ? text.confirmText(formatCount(target.quantity), target.productName, target.name) : undefined
         }
         confirmLabel={text.remove}
-        cancelLabel={messages.admin.cancel}
+        cancelLabel={adminMessages.cancel}
       />
     </>
   );

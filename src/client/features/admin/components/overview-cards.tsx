@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import type { AdminOverview } from "../../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
 import { formatCount } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 
-const text = messages.admin.overview;
+const text = adminMessages.overview;
 
 type Card = { label: string; value: number; to: string; tone: string };
 
@@ -74,7 +74,7 @@ export function OverviewCards({ overview }: { overview: AdminOverview }) {
                 <li key={product.id} className="flex items-center justify-between gap-4 py-2">
                   <span>{product.name}</span>
                   <span className="badge badge-error badge-soft whitespace-nowrap">
-                    {messages.admin.products.stock(formatCount(product.quantity))}
+                    {adminMessages.products.stock(formatCount(product.quantity))}
                   </span>
                 </li>
               ))}

@@ -1,9 +1,9 @@
 import type { UseFormRegisterReturn } from "react-hook-form";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
 
-const text = messages.admin.products;
+const text = adminMessages.products;
 
 // The fields Add Product and a product card's Edit share, so both offer the bounds of the server's
 // product schema (a whole price of at least 1, a whole stock of 0 or more).

@@ -1,10 +1,10 @@
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
 import { LoadError } from "../../../components/load-error.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ADMIN_PRODUCTS_PAGE_SIZE, useAdminProducts } from "../api/get-admin-products.js";
 import { AdminProductCard } from "./admin-product-card.js";
 
-const text = messages.admin.products;
+const text = adminMessages.products;
 
 /** The catalog as product cards, newest first, a page at a time. */
 export function ProductList({ page, onPage }: { page: number; onPage: (page: number) => void }) {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { AdminOnly } from "../../../components/admin-only.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { useSession } from "../../../lib/auth.js";
@@ -12,7 +12,7 @@ export function AddProductPage() {
   const [page, setPage] = useState(1);
   return (
     <>
-      <DashboardHeading title={messages.dashboard.addProduct} lead={messages.dashboard.addProductLead} />
+      <DashboardHeading title={dashboardMessages.addProduct} lead={dashboardMessages.addProductLead} />
       {/* The product list is public, so no 403 tells a customer this page is not theirs: the role does. */}
       {user?.role === "admin" ? (
         <div className="flex flex-col gap-10">

@@ -1,4 +1,4 @@
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { Spinner } from "../../../components/spinner.js";
@@ -10,10 +10,7 @@ export function AdminOverviewPage() {
   const overview = useOverview();
   return (
     <>
-      <DashboardHeading
-        title={messages.dashboard.adminOverview}
-        lead={messages.dashboard.adminOverviewLead}
-      />
+      <DashboardHeading title={dashboardMessages.adminOverview} lead={dashboardMessages.adminOverviewLead} />
       {overview.isPending ? (
         <Spinner />
       ) : overview.isError ? (

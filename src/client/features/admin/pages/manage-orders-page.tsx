@@ -1,5 +1,7 @@
 import { useMemo } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { OrderPage } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
@@ -14,7 +16,7 @@ import { OrdersFilters } from "../components/orders-filters.js";
 import { OrdersTable } from "../components/orders-table.js";
 import { isFiltered, NO_FILTER, ordersApiQuery, useOrdersFilter } from "../hooks/use-orders-filter.js";
 
-const text = messages.admin.orders;
+const text = adminMessages.orders;
 
 /** Why the list is empty: no orders at all, or none for these filters (with a way out). */
 function NoOrders({ filtered, onClear }: { filtered: boolean; onClear: () => void }) {
@@ -56,7 +58,7 @@ export function ManageOrdersPage() {
   const page = orders.data;
 
   const heading = (
-    <DashboardHeading title={messages.dashboard.manageOrders} lead={messages.dashboard.manageOrdersLead} />
+    <DashboardHeading title={dashboardMessages.manageOrders} lead={dashboardMessages.manageOrdersLead} />
   );
   // A customer: the route is open to them, the orders are not, and neither are their filters.
   if (orders.error instanceof ApiError && orders.error.status === 403)
@@ -73,7 +75,7 @@ export function ManageOrdersPage() {
       <OrdersFilters filter={filter} onChange={update} />
       <div className="my-4 flex flex-wrap items-center justify-between gap-3">
         <p role="status" className="font-medium">
-          {page && !reversed ? messages.order.list.count(page.total.count, page.total.exact) : ""}
+          {page && !reversed ? orderMessages.list.count(page.total.count, page.total.exact) : ""}
         </p>
         <PendingStatus pending={orders.isFetching && !orders.isPending} />
         <a
@@ -131,9 +133,9 @@ function OrdersPage({ page, position, shown, filtered, onClear }: PageProps) {
         shown={shown}
       />
       <CursorPager
-        label={messages.order.list.pages}
-        previous={{ label: messages.order.list.previous, href: steps.previous }}
-        next={{ label: messages.order.list.next, href: steps.next }}
+        label={orderMessages.list.pages}
+        previous={{ label: orderMessages.list.previous, href: steps.previous }}
+        next={{ label: orderMessages.list.next, href: steps.next }}
       />
     </div>
   );

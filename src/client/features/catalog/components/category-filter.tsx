@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { CATEGORIES, CATEGORY_LABELS, type Category } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { catalogMessages } from "../../../../shared/messages/catalog.js";
 
 type Props = {
   selected: Category | undefined;
@@ -11,11 +11,11 @@ type Props = {
 /** Category chips; each is a link, so a filtered list can be shared and the back button works. */
 export function CategoryFilter({ selected, hrefFor }: Props) {
   const options: ReadonlyArray<{ value: Category | undefined; label: string }> = [
-    { value: undefined, label: messages.catalog.allCategories },
+    { value: undefined, label: catalogMessages.allCategories },
     ...CATEGORIES.map((value) => ({ value, label: CATEGORY_LABELS[value] })),
   ];
   return (
-    <nav aria-label={messages.catalog.categoryLabel}>
+    <nav aria-label={catalogMessages.categoryLabel}>
       <ul className="flex flex-wrap gap-2">
         {options.map((option) => {
           const active = option.value === selected;

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { HOME_PRODUCT_COUNT } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { homeMessages } from "../../../../shared/messages/home.js";
 import { LoadError } from "../../../components/load-error.js";
 import { SectionHeader } from "../../../components/section-header.js";
 import { Spinner } from "../../../components/spinner.js";
@@ -15,11 +15,11 @@ export function ExploreProducts() {
     <section aria-labelledby="explore-products" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
       <SectionHeader
         id="explore-products"
-        title={messages.home.exploreProducts}
-        lead={messages.home.exploreProductsLead}
+        title={homeMessages.exploreProducts}
+        lead={homeMessages.exploreProductsLead}
         action={
           <Link to={paths.tools} className="btn btn-outline btn-primary">
-            {messages.home.allProducts}
+            {homeMessages.allProducts}
           </Link>
         }
       />

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { messages } from "../../../../shared/messages.js";
+import { catalogMessages } from "../../../../shared/messages/catalog.js";
 
 type Props = {
   page: number;
@@ -24,7 +24,7 @@ function visiblePages(page: number, pageCount: number): Array<number | Gap> {
 
 export function Pagination({ page, pageCount, hrefFor }: Props) {
   if (pageCount <= 1) return null;
-  const text = messages.catalog;
+  const text = catalogMessages;
   const step = (target: number, label: string, symbol: string) =>
     target < 1 || target > pageCount ? (
       <span className="join-item btn btn-disabled" aria-hidden="true">

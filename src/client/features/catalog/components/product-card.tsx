@@ -2,7 +2,7 @@ import type { ComponentProps } from "react";
 import { Link } from "react-router";
 import type { Product } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { catalogMessages } from "../../../../shared/messages/catalog.js";
 import { ProductImage } from "../../../components/product-image.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
@@ -27,11 +27,11 @@ export function ProductCard({ product, titleAs: Title = "h3", imageLoading }: Pr
         <div className="mt-auto flex items-baseline justify-between gap-2 pt-2">
           <p className="flex-none text-2xl font-bold">{formatPrice(product.price)}</p>
           <p className="flex-none text-sm text-base-content/75">
-            {messages.catalog.inStock(formatCount(product.quantity))}
+            {catalogMessages.inStock(formatCount(product.quantity))}
           </p>
         </div>
         <Link to={paths.tool(product.id)} className="btn btn-primary btn-block">
-          {messages.catalog.purchase}
+          {catalogMessages.purchase}
           <span className="sr-only">: {product.name}</span>
         </Link>
       </div>

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { catalogMessages } from "../../../../shared/messages/catalog.js";
 
 const DEBOUNCE_MS = 300;
 
@@ -51,7 +51,7 @@ export function SearchField({ value, onSearch }: Props) {
     <search className="w-full sm:max-w-sm">
       <form onSubmit={submit}>
         <label htmlFor="product-search" className="mb-1 block text-sm font-medium">
-          {messages.catalog.searchLabel}
+          {catalogMessages.searchLabel}
         </label>
         <div className="input w-full">
           <svg
@@ -68,7 +68,7 @@ export function SearchField({ value, onSearch }: Props) {
             name="search"
             value={input}
             onChange={(event) => setInput(event.target.value)}
-            placeholder={messages.catalog.searchPlaceholder}
+            placeholder={catalogMessages.searchPlaceholder}
             maxLength={100}
             autoComplete="off"
             className="grow"

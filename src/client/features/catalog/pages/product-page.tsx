@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import type { Product } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS, MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { catalogMessages } from "../../../../shared/messages/catalog.js";
+import { commonMessages } from "../../../../shared/messages/common.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
 import { Spinner } from "../../../components/spinner.js";
@@ -11,7 +12,7 @@ import { formatCount, formatPrice } from "../../../lib/format.js";
 import { useProduct } from "../../../lib/get-product.js";
 import { paths } from "../../../lib/paths.js";
 
-const text = messages.catalog;
+const text = catalogMessages;
 
 type Props = {
   /** What follows the description, e.g. the booking form, composed by the route. */
@@ -31,8 +32,8 @@ export function ProductPage({ renderAction }: Props) {
       <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
         {missing ? (
           <div className="text-center">
-            <PageTitle title={messages.notFound} />
-            <h1 className="text-3xl font-bold">{messages.notFound}</h1>
+            <PageTitle title={commonMessages.notFound} />
+            <h1 className="text-3xl font-bold">{commonMessages.notFound}</h1>
             <p className="mt-4 text-base-content/80">{text.productMissing}</p>
             <Link to={paths.tools} className="btn btn-primary mt-8">
               {text.backToProducts}

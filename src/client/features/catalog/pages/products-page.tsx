@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { DEFAULT_PAGE_SIZE, PRODUCT_SORTS, type ProductSort } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { catalogMessages } from "../../../../shared/messages/catalog.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageHeader } from "../../../components/page-header.js";
 import { Spinner } from "../../../components/spinner.js";
@@ -13,7 +13,7 @@ import { ProductGrid } from "../components/product-grid.js";
 import { SearchField } from "../components/search-field.js";
 import { filterQuery, useCatalogFilter } from "../hooks/use-catalog-filter.js";
 
-const text = messages.catalog;
+const text = catalogMessages;
 
 /** /tools: the whole catalog with search, category, sort and pages. */
 export function ProductsPage() {
@@ -44,7 +44,7 @@ export function ProductsPage() {
 
   return (
     <>
-      <PageHeader title={messages.pages.products} lead={messages.pages.productsLead} />
+      <PageHeader title={catalogMessages.title} lead={catalogMessages.lead} />
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
         <div className="flex flex-col gap-6">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
@@ -83,7 +83,7 @@ export function ProductsPage() {
           ) : products.data.items.length === 0 ? (
             <div className="rounded-box border border-dashed border-base-content/25 px-6 py-16 text-center">
               <p role="status" className="text-lg">
-                {messages.common.noProducts}
+                {catalogMessages.noProducts}
               </p>
               {filtered || filter.page > 1 ? (
                 <Link to={paths.tools} className="btn btn-primary mt-6">

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { CATEGORIES, CATEGORY_LABELS, MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { commonMessages } from "../../../../shared/messages/common.js";
+import { contentMessages } from "../../../../shared/messages/content.js";
 import { PageHeader } from "../../../components/page-header.js";
 import { paths } from "../../../lib/paths.js";
 import { ProseSection } from "../components/prose-section.js";
@@ -18,7 +19,7 @@ export function AboutPage() {
   return (
     <>
       <PageHeader
-        title={messages.pages.about}
+        title={contentMessages.about}
         lead="Gearhouse is an online shop for gaming computer parts, run by people who build, tune and play on the gear they sell."
       />
       <div className="mx-auto grid max-w-7xl gap-12 px-4 py-12 sm:px-6 lg:grid-cols-[2fr_1fr]">
@@ -109,7 +110,7 @@ export function AboutPage() {
             </li>
           </ul>
           <Link to={paths.tools} className="btn btn-primary btn-block mt-6">
-            {messages.pages.browseProducts}
+            {commonMessages.browseProducts}
           </Link>
         </aside>
       </div>

@@ -1,4 +1,4 @@
-import { messages } from "../../../../shared/messages.js";
+import { contentMessages } from "../../../../shared/messages/content.js";
 import { PageHeader } from "../../../components/page-header.js";
 import { ProseSection } from "../components/prose-section.js";
 import { BLOG_POSTS } from "../data/blog-posts.js";
@@ -7,14 +7,14 @@ import { BLOG_POSTS } from "../data/blog-posts.js";
 export function BlogsPage() {
   return (
     <>
-      <PageHeader title={messages.pages.blogs} lead={messages.pages.blogsLead} />
+      <PageHeader title={contentMessages.blogs} lead={contentMessages.blogsLead} />
       <div className="mx-auto grid max-w-7xl gap-12 px-4 py-12 sm:px-6 lg:grid-cols-[16rem_1fr]">
         <nav aria-labelledby="blog-contents" className="lg:sticky lg:top-24 lg:h-fit">
           <h2
             id="blog-contents"
             className="text-sm font-semibold uppercase tracking-wider text-base-content/80"
           >
-            {messages.pages.blogsContents}
+            {contentMessages.blogsContents}
           </h2>
           <ol className="mt-4 space-y-3 border-l border-base-content/15 pl-4">
             {BLOG_POSTS.map((post) => (

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { CATEGORY_LABELS } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { commonMessages } from "../../../../shared/messages/common.js";
+import { contentMessages } from "../../../../shared/messages/content.js";
+import { homeMessages } from "../../../../shared/messages/home.js";
 import { PageHeader } from "../../../components/page-header.js";
 import { paths } from "../../../lib/paths.js";
 
@@ -43,10 +45,10 @@ const SUPPORT = [
 export function IquePage() {
   return (
     <>
-      <PageHeader title={messages.pages.ique} lead={messages.pages.iqueLead}>
+      <PageHeader title={contentMessages.ique} lead={contentMessages.iqueLead}>
         <img
           src="/media/video/card-3.svg"
-          alt={messages.home.videoCards.cards.rgbSync.alt}
+          alt={homeMessages.videoCards.cards.rgbSync.alt}
           width={800}
           height={450}
           className="mt-8 h-auto w-full max-w-xl rounded-box border border-base-content/10"
@@ -112,7 +114,7 @@ export function IquePage() {
             using their built-in effects.
           </p>
           <Link to={paths.tools} className="btn btn-primary mt-6">
-            {messages.pages.browseProducts}
+            {commonMessages.browseProducts}
           </Link>
         </section>
       </div>

@@ -1,7 +1,7 @@
-import { messages } from "../../../../shared/messages.js";
+import { homeMessages } from "../../../../shared/messages/home.js";
 import { SectionHeader } from "../../../components/section-header.js";
 
-const text = messages.home;
+const text = homeMessages;
 
 const ICONS: Record<keyof typeof text.stats, string> = {
   traffic: "M3 17l6-6 4 4 8-8M15 7h6v6",

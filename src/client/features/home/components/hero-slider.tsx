@@ -2,13 +2,13 @@ import useEmblaCarousel from "embla-carousel-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { SLIDER_INTERVAL_MS } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { homeMessages } from "../../../../shared/messages/home.js";
 import { ScriptButton } from "../../../components/script-button.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
 import { SLIDES } from "../slides.js";
 
-const text = messages.home.slider;
+const text = homeMessages.slider;
 
 function Chevron({ direction }: { direction: "left" | "right" }) {
   return (

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
-import { messages } from "../../../../shared/messages.js";
+import { homeMessages } from "../../../../shared/messages/home.js";
 import { SectionHeader } from "../../../components/section-header.js";
 import { paths } from "../../../lib/paths.js";
 
-const text = messages.home.videoCards;
+const text = homeMessages.videoCards;
 
 const CARDS: ReadonlyArray<{ key: keyof typeof text.cards; thumbnail: string }> = [
   { key: "airflow", thumbnail: "/media/video/card-1.svg" },

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { messages } from "../../../../shared/messages.js";
+import { homeMessages } from "../../../../shared/messages/home.js";
 import { ScriptButton } from "../../../components/script-button.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
 
-const text = messages.home.video;
+const text = homeMessages.video;
 
 /**
  * Home section 5 and the /video page: a muted looping clip behind the headline. It only

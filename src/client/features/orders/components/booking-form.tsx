@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Profile } from "../../../../shared/accounts.js";
 import type { Product } from "../../../../shared/catalog.js";
 import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
 import {
   type OrderInput,
   orderInputSchema,
@@ -27,7 +27,7 @@ import { uploadImage } from "../../../lib/upload-image.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { usePlaceOrder } from "../api/place-order.js";
 
-const text = messages.order.form;
+const text = orderMessages.form;
 const shape = orderInputSchema.shape;
 
 /**
@@ -37,7 +37,7 @@ const shape = orderInputSchema.shape;
 function bookingSchema(stock: number, unitPrice: number) {
   return z.object({
     quantity: shape.quantity
-      .max(stock, messages.order.outOfStock)
+      .max(stock, orderMessages.outOfStock)
       .refine((quantity) => withinOrderTotal(unitPrice, quantity), orderTotalTooLarge()),
     address: shape.address,
     phone: shape.phone,
@@ -129,7 +129,7 @@ export function BookingForm({
       } catch (error) {
         const reason = problemMessage(error);
         setImageError(reason);
-        toast.error(messages.order.imageFailed(reason));
+        toast.error(orderMessages.imageFailed(reason));
         return;
       } finally {
         setUploading(false);
@@ -140,7 +140,7 @@ export function BookingForm({
       { input, idempotencyKey: idempotencyKeyFor(input) },
       {
         onSuccess: () => {
-          toast.success(messages.order.booked);
+          toast.success(orderMessages.booked);
           navigate(paths.home);
         },
         onError: (error) => {

@@ -1,7 +1,8 @@
 import { useRef } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { Order } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
@@ -18,7 +19,7 @@ import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useFocusOnNewPage, usePagePosition } from "../../../lib/use-page-position.js";
 import { useMyOrders } from "../api/get-my-orders.js";
 
-const text = messages.order.table;
+const text = orderMessages.table;
 const COLUMNS = [
   text.serial,
   text.image,
@@ -34,7 +35,7 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
   const remove = useRemoveOrder();
   const onRemove = () =>
     remove.mutate(order.id, {
-      onSuccess: () => toast.success(messages.order.removed),
+      onSuccess: () => toast.success(orderMessages.removed),
       onError: (error) => toast.error(problemMessage(error)),
     });
   return (
@@ -91,7 +92,7 @@ export function MyOrdersPage() {
   const steps = page ? position.steps(page) : undefined;
   return (
     <>
-      <DashboardHeading title={messages.dashboard.myOrders} lead={messages.dashboard.myOrdersLead} />
+      <DashboardHeading title={dashboardMessages.myOrders} lead={dashboardMessages.myOrdersLead} />
       {orders.isPending ? (
         <Spinner />
       ) : orders.isError ? (
@@ -106,7 +107,7 @@ export function MyOrdersPage() {
       ) : (
         <div aria-busy={orders.isPlaceholderData || undefined}>
           <p role="status" className="mb-3 font-medium">
-            {messages.order.list.count(orders.data.total.count, orders.data.total.exact)}
+            {orderMessages.list.count(orders.data.total.count, orders.data.total.exact)}
           </p>
           <div
             ref={regionRef}
@@ -124,9 +125,9 @@ export function MyOrdersPage() {
             </DataTable>
           </div>
           <CursorPager
-            label={messages.order.list.pages}
-            previous={{ label: messages.order.list.previous, href: steps.previous }}
-            next={{ label: messages.order.list.next, href: steps.next }}
+            label={orderMessages.list.pages}
+            previous={{ label: orderMessages.list.previous, href: steps.previous }}
+            next={{ label: orderMessages.list.next, href: steps.next }}
           />
         </div>
       )}

@@ -1,7 +1,7 @@
-import { messages } from "../../../../shared/messages.js";
+import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { TextField } from "../../../components/text-field.js";
 
-const text = messages.payment.page;
+const text = paymentMessages.page;
 
 /** Who pays, from the account, sent with the card; shown read-only so the customer sees it. */
 export function BillingFields({ billing }: { billing: { name: string; email: string } }) {

@@ -1,8 +1,8 @@
-import { messages } from "../../../../shared/messages.js";
+import { paymentMessages } from "../../../../shared/messages/payments.js";
 import type { Order } from "../../../../shared/orders.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 
-const text = messages.payment.page;
+const text = paymentMessages.page;
 
 /** The order being paid for, shown beside the card form (docs/product.md, Pages). */
 export function OrderSummary({ order }: { order: Order }) {

@@ -1,7 +1,7 @@
-import { messages } from "../../../../shared/messages.js";
+import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { PendingButton } from "../../../components/pending-button.js";
 
-const text = messages.payment.page;
+const text = paymentMessages.page;
 
 type Props = {
   /** The provider can take the card (its script, the client secret and the card field are there). */

@@ -1,11 +1,11 @@
-import { messages } from "../../../../shared/messages.js";
+import { paymentMessages } from "../../../../shared/messages/payments.js";
 
 /** The spec's success message, in green, with the transaction id. */
 export function PaymentSuccess({ transactionId }: { transactionId: string }) {
   return (
     <div role="status" className="flex flex-col gap-1 text-success">
-      <p className="text-lg font-semibold">{messages.payment.success}</p>
-      <p className="break-all">{messages.payment.transactionId(transactionId)}</p>
+      <p className="text-lg font-semibold">{paymentMessages.success}</p>
+      <p className="break-all">{paymentMessages.transactionId(transactionId)}</p>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { TextField } from "../../../components/text-field.js";
 import { confirmSandboxPayment } from "../api/confirm-sandbox-payment.js";
 import { useCardPayment } from "../hooks/use-card-payment.js";
@@ -7,7 +7,7 @@ import { BillingFields } from "./billing-fields.js";
 import { PayButton } from "./pay-button.js";
 import { PaymentError } from "./payment-result.js";
 
-const text = messages.payment.page;
+const text = paymentMessages.page;
 
 export type CardFormProps = {
   clientSecret: string | undefined;

@@ -1,14 +1,14 @@
 import { CardElement, Elements, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useState } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { useCardPayment } from "../hooks/use-card-payment.js";
 import { BillingFields } from "./billing-fields.js";
 import { PayButton } from "./pay-button.js";
 import { PaymentError } from "./payment-result.js";
 import type { CardFormProps } from "./sandbox-card-form.js";
 
-const text = messages.payment.page;
+const text = paymentMessages.page;
 const stripeByKey = new Map<string, Promise<Stripe | null>>();
 
 /** Stripe.js is loaded once per publishable key, and only on the payment page. */
@@ -37,7 +37,7 @@ function CardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormP
       const result = await stripe.confirmCardPayment(clientSecret, {
         payment_method: { card, billing_details: billing },
       });
-      if (result.error) refuse(result.error.message ?? messages.payment.cardDeclined);
+      if (result.error) refuse(result.error.message ?? paymentMessages.cardDeclined);
       else await onConfirmed(result.paymentIntent.id);
     });
   }

@@ -1,6 +1,8 @@
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
+import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
 import { Spinner } from "../../../components/spinner.js";
@@ -21,7 +23,7 @@ const StripeCardForm = lazy(async () => ({
   default: (await import("../components/stripe-card-form.js")).StripeCardForm,
 }));
 
-const text = messages.payment.page;
+const text = paymentMessages.page;
 
 /** /dashboard/payment/:id: the order beside the card form (docs/product.md, Pages). */
 export function PaymentPage() {
@@ -40,9 +42,7 @@ export function PaymentPage() {
     if (intent.error instanceof ApiError && intent.error.status === 409) void refetchOrder();
   }, [intent.error, refetchOrder]);
 
-  const heading = (
-    <DashboardHeading title={messages.dashboard.payment} lead={messages.dashboard.paymentLead} />
-  );
+  const heading = <DashboardHeading title={dashboardMessages.payment} lead={dashboardMessages.paymentLead} />;
   if (order.isPending)
     return (
       <>
@@ -57,7 +57,7 @@ export function PaymentPage() {
         {heading}
         {missing ? (
           <div className="flex flex-col items-start gap-4">
-            <p role="alert">{messages.order.notFound}</p>
+            <p role="alert">{orderMessages.notFound}</p>
             <Link to={paths.dashboard.root} className="btn btn-primary">
               {text.backToOrders}
             </Link>
@@ -89,7 +89,7 @@ export function PaymentPage() {
       <div role="status" className="flex flex-col gap-1">
         <p className="text-lg font-semibold text-success">{text.paidAlready}</p>
         {current.transactionId ? (
-          <p className="break-all">{messages.payment.transactionId(current.transactionId)}</p>
+          <p className="break-all">{paymentMessages.transactionId(current.transactionId)}</p>
         ) : null}
       </div>
     );

@@ -1,7 +1,8 @@
 import type { Profile } from "../../../../shared/accounts.js";
-import { messages } from "../../../../shared/messages.js";
+import { commonMessages } from "../../../../shared/messages/common.js";
+import { profileMessages } from "../../../../shared/messages/profile.js";
 
-const text = messages.profile.form;
+const text = profileMessages.form;
 
 /**
  * The card with what the shop knows: name and email from the account, then the saved profile.
@@ -40,7 +41,7 @@ export function ProfileDetails({
           ) : (
             <span role="status" className="badge badge-soft gap-2">
               <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-              {messages.common.loading}
+              {commonMessages.loading}
             </span>
           )}
         </div>

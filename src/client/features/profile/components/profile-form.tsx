@@ -3,7 +3,7 @@ import { useId, useState } from "react";
 import { type Path, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
-import { messages } from "../../../../shared/messages.js";
+import { profileMessages } from "../../../../shared/messages/profile.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { PendingStatus } from "../../../components/pending-status.js";
@@ -12,7 +12,7 @@ import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { type ProfileMode, type ProfileValues, useSaveProfile } from "../api/save-profile.js";
 
-const text = messages.profile.form;
+const text = profileMessages.form;
 const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
 
 function ModeCheckbox({
@@ -87,7 +87,7 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
       { mode, values },
       {
         onSuccess: (saved) => {
-          toast.success(mode === "create" ? messages.profile.created : messages.profile.updated);
+          toast.success(mode === "create" ? profileMessages.created : profileMessages.updated);
           reset(savedFields(saved));
           // The profile exists now: a second Submit would be refused, Update is what comes next.
           setChosenMode("update");

@@ -1,4 +1,4 @@
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
 import { useSession } from "../../../lib/auth.js";
@@ -6,7 +6,7 @@ import { useProfile } from "../api/get-profile.js";
 import { ProfileDetails } from "../components/profile-details.js";
 import { ProfileForm } from "../components/profile-form.js";
 
-const text = messages.dashboard;
+const text = dashboardMessages;
 
 /**
  * /dashboard/myProfile, inside the dashboard layout: the profile card, then the form to save it.

@@ -1,5 +1,5 @@
 import { HOME_REVIEW_COUNT } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { homeMessages } from "../../../../shared/messages/home.js";
 import { SectionHeader } from "../../../components/section-header.js";
 import { ReviewList } from "./review-list.js";
 
@@ -10,8 +10,8 @@ export function CustomerReviews({ standalone = false }: { standalone?: boolean }
       <SectionHeader
         id="customer-reviews"
         level={standalone ? 1 : 2}
-        title={messages.home.customerReviews}
-        lead={messages.home.customerReviewsLead}
+        title={homeMessages.customerReviews}
+        lead={homeMessages.customerReviewsLead}
       />
       <ReviewList limit={HOME_REVIEW_COUNT} className="grid gap-6 md:grid-cols-3" />
     </section>

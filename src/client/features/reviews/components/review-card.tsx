@@ -1,4 +1,4 @@
-import { messages } from "../../../../shared/messages.js";
+import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import type { Review } from "../../../../shared/reviews.js";
 import { StarRating } from "./star-rating.js";
 
@@ -17,12 +17,12 @@ export function ReviewCard({ review }: { review: Review }) {
             <span className="font-semibold">{review.name}</span>
             {/* Set by the server for reviews written by an admin; no name can earn it. */}
             {review.staff ? (
-              <span className="badge badge-primary badge-sm font-semibold">{messages.review.staff}</span>
+              <span className="badge badge-primary badge-sm font-semibold">{reviewMessages.staff}</span>
             ) : null}
           </span>
           <span className="flex items-center gap-2 text-sm text-base-content/75">
             {review.verified ? (
-              <span className="badge badge-success badge-soft badge-sm">{messages.review.verified}</span>
+              <span className="badge badge-success badge-soft badge-sm">{reviewMessages.verified}</span>
             ) : null}
             <time dateTime={review.createdAt}>{dateFormat.format(new Date(review.createdAt))}</time>
           </span>

@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import { LoadError } from "../../../components/load-error.js";
 import { Spinner } from "../../../components/spinner.js";
 import { useReviewPages } from "../api/get-review-pages.js";
 import { ReviewCards } from "./review-cards.js";
 
-const text = messages.reviewForm;
+const text = reviewMessages.form;
 
 /** How far below the screen the next page starts loading, so the visitor rarely waits for it. */
 const AHEAD = "0px 0px 600px 0px";
@@ -37,7 +37,7 @@ export function ReviewFeed({ className }: { className: string }) {
   if (reviews.isError && !reviews.data) return <LoadError onRetry={() => void reviews.refetch()} />;
 
   const items = reviews.data.pages.flatMap((page) => page.items);
-  if (items.length === 0) return <p className="text-base-content/75">{messages.review.none}</p>;
+  if (items.length === 0) return <p className="text-base-content/75">{reviewMessages.none}</p>;
   const total = reviews.data.pages[0]?.total ?? { count: items.length, exact: true };
 
   return (

@@ -3,7 +3,7 @@ import { type Path, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { RATING_MAX, RATING_MIN } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import { type ReviewInput, reviewInputSchema } from "../../../../shared/reviews.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { SubmitButton } from "../../../components/submit-button.js";
@@ -12,7 +12,7 @@ import { TextareaField } from "../../../components/textarea-field.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { useCreateReview } from "../api/create-review.js";
 
-const text = messages.reviewForm;
+const text = reviewMessages.form;
 type ReviewValues = z.output<typeof reviewInputSchema>;
 const FIELDS: readonly Path<ReviewInput>[] = ["comment", "rating"];
 

@@ -1,4 +1,4 @@
-import { messages } from "../../../../shared/messages.js";
+import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import { LoadError } from "../../../components/load-error.js";
 import { Spinner } from "../../../components/spinner.js";
 import { useNewestReviews } from "../api/get-reviews.js";
@@ -19,7 +19,7 @@ export function ReviewList({ limit, className }: Props) {
   ) : reviews.isError ? (
     <LoadError onRetry={() => void reviews.refetch()} />
   ) : reviews.data.length === 0 ? (
-    <p className="text-base-content/75">{messages.review.none}</p>
+    <p className="text-base-content/75">{reviewMessages.none}</p>
   ) : (
     <ReviewCards reviews={reviews.data} className={className} />
   );

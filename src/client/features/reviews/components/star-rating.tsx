@@ -1,5 +1,5 @@
 import { RATING_MAX, starCount } from "../../../../shared/constants.js";
-import { messages } from "../../../../shared/messages.js";
+import { reviewMessages } from "../../../../shared/messages/reviews.js";
 
 const STAR_PATH =
   "M12 2.5l2.94 5.96 6.58.96-4.76 4.64 1.12 6.55L12 17.52l-5.88 3.09 1.12-6.55L2.48 9.42l6.58-.96L12 2.5z";
@@ -10,7 +10,7 @@ const STAR_POSITIONS = Array.from({ length: RATING_MAX }, (_, index) => index + 
 export function StarRating({ rating }: { rating: number }) {
   const filled = starCount(rating);
   return (
-    <span role="img" aria-label={messages.review.rated(filled)} className="inline-flex gap-0.5">
+    <span role="img" aria-label={reviewMessages.rated(filled)} className="inline-flex gap-0.5">
       {STAR_POSITIONS.map((position) => (
         <svg
           key={position}

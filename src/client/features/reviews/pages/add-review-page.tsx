@@ -1,17 +1,18 @@
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
+import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { useSession } from "../../../lib/auth.js";
 import { ReviewFeed } from "../components/review-feed.js";
 import { ReviewForm } from "../components/review-form.js";
 
-const text = messages.reviewForm;
+const text = reviewMessages.form;
 
 /** /dashboard/addReview: write a review, then every review, newest first, loaded as the visitor goes. */
 export function AddReviewPage() {
   const { user } = useSession();
   return (
     <>
-      <DashboardHeading title={messages.dashboard.addReview} lead={messages.dashboard.addReviewLead} />
+      <DashboardHeading title={dashboardMessages.addReview} lead={dashboardMessages.addReviewLead} />
       <div className="flex flex-col gap-10">
         <ReviewForm name={user?.name ?? ""} />
         <section aria-labelledby="all-reviews-title">

@@ -1,12 +1,12 @@
 import { toast } from "sonner";
-import { messages } from "../../../../shared/messages.js";
+import { userMessages } from "../../../../shared/messages/users.js";
 import type { User } from "../../../../shared/users.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { useSetUserRole } from "../api/set-user-role.js";
 import { EMAIL_FIELD, type UserField, UserList, type UserRows } from "./user-list.js";
 
-const text = messages.admin.users;
+const text = userMessages;
 const FIELDS: readonly UserField[] = [
   EMAIL_FIELD,
   {
@@ -28,8 +28,7 @@ export function RolesTable(rows: UserRows) {
     setRole.mutate(
       { id: user.id, role },
       {
-        onSuccess: () =>
-          toast.success(role === "admin" ? messages.users.madeAdmin : messages.users.removedAdmin),
+        onSuccess: () => toast.success(role === "admin" ? userMessages.madeAdmin : userMessages.removedAdmin),
         onError: (error) => toast.error(problemMessage(error)),
       },
     );

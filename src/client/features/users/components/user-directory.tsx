@@ -1,7 +1,8 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { ROLES } from "../../../../shared/accounts.js";
-import { messages } from "../../../../shared/messages.js";
+import { commonMessages } from "../../../../shared/messages/common.js";
+import { userMessages } from "../../../../shared/messages/users.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import {
   USER_SEARCH_MAX_LENGTH,
@@ -19,7 +20,7 @@ import { useUsers } from "../api/get-users.js";
 import { type UserListState, userListSearch, useUserListState } from "../hooks/use-user-list-state.js";
 import type { UserRows } from "./user-list.js";
 
-const text = messages.admin.users;
+const text = userMessages;
 
 type Props = {
   /** The page's list of users. */
@@ -88,7 +89,7 @@ function Page({ page, list, filtered, busy, children }: PageProps) {
     <div>
       <p ref={top} role="status" className="mb-3 scroll-mt-24 text-sm text-base-content/80">
         {busy
-          ? messages.common.loading
+          ? commonMessages.loading
           : empty
             ? count
             : text.showing(count, first, first + page.items.length - 1)}

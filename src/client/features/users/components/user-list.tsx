@@ -1,5 +1,6 @@
 import { type ReactNode, type Ref, useId } from "react";
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
+import { userMessages } from "../../../../shared/messages/users.js";
 import type { User } from "../../../../shared/users.js";
 import { DataTable } from "../../../components/data-table.js";
 import { TableRegion } from "../../../components/table-region.js";
@@ -7,7 +8,7 @@ import { useSession } from "../../../lib/auth.js";
 import { useMediaQuery } from "../../../lib/use-media-query.js";
 import { UserName } from "./user-name.js";
 
-const text = messages.admin.users;
+const text = userMessages;
 
 /** Wide enough for the table's columns; narrower, each user is a card. */
 const WIDE = "(min-width: 48rem)";
@@ -56,7 +57,7 @@ export function UserList({ caption, users, first, fields, empty, action, ref }: 
           caption={caption}
           captionId={captionId}
           columns={[
-            messages.admin.serial,
+            adminMessages.serial,
             text.name,
             ...fields.map((f) => f.label),
             { label: text.action, hidden: true },
@@ -97,7 +98,7 @@ export function UserList({ caption, users, first, fields, empty, action, ref }: 
           <li key={user.id} className="rounded-box border border-base-content/10 bg-base-200 p-4">
             <p className="flex items-baseline gap-2 font-semibold">
               <span className="text-sm text-base-content/75">
-                <span className="sr-only">{messages.admin.serial}</span>
+                <span className="sr-only">{adminMessages.serial}</span>
                 {(first + index).toLocaleString("en-US")}
               </span>
               <span className="break-words">{name(user)}</span>

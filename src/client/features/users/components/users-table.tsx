@@ -1,11 +1,12 @@
-import { messages } from "../../../../shared/messages.js";
+import { adminMessages } from "../../../../shared/messages/admin.js";
+import { userMessages } from "../../../../shared/messages/users.js";
 import type { User } from "../../../../shared/users.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useDeleteUser } from "../api/delete-user.js";
 import { EMAIL_FIELD, type UserField, UserList, type UserRows } from "./user-list.js";
 
-const text = messages.admin.users;
+const text = userMessages;
 const FIELDS: readonly UserField[] = [
   EMAIL_FIELD,
   { label: text.phone, cell: (user) => user.phone, className: "whitespace-nowrap" },
@@ -13,7 +14,7 @@ const FIELDS: readonly UserField[] = [
 
 /** A page of users with a Remove per row; Remove asks first, and the server refuses self and last-admin removal. */
 export function UsersTable(rows: UserRows) {
-  const removal = useConfirmedRemoval<User>(useDeleteUser(), messages.users.deleted);
+  const removal = useConfirmedRemoval<User>(useDeleteUser(), userMessages.deleted);
   const target = removal.target;
 
   return (
@@ -39,7 +40,7 @@ export function UsersTable(rows: UserRows) {
         title={text.confirmTitle}
         text={target ? text.confirmText(target.name, target.email) : undefined}
         confirmLabel={text.remove}
-        cancelLabel={messages.admin.cancel}
+        cancelLabel={adminMessages.cancel}
       />
     </>
   );

@@ -1,4 +1,4 @@
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { RolesTable } from "../components/roles-table.js";
 import { UserDirectory } from "../components/user-directory.js";
@@ -7,7 +7,7 @@ import { UserDirectory } from "../components/user-directory.js";
 export function MakeAdminPage() {
   return (
     <>
-      <DashboardHeading title={messages.dashboard.makeAdmin} lead={messages.dashboard.makeAdminLead} />
+      <DashboardHeading title={dashboardMessages.makeAdmin} lead={dashboardMessages.makeAdminLead} />
       <UserDirectory>{(rows) => <RolesTable {...rows} />}</UserDirectory>
     </>
   );

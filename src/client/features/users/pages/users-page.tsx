@@ -1,4 +1,4 @@
-import { messages } from "../../../../shared/messages.js";
+import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { UserDirectory } from "../components/user-directory.js";
 import { UsersTable } from "../components/users-table.js";
@@ -7,7 +7,7 @@ import { UsersTable } from "../components/users-table.js";
 export function UsersPage() {
   return (
     <>
-      <DashboardHeading title={messages.dashboard.users} lead={messages.dashboard.usersLead} />
+      <DashboardHeading title={dashboardMessages.users} lead={dashboardMessages.usersLead} />
       <UserDirectory>{(rows) => <UsersTable {...rows} />}</UserDirectory>
     </>
   );

@@ -1,0 +1,23 @@
+/** The dashboard's menu and the titles of its pages, the customer's and the admin's. */
+export const dashboardMessages = {
+  title: "Dashboard",
+  menu: "Dashboard menu",
+  myOrders: "My Orders",
+  myOrdersLead: "Your orders with their payment status and transaction ids.",
+  addReview: "Reviews",
+  addReviewLead: "Tell other gamers how your gear holds up.",
+  users: "All users",
+  usersLead: "Everyone with a Gearhouse account.",
+  myProfile: "Profile",
+  myProfileLead: "Your delivery address, city and phone number.",
+  manageOrders: "Manage Orders",
+  manageOrdersLead: "Every order in the shop, from payment to shipping.",
+  addProduct: "Add Product",
+  addProductLead: "Put a new part in the catalog.",
+  makeAdmin: "Make Admin",
+  makeAdminLead: "Choose who can manage the shop.",
+  payment: "Payment",
+  paymentLead: "Pay for your order by card.",
+  adminOverview: "Admin overview",
+  adminOverviewLead: "Users, orders and products at a glance.",
+} as const;

@@ -1,0 +1,70 @@
+/** Booking an order, My Orders, and the order lists' filters and pages. */
+import { MAX_UPLOAD_MEGABYTES, MIN_ORDER_QUANTITY } from "../constants.js";
+
+export const orderMessages = {
+  minimum: `Order minimum ${MIN_ORDER_QUANTITY} units`,
+  outOfStock: "Out of stock",
+  removed: "Order is is removed",
+  confirmDelete: "Are you sure to delete this order?",
+  addressRequired: "Address is required",
+  imageInvalid: "The image must be one uploaded to the shop.",
+  notFound: "This order does not exist.",
+  productMissing: "This product does not exist.",
+  alreadyPaid: "This order is paid and cannot be removed.",
+  idempotencyMismatch: "This Idempotency-Key was already used for a different order.",
+  notPaid: "This order is not paid yet.",
+  totalTooLarge: (max: string) =>
+    `One order can total at most ${max}, the most a card payment can take. Order fewer units, or split them over several orders.`,
+  booked: "Your order is booked. Pay for it from My Orders in your dashboard.",
+  imageFailed: (reason: string) => `Your image could not be uploaded, so no order was sent. ${reason}`,
+  form: {
+    title: "Book this part",
+    lead: `Order from ${MIN_ORDER_QUANTITY} units up to the available stock. You pay by card from your dashboard.`,
+    name: "Name",
+    email: "Email",
+    quantity: "Quantity",
+    quantityHint: (stock: string) => `From ${MIN_ORDER_QUANTITY} to ${stock} units`,
+    address: "Address",
+    phone: "Contact number",
+    image: "Image (optional)",
+    imageHint: `JPEG, PNG, WebP or GIF up to ${MAX_UPLOAD_MEGABYTES} MB. Without one, the order shows the product's image.`,
+    book: "Book",
+    total: (amount: string) => `Total: ${amount}`,
+    soldOut: "This part is sold out for now. Check back after the next restock.",
+  },
+  table: {
+    caption: "Your orders",
+    serial: "#",
+    image: "Image",
+    product: "Product",
+    quantity: "Quantity",
+    total: "Total price",
+    phone: "Contact number",
+    payment: "Payment",
+    action: "Remove / transaction id",
+    pay: "Pay",
+    payFor: (product: string) => `Pay for ${product}`,
+    paid: "Paid",
+    shipped: "Shipped",
+    remove: "Remove",
+    removeFor: (product: string) => `Remove the order for ${product}`,
+    empty: "You have no orders yet.",
+    browse: "Browse products",
+    imageAlt: (product: string) => `Image of the order for ${product}`,
+  },
+  /** The order lists' filters and pages (GET /api/orders, /api/orders/mine, the CSV export). */
+  list: {
+    /** `run`: ORDER_SEARCH_MIN_RUN (src/shared/orders.ts). */
+    searchTooShort: (run: number) =>
+      `Search with at least ${run} letters or digits in a row (A to Z, 0 to 9), or with a whole order id or transaction id.`,
+    statusInvalid: "Status takes pending, paid or shipped, several separated by commas.",
+    dateInvalid: "Give a date such as 2026-01-31, or a date and time with its offset.",
+    rangeReversed: "The end of the date range must come after its start.",
+    /** The list's match count: exact, or "more than" past the counting limit. */
+    count: (n: number, exact: boolean) =>
+      `${exact ? "" : "More than "}${n.toLocaleString("en-US")} ${exact && n === 1 ? "order" : "orders"}`,
+    pages: "Pages of orders",
+    previous: "Previous page",
+    next: "Next page",
+  },
+} as const;

@@ -1,0 +1,27 @@
+/** The profile page: the customer's delivery details. */
+export const profileMessages = {
+  noUser: "No user is logged in",
+  addressRequired: "Address is required",
+  cityRequired: "City is required",
+  created: "Profile saved.",
+  updated: "Profile updated.",
+  exists: "You already have a profile. Tick Update to change it.",
+  missing: "You have no profile yet. Tick Submit to create it.",
+  form: {
+    detailsTitle: "Your details",
+    formTitle: "Delivery details",
+    formLead: "Tick what you want to do, then fill in your address, city and phone number.",
+    name: "Name",
+    email: "Email",
+    address: "Address",
+    city: "City",
+    phone: "Phone",
+    notSet: "Not set yet",
+    saved: "Saved",
+    notSaved: "Not saved yet",
+    createMode: "Create a new profile",
+    updateMode: "Update my profile",
+    submit: "Submit",
+    update: "Update",
+  },
+} as const;
