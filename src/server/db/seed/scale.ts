@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { CATEGORIES } from "../../../shared/constants.js";
-import { CATALOG_CHANNEL } from "../../features/catalog/listener.js";
+import { CATALOG_CHANNEL, EVERYTHING } from "../../features/catalog/listener.js";
 import { demoProducts } from "./demo-catalog.js";
 
 /**
@@ -356,6 +356,6 @@ export async function seedScale(client: pg.ClientBase, counts: ScaleCounts): Pro
   // search took 340 ms at 1,000,000 orders instead of 38 ms (docs/decisions/order-lists.md).
   await step("vacuum", `vacuum (analyze) "user", product, "order", payment, review`);
   // Every running instance drops its cached catalog answers.
-  await client.query("select pg_notify($1, '')", [CATALOG_CHANNEL]);
+  await client.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, EVERYTHING]);
   return steps;
 }
