@@ -183,7 +183,12 @@ export async function getVisibleOrder(db: Db, user: SessionUser, id: string): Pr
 }
 
 /** Removes an unpaid order and returns its units to the stock, in one transaction. */
-export async function removeOrder(db: Db, user: SessionUser, id: string, change: CatalogChange): Promise<void> {
+export async function removeOrder(
+  db: Db,
+  user: SessionUser,
+  id: string,
+  change: CatalogChange,
+): Promise<void> {
   return db.transaction(async (tx) => {
     const owner = user.role === "admin" ? undefined : eq(orders.userId, user.id);
     const [removed] = await tx
