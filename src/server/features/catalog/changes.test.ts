@@ -19,7 +19,7 @@ describe("changeCatalog", () => {
   it("hands out a pg_notify on the catalog channel naming the product, or nothing for everything", async () => {
     const dialect = new PgDialect();
     await changeCatalog(new CatalogCache(), async (change) => {
-      expect(dialect.sqlToQuery(change("a"))).toEqual({
+      expect(dialect.sqlToQuery(change("a"))).toMatchObject({
         sql: "pg_notify($1, $2::text)",
         params: [CATALOG_CHANNEL, "a"],
       });
