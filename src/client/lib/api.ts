@@ -1,18 +1,14 @@
 import { commonMessages } from "../../shared/messages/common.js";
+import type { FieldError } from "../../shared/problem.js";
 
 /** A failed API call, carrying the server's problem+json details (RFC 9457). */
 export class ApiError extends Error {
   readonly status: number;
   readonly title: string;
   readonly detail: string | undefined;
-  readonly errors: ReadonlyArray<{ path: string; message: string }>;
+  readonly errors: ReadonlyArray<FieldError>;
 
-  constructor(
-    status: number,
-    title: string,
-    detail?: string,
-    errors: ReadonlyArray<{ path: string; message: string }> = [],
-  ) {
+  constructor(status: number, title: string, detail?: string, errors: ReadonlyArray<FieldError> = []) {
     super(detail ?? title);
     this.name = "ApiError";
     this.status = status;
@@ -22,36 +18,38 @@ export class ApiError extends Error {
   }
 }
 
-type Problem = {
-  title?: unknown;
-  detail?: unknown;
-  errors?: unknown;
-};
-
-function isFieldError(value: unknown): value is { path: string; message: string } {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { path?: unknown }).path === "string" &&
-    typeof (value as { message?: unknown }).message === "string"
-  );
-}
-
+/**
+ * The server's problem, read with its schema (src/shared/problem.ts), or only the status for any
+ * other answer. The schema, and zod with it, load with the first failed call: every page needs
+ * this module, and most never see an error.
+ */
 async function toApiError(response: Response): Promise<ApiError> {
   const fallbackTitle = response.statusText || `Request failed with status ${response.status}`;
   const type = response.headers.get("content-type") ?? "";
   if (!type.includes("json")) return new ApiError(response.status, fallbackTitle);
-  try {
-    const problem = (await response.json()) as Problem;
-    return new ApiError(
-      response.status,
-      typeof problem.title === "string" ? problem.title : fallbackTitle,
-      typeof problem.detail === "string" ? problem.detail : undefined,
-      Array.isArray(problem.errors) ? problem.errors.filter(isFieldError) : [],
-    );
-  } catch {
-    return new ApiError(response.status, fallbackTitle);
+  const [body, schema] = await Promise.all([
+    response.json().catch(() => null),
+    import("../../shared/problem.js").then(
+      (module) => module.problemSchema,
+      // A tab opened before a deploy may not find the chunk any more: the server's words are
+      // still read, field errors aside, rather than losing them for a bare status.
+      () => undefined,
+    ),
+  ]);
+  if (!schema) {
+    const problem = (body ?? {}) as { title?: unknown; detail?: unknown };
+    return typeof problem.title === "string"
+      ? new ApiError(
+          response.status,
+          problem.title,
+          typeof problem.detail === "string" ? problem.detail : undefined,
+        )
+      : new ApiError(response.status, fallbackTitle);
   }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return new ApiError(response.status, fallbackTitle);
+  const { title, detail, errors } = parsed.data;
+  return new ApiError(response.status, title, detail, errors);
 }
 
 export type ApiRequestInit = Omit<RequestInit, "body"> & {

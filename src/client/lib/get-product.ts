@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Product } from "../../shared/catalog.js";
 import { api } from "./api.js";
+import { catalogKeys } from "./query-keys.js";
 
 export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
   return api<Product>(`/api/products/${encodeURIComponent(id)}`, { signal });
@@ -8,7 +9,7 @@ export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
 
 export function productQueryOptions(id: string) {
   return queryOptions({
-    queryKey: ["products", "detail", id],
+    queryKey: catalogKeys.detail(id),
     queryFn: ({ signal }) => getProduct(id, signal),
   });
 }

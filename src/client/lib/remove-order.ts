@@ -1,5 +1,6 @@
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "./api.js";
+import { catalogKeys, orderKeys } from "./query-keys.js";
 
 export function removeOrder(id: string): Promise<void> {
   return api<void>(`/api/orders/${encodeURIComponent(id)}`, { method: "DELETE" });
@@ -7,7 +8,7 @@ export function removeOrder(id: string): Promise<void> {
 
 /**
  * The order is gone and its units are back in stock. `alsoStale` names the caller's own views of
- * orders that live outside ["orders"] (the admin overview counts them).
+ * orders that live outside orderKeys.all (the admin overview counts them).
  */
 export function useRemoveOrder(alsoStale: readonly QueryKey[] = []) {
   const queryClient = useQueryClient();
@@ -15,8 +16,8 @@ export function useRemoveOrder(alsoStale: readonly QueryKey[] = []) {
     mutationFn: removeOrder,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["orders"] }),
-        queryClient.invalidateQueries({ queryKey: ["products"] }),
+        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+        queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
         ...alsoStale.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ]),
   });

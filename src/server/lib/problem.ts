@@ -1,17 +1,36 @@
-/** An error that becomes an RFC 9457 problem+json response with its status. */
+import type { FieldError, Problem } from "../../shared/problem.js";
+
+/**
+ * An error that becomes an RFC 9457 problem+json response with its status. Every error answer is
+ * one of these, made by plugins/errors.ts from whatever was thrown.
+ */
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly title: string,
     readonly detail?: string,
-    readonly errors?: { path: string; message: string }[],
+    readonly errors?: FieldError[],
+    /** A stable machine-readable reason, where one helps the client. */
+    readonly code?: string,
   ) {
     super(detail ?? title);
     this.name = "HttpProblem";
   }
+
+  /** The answer's body: what the client may see, and nothing else of the error. */
+  toProblem(): Problem {
+    return {
+      type: "about:blank",
+      status: this.status,
+      title: this.title,
+      detail: this.detail,
+      ...(this.errors ? { errors: this.errors } : {}),
+      ...(this.code ? { code: this.code } : {}),
+    };
+  }
 }
 
-export const badRequest = (detail: string, errors?: { path: string; message: string }[]) =>
+export const badRequest = (detail: string, errors?: FieldError[]) =>
   new HttpProblem(400, "Bad Request", detail, errors);
 export const unauthorized = (detail = "Please sign in to continue.") =>
   new HttpProblem(401, "Unauthorized", detail);
@@ -52,6 +71,22 @@ export class ServiceUnavailable extends RetryLater {
     this.name = "ServiceUnavailable";
   }
 }
+
+/**
+ * A fault of the shop's own: a 500 that says nothing of its cause, which is logged, never sent
+ * (DESIGN.md §3: 5xx never leaks internals).
+ */
+export const serverFault = (cause: unknown, code?: string) => {
+  const problem = new HttpProblem(
+    500,
+    titleFor(500),
+    "Something went wrong on our side. Please try again.",
+    undefined,
+    code,
+  );
+  problem.cause = cause;
+  return problem;
+};
 
 /** A service the shop depends on (e.g. the payment provider) failed; the cause is logged, not sent. */
 export const badGateway = (detail: string, cause: unknown) => {

@@ -1,12 +1,4 @@
-import { z } from "zod";
-
-export const problemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string().optional(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
+import { problemSchema } from "../../shared/problem.js";
 
 /** Declares problem+json answers for the given statuses in a route's response schema. */
 export function problemResponses<const S extends number>(...statuses: S[]): Record<S, typeof problemSchema> {

@@ -1,23 +1,14 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { HttpProblem, RetryLater, ServiceUnavailable, titleFor } from "../lib/problem.js";
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  errors?: { path: string; message: string }[];
-  /** A stable machine-readable reason, where one helps the client. */
-  code?: string;
-}
-
-export function sendProblem(reply: FastifyReply, problem: Omit<Problem, "type"> & { type?: string }) {
-  return reply
-    .code(problem.status)
-    .type("application/problem+json")
-    .send({ type: "about:blank", ...problem });
-}
+import type { FieldError } from "../../shared/problem.js";
+import {
+  badRequest,
+  HttpProblem,
+  RetryLater,
+  ServiceUnavailable,
+  serverFault,
+  titleFor,
+} from "../lib/problem.js";
 
 const DATABASE_DOWN_CODES = new Set([
   "ECONNREFUSED",
@@ -52,7 +43,7 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
-function validationErrors(error: FastifyError): { path: string; message: string }[] {
+function validationErrors(error: FastifyError): FieldError[] {
   return ((error.validation ?? []) as ValidationIssue[]).map((v) => {
     const issuePath = v.params?.issue?.path;
     const pathText = issuePath?.length
@@ -62,54 +53,52 @@ function validationErrors(error: FastifyError): { path: string; message: string 
   });
 }
 
-/** One mapping from error kinds to problem+json answers; unknown errors become a logged, generic 500. */
+/**
+ * The one mapping from what was thrown to the problem answered, logging what needs a look: a
+ * problem stays itself, invalid input becomes a 400 listing its fields, a database away a 503 with
+ * Retry-After, another 4xx of Fastify's keeps its status and message, anything else a generic 500.
+ */
+function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem {
+  if (error instanceof HttpProblem) {
+    // A 503 is load the shop sheds on purpose, not a fault.
+    if (error instanceof ServiceUnavailable) log.warn({ err: error, cause: error.cause }, error.title);
+    else if (error.status >= 500) log.error({ err: error, cause: error.cause }, error.title);
+    return error;
+  }
+  const fastifyError = (error ?? {}) as Partial<FastifyError>;
+  if (fastifyError.validation) {
+    const errs = validationErrors(fastifyError as FastifyError);
+    const first = errs[0];
+    const detail = first
+      ? `${first.path ? `${first.path}: ` : ""}${first.message}`
+      : "The request is invalid.";
+    return badRequest(detail, errs);
+  }
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ err: error }, "database unavailable");
+    return new ServiceUnavailable("The shop is briefly unavailable. Please try again in a moment.", 5);
+  }
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500)
+    return new HttpProblem(status, titleFor(status), fastifyError.message);
+  log.error({ err: error }, "unhandled error");
+  return serverFault(error);
+}
+
+/**
+ * Answers `error` as problem+json (RFC 9457), with Retry-After when it passes. Every error answer
+ * of the shop goes through here: the error handler below, and Fastify's frameworkErrors
+ * (plugins/security.ts), which no handler sees.
+ */
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const problem = problemFor(error, request.log);
+  if (problem instanceof RetryLater) reply.header("retry-after", String(problem.retryAfterSeconds));
+  return reply.code(problem.status).type("application/problem+json").send(problem.toProblem());
+}
+
+/** Whatever a route, a hook or the not-found handler throws is answered by sendError. */
 async function errors(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpProblem) {
-      // A 503 is load the shop sheds on purpose, not a fault.
-      if (error instanceof ServiceUnavailable)
-        request.log.warn({ err: error, cause: error.cause }, error.title);
-      else if (error.status >= 500) request.log.error({ err: error, cause: error.cause }, error.title);
-      if (error instanceof RetryLater) reply.header("retry-after", String(error.retryAfterSeconds));
-      return sendProblem(reply, {
-        status: error.status,
-        title: error.title,
-        detail: error.detail,
-        ...(error.errors ? { errors: error.errors } : {}),
-      });
-    }
-    if (error.validation) {
-      const errs = validationErrors(error);
-      return sendProblem(reply, {
-        status: 400,
-        title: "Bad Request",
-        detail: errs[0]
-          ? `${errs[0].path ? `${errs[0].path}: ` : ""}${errs[0].message}`
-          : "The request is invalid.",
-        errors: errs,
-      });
-    }
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error }, "database unavailable");
-      reply.header("retry-after", "5");
-      return sendProblem(reply, {
-        status: 503,
-        title: "Service Unavailable",
-        detail: "The shop is briefly unavailable. Please try again in a moment.",
-      });
-    }
-    const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) {
-      request.log.error({ err: error }, "unhandled error");
-      return sendProblem(reply, {
-        status,
-        title: titleFor(status),
-        detail: "Something went wrong on our side. Please try again.",
-      });
-    }
-    return sendProblem(reply, { status, title: titleFor(status), detail: error.message });
-  });
+  app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
 }
 
 export default fp(errors, { name: "errors" });

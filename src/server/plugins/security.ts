@@ -3,8 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Route
 import fp from "fastify-plugin";
 import helmet from "helmet";
 import type { Config } from "../config.js";
-import { forbidden, titleFor } from "../lib/problem.js";
-import { sendProblem } from "./errors.js";
+import { forbidden, HttpProblem, titleFor } from "../lib/problem.js";
+import { sendError } from "./errors.js";
 
 type HelmetOptions = Parameters<typeof helmet>[0];
 
@@ -124,7 +124,7 @@ export default fp(security, { name: "security" });
  * page, so its policy allows nothing at all. The path is not echoed back.
  */
 export function frameworkErrors(config: Config) {
-  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     reply.headers({
       "content-security-policy":
         "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'",
@@ -135,8 +135,8 @@ export function frameworkErrors(config: Config) {
       ...(config.secureCookies ? { "strict-transport-security": "max-age=31536000; includeSubDomains" } : {}),
     });
     const status = error.statusCode ?? 400;
-    const detail =
-      status < 500 ? "This address is not valid." : "Something went wrong on our side. Please try again.";
-    return sendProblem(reply, { status, title: titleFor(status), detail });
+    const problem =
+      status < 500 ? new HttpProblem(status, titleFor(status), "This address is not valid.") : error;
+    return sendError(problem, request, reply);
   };
 }

@@ -5,7 +5,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { putFirstInBody } from "../lib/html.js";
-import { sendProblem } from "./errors.js";
+import { notFound } from "../lib/problem.js";
 
 /** An HTML page as built, with the Brotli and gzip copies the build wrote beside it, if any. */
 interface Page {
@@ -140,11 +140,7 @@ async function spa(
       if (link) reply.header("link", link);
       return sendPage(request, reply, page ?? indexHtml);
     }
-    return sendProblem(reply, {
-      status: 404,
-      title: "Not Found",
-      detail: `No route for ${request.method} ${pathname}.`,
-    });
+    throw notFound(`No route for ${request.method} ${pathname}.`);
   });
 }
 

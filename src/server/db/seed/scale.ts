@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { CATEGORIES } from "../../../shared/constants.js";
-import { CATALOG_CHANNEL } from "../../features/catalog/listener.js";
+import { CATALOG_CHANNEL, EVERYTHING } from "../../features/catalog/listener.js";
 import { demoProducts } from "./demo-catalog.js";
 
 /**
@@ -357,6 +357,6 @@ export async function seedScale(client: pg.ClientBase, counts: ScaleCounts): Pro
   await step("vacuum", `vacuum (analyze) "user", product, "order"`);
   await step("analyze", "analyze payment, review");
   // Every running instance drops its cached catalog answers.
-  await client.query("select pg_notify($1, '')", [CATALOG_CHANNEL]);
+  await client.query("select pg_notify($1, $2)", [CATALOG_CHANNEL, EVERYTHING]);
   return steps;
 }

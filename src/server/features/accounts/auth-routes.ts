@@ -9,9 +9,8 @@ import {
 } from "../../../shared/accounts.js";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import type { Mailer } from "../../lib/mailer.js";
-import { HttpProblem, notFound, titleFor } from "../../lib/problem.js";
+import { badRequest, HttpProblem, notFound, serverFault, titleFor } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import { sendProblem } from "../../plugins/errors.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID, sendNoResetMail } from "./auth.js";
 import { accountByEmail, claimMail, endResetLinks } from "./service.js";
@@ -97,6 +96,7 @@ const ALREADY_EXISTS = new Set(["USER_ALREADY_EXISTS", "USER_ALREADY_EXISTS_USE_
 /** Sign-up's one answer, for a new email and a known one alike. */
 const SIGNED_UP = { ok: true } as const;
 
+/** better-auth's error codes the shop answers in its own words. */
 const ERROR_MAP: Record<string, { status: number; detail: string }> = {
   INVALID_EMAIL_OR_PASSWORD: { status: 401, detail: accountMessages.invalidCredentials },
   INVALID_TOKEN: { status: 400, detail: accountMessages.resetLinkInvalid },
@@ -212,7 +212,7 @@ function checkBody({ schema, formNames = {} }: AuthBody, body: unknown): unknown
     const path = i.path.map(String).join(".");
     return { path: formNames[path] ?? path, message: i.message };
   });
-  throw new HttpProblem(400, "Bad Request", errors[0]?.message ?? "The request is invalid.", errors);
+  throw badRequest(errors[0]?.message ?? "The request is invalid.", errors);
 }
 
 /** The `code` of a better-auth error answer, or "" when it has none. */
@@ -225,7 +225,10 @@ async function errorCode(response: Response): Promise<string> {
   }
 }
 
-/** Sends better-auth's answer on, turning its errors into problem+json. */
+/**
+ * Sends better-auth's answer on; its errors are thrown as problems (plugins/errors.ts answers them),
+ * with better-auth's code, and the shop's own words where ERROR_MAP has them.
+ */
 async function forward(response: Response, reply: FastifyReply) {
   for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
   for (const [key, value] of response.headers) {
@@ -240,15 +243,15 @@ async function forward(response: Response, reply: FastifyReply) {
     // not JSON: keep the generic detail
   }
   const mapped = body.code ? ERROR_MAP[body.code] : undefined;
-  const status = mapped?.status ?? Math.min(response.status, 500);
-  return sendProblem(reply, {
-    status,
-    title: titleFor(status),
-    detail:
-      mapped?.detail ??
-      (status === 500
-        ? "Something went wrong on our side. Please try again."
-        : (body.message ?? "The request failed.")),
-    ...(body.code ? { code: body.code } : {}),
-  });
+  if (mapped)
+    throw new HttpProblem(mapped.status, titleFor(mapped.status), mapped.detail, undefined, body.code);
+  if (response.status >= 500)
+    throw serverFault(new Error(`better-auth answered ${response.status}`), body.code);
+  throw new HttpProblem(
+    response.status,
+    titleFor(response.status),
+    body.message ?? "The request failed.",
+    undefined,
+    body.code,
+  );
 }

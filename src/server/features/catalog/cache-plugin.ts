@@ -5,7 +5,7 @@ import { CatalogListener } from "./listener.js";
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** This instance's cache of catalog answers; writers tell it what they changed after commit. */
+    /** This instance's cache of catalog answers; writers go through changeCatalog (changes.ts). */
     catalogCache: CatalogCache;
   }
 }

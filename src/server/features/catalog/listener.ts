@@ -1,23 +1,10 @@
-import { type Column, type SQL, sql } from "drizzle-orm";
 import pg from "pg";
 
-/** PostgreSQL channel on which every instance hears that the catalog changed. */
+/** PostgreSQL channel on which every instance hears that the catalog changed (changes.ts sends). */
 export const CATALOG_CHANNEL = "gearhouse_catalog";
 /** The payload of a change that may touch any product (added, renamed, repriced, moved). */
-const EVERYTHING = "";
+export const EVERYTHING = "";
 const RECONNECT_DELAY_MS = 1_000;
-
-/**
- * A pg_notify to put in the RETURNING list of the statement that writes products: PostgreSQL
- * delivers it when, and only when, that statement's transaction commits, and it costs no extra
- * round trip. With a product id only the answers showing that product are dropped (a stock change);
- * without, every answer is.
- */
-export function notifyCatalogChange(productId?: Column): SQL<string> {
-  return productId
-    ? sql<string>`pg_notify(${CATALOG_CHANNEL}, ${productId}::text)`
-    : sql<string>`pg_notify(${CATALOG_CHANNEL}, ${EVERYTHING})`;
-}
 
 export interface CatalogEvents {
   /** The listener is connected and listening (true), or cut off and about to retry (false). */

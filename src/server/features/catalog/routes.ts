@@ -19,6 +19,7 @@ import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import type { CachedBody, CatalogCache } from "./cache.js";
+import { changeCatalog } from "./changes.js";
 import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";
 import { createProduct, getProduct, listProducts, updateProduct } from "./service.js";
 
@@ -223,8 +224,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const product = await createProduct(app.db, request.body);
-      app.catalogCache.everythingChanged();
+      const product = await changeCatalog(app.catalogCache, (change) =>
+        createProduct(app.db, request.body, change),
+      );
       return reply.code(201).send(product);
     },
   );
@@ -242,9 +244,10 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       },
     },
     async (request) => {
-      const product = await updateProduct(app.db, request.params.id, request.body);
+      const product = await changeCatalog(app.catalogCache, (change) =>
+        updateProduct(app.db, request.params.id, request.body, change),
+      );
       if (!product) throw notFound(catalogMessages.notFound);
-      app.catalogCache.everythingChanged();
       return product;
     },
   );

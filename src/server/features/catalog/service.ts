@@ -9,7 +9,7 @@ import type {
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
-import { notifyCatalogChange } from "./listener.js";
+import type { CatalogChange } from "./changes.js";
 
 export const productColumns = {
   id: products.id,
@@ -66,12 +66,16 @@ export async function getProduct(db: Db, id: string): Promise<Product | undefine
   return row;
 }
 
-/** Every instance drops its cached catalog answers when this commits (see listener.ts). */
-export async function createProduct(db: Db, input: Required<ProductInput>): Promise<Product> {
+/** Every instance drops its cached catalog answers when this commits (see changes.ts). */
+export async function createProduct(
+  db: Db,
+  input: Required<ProductInput>,
+  change: CatalogChange,
+): Promise<Product> {
   const [row] = await db
     .insert(products)
     .values(input)
-    .returning({ ...productColumns, notified: notifyCatalogChange() });
+    .returning({ ...productColumns, notified: change() });
   if (!row) throw new Error("product insert returned nothing");
   const { notified: _notified, ...product } = row;
   return product;
@@ -81,12 +85,17 @@ export async function createProduct(db: Db, input: Required<ProductInput>): Prom
  * Changes the given fields; undefined when there is no such product. A name, price or category
  * may move the product between pages, so every instance drops all its cached catalog answers.
  */
-export async function updateProduct(db: Db, id: string, patch: ProductPatch): Promise<Product | undefined> {
+export async function updateProduct(
+  db: Db,
+  id: string,
+  patch: ProductPatch,
+  change: CatalogChange,
+): Promise<Product | undefined> {
   const [row] = await db
     .update(products)
     .set({ ...patch, updatedAt: new Date() })
     .where(eq(products.id, id))
-    .returning({ ...productColumns, notified: notifyCatalogChange() });
+    .returning({ ...productColumns, notified: change() });
   if (!row) return undefined;
   const { notified: _notified, ...product } = row;
   return product;

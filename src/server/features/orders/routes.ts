@@ -11,6 +11,7 @@ import {
   orderSchema,
 } from "../../../shared/orders.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { changeCatalog } from "../catalog/index.js";
 import { orderCsv } from "./csv.js";
 import { listOrders, listOrdersOf } from "./list.js";
 import { getVisibleOrder, placeOrder, removeOrder, shipOrder } from "./service.js";
@@ -35,14 +36,10 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { order, replayed } = await placeOrder(
-        app.db,
-        request.user,
-        request.body,
-        request.headers["idempotency-key"],
+      const { order, replayed } = await changeCatalog(app.catalogCache, (change) =>
+        placeOrder(app.db, request.user, request.body, change, request.headers["idempotency-key"]),
       );
       if (replayed) reply.header("idempotent-replayed", "true");
-      else if (order.productId) app.catalogCache.productChanged(order.productId);
       return reply.code(201).send(order);
     },
   );
@@ -130,8 +127,9 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const restocked = await removeOrder(app.db, request.user, request.params.id);
-      if (restocked) app.catalogCache.productChanged(restocked);
+      await changeCatalog(app.catalogCache, (change) =>
+        removeOrder(app.db, request.user, request.params.id, change),
+      );
       return reply.code(204).send(null);
     },
   );

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { notifyCatalogChange } from "../catalog/index.js";
+import type { CatalogChange } from "../catalog/index.js";
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -60,6 +60,7 @@ async function takeStockAndInsert(
   db: Queryable,
   user: SessionUser,
   input: OrderInput,
+  change: CatalogChange,
 ): Promise<OrderRow | undefined> {
   const quantity = input.quantity;
   const taken = db.$with("taken").as(
@@ -80,7 +81,7 @@ async function takeStockAndInsert(
         unitPrice: products.price,
         image: products.image,
         // The stock shown by every instance's catalog cache changes when this commits.
-        notified: notifyCatalogChange(products.id),
+        notified: change(input.productId),
       }),
   );
   const param = <T>(value: T, column: string) => sql<T>`${value}`.as(column);
@@ -138,10 +139,11 @@ export async function placeOrder(
   db: Db,
   user: SessionUser,
   input: OrderInput,
+  change: CatalogChange,
   idempotencyKey?: string,
 ): Promise<Placed> {
   if (!idempotencyKey) {
-    const row = await takeStockAndInsert(db, user, input);
+    const row = await takeStockAndInsert(db, user, input, change);
     if (!row) return notPlaced(db, input);
     return { order: toOrder(row), replayed: false };
   }
@@ -163,7 +165,7 @@ export async function placeOrder(
       if (!previous.order) throw notFound(orderMessages.notFound);
       return { order: toOrder(previous.order), replayed: true };
     }
-    const row = await takeStockAndInsert(tx, user, input);
+    const row = await takeStockAndInsert(tx, user, input, change);
     if (!row) return notPlaced(tx, input);
     await tx
       .update(idempotencyKeys)
@@ -180,11 +182,13 @@ export async function getVisibleOrder(db: Db, user: SessionUser, id: string): Pr
   return toOrder(row);
 }
 
-/**
- * Removes an unpaid order and returns its units to the stock, in one transaction. Returns the
- * product whose stock grew, if it still exists.
- */
-export async function removeOrder(db: Db, user: SessionUser, id: string): Promise<string | undefined> {
+/** Removes an unpaid order and returns its units to the stock, in one transaction. */
+export async function removeOrder(
+  db: Db,
+  user: SessionUser,
+  id: string,
+  change: CatalogChange,
+): Promise<void> {
   return db.transaction(async (tx) => {
     const owner = user.role === "admin" ? undefined : eq(orders.userId, user.id);
     const [removed] = await tx
@@ -198,13 +202,12 @@ export async function removeOrder(db: Db, user: SessionUser, id: string): Promis
         .where(and(eq(orders.id, id), owner));
       throw row ? conflict(orderMessages.alreadyPaid) : notFound(orderMessages.notFound);
     }
-    if (!removed.productId) return undefined;
+    if (!removed.productId) return;
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${removed.quantity}`, updatedAt: new Date() })
       .where(eq(products.id, removed.productId))
-      .returning({ notified: notifyCatalogChange(products.id) });
-    return removed.productId;
+      .returning({ notified: change(removed.productId) });
   });
 }
 

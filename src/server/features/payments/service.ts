@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../shared/messages/payments.js";
@@ -17,8 +17,19 @@ type OrderRow = typeof orders.$inferSelect;
 const CURRENCY = "usd";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Orders are priced in whole dollars; providers charge in cents. */
-const amountOf = (order: OrderRow) => order.totalPrice * 100;
+const CENTS_PER_DOLLAR = 100;
+
+/**
+ * Orders are priced in whole dollars; providers charge in cents. The one conversion, for a number
+ * in JavaScript or for a column in SQL.
+ */
+function inCents(dollars: number): number;
+function inCents(dollars: SQLWrapper): SQL<number>;
+function inCents(dollars: number | SQLWrapper): number | SQL<number> {
+  return typeof dollars === "number"
+    ? dollars * CENTS_PER_DOLLAR
+    : sql<number>`${dollars} * ${CENTS_PER_DOLLAR}`;
+}
 
 /** Paying is for the order's owner only; anyone else's order is "not found", admins included. */
 async function ownOrder(db: Db, user: SessionUser, id: string): Promise<OrderRow> {
@@ -52,7 +63,7 @@ async function settle(
       and(
         eq(orders.id, orderId),
         eq(orders.status, "pending"),
-        sql`${orders.totalPrice} * 100 = ${intent.amount}`,
+        eq(inCents(orders.totalPrice), intent.amount),
       ),
     )
     .returning();
@@ -86,7 +97,7 @@ export async function createPaymentIntent(
 ): Promise<PaymentIntent> {
   const order = await ownOrder(db, user, orderId);
   if (order.status !== "pending") throw conflict(paymentMessages.alreadyPaid);
-  const amount = amountOf(order);
+  const amount = inCents(order.totalPrice);
   const intent = await provider.createIntent({ orderId: order.id, amount, currency: CURRENCY });
   if (intent.status === "succeeded") {
     // The card was accepted but the tab closed before /pay: record the payment now, never charge twice.
@@ -124,7 +135,7 @@ export async function payOrder(
   if (
     !intent ||
     intent.orderId !== order.id ||
-    intent.amount !== amountOf(order) ||
+    intent.amount !== inCents(order.totalPrice) ||
     intent.currency !== CURRENCY
   ) {
     throw badRequest(paymentMessages.intentMismatch);

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Product, ProductInput } from "../../../../shared/catalog.js";
 import { api } from "../../../lib/api.js";
-import { productsQueryKey } from "./get-admin-products.js";
-import { overviewQueryKey } from "./get-overview.js";
+import { adminKeys, catalogKeys } from "../../../lib/query-keys.js";
 
 export function createProduct(input: ProductInput): Promise<Product> {
   return api<Product>("/api/products", { method: "POST", json: input });
@@ -14,8 +13,8 @@ export function useCreateProduct() {
     mutationFn: createProduct,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: productsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: overviewQueryKey }),
+        queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.overview() }),
       ]),
   });
 }

@@ -2,9 +2,8 @@ import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query"
 import type { ProductList } from "../../../../shared/catalog.js";
 import { productListPath } from "../../../../shared/constants.js";
 import { api } from "../../../lib/api.js";
+import { catalogKeys } from "../../../lib/query-keys.js";
 
-/** Every product query starts with "products", so an invalidation also refreshes the storefront's lists. */
-export const productsQueryKey = ["products"] as const;
 export const ADMIN_PRODUCTS_PAGE_SIZE = 12;
 
 export function getAdminProducts(page: number, signal?: AbortSignal): Promise<ProductList> {
@@ -15,7 +14,7 @@ export function getAdminProducts(page: number, signal?: AbortSignal): Promise<Pr
 
 export function adminProductsQueryOptions(page: number) {
   return queryOptions({
-    queryKey: [...productsQueryKey, "admin", { page }],
+    queryKey: catalogKeys.adminPage(page),
     queryFn: ({ signal }) => getAdminProducts(page, signal),
   });
 }

@@ -1,10 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { OrderPage } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
+import { orderKeys } from "../../../lib/query-keys.js";
 import { type PageAt, withPageAt } from "../../../lib/use-page-position.js";
-
-/** Under "orders", beside the customer's own list, so invalidating ["orders"] refreshes both. */
-export const allOrdersQueryKey = ["orders", "all"] as const;
 
 /** `query` is the filter's API query (hooks/use-orders-filter.ts); `at` where the page starts. */
 export function getAllOrders(query: URLSearchParams, at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
@@ -14,7 +12,7 @@ export function getAllOrders(query: URLSearchParams, at: PageAt, signal?: AbortS
 export function allOrdersQueryOptions(query: URLSearchParams, at: PageAt, enabled = true) {
   return queryOptions({
     enabled,
-    queryKey: [...allOrdersQueryKey, query.toString(), at.cursor ?? "", at.before ?? ""],
+    queryKey: orderKeys.allPage(query, at),
     queryFn: ({ signal }) => getAllOrders(query, at, signal),
     // The page on show stays while the next one loads, so the list does not jump.
     placeholderData: keepPreviousData,

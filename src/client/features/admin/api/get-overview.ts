@@ -1,15 +1,14 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { AdminOverview } from "../../../../shared/admin.js";
 import { api } from "../../../lib/api.js";
-
-export const overviewQueryKey = ["admin", "overview"] as const;
+import { adminKeys } from "../../../lib/query-keys.js";
 
 export function getOverview(signal?: AbortSignal): Promise<AdminOverview> {
   return api<AdminOverview>("/api/admin/overview", { signal });
 }
 
 export function overviewQueryOptions() {
-  return queryOptions({ queryKey: overviewQueryKey, queryFn: ({ signal }) => getOverview(signal) });
+  return queryOptions({ queryKey: adminKeys.overview(), queryFn: ({ signal }) => getOverview(signal) });
 }
 
 /** Counts of users and orders by state, and the products running low (admin only). */

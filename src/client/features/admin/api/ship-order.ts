@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Order } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
-import { overviewQueryKey } from "./get-overview.js";
+import { adminKeys, orderKeys } from "../../../lib/query-keys.js";
 
 export function shipOrder(id: string): Promise<Order> {
   return api<Order>(`/api/orders/${encodeURIComponent(id)}/ship`, { method: "POST" });
@@ -13,8 +13,8 @@ export function useShipOrder() {
     mutationFn: shipOrder,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["orders"] }),
-        queryClient.invalidateQueries({ queryKey: overviewQueryKey }),
+        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.overview() }),
       ]),
   });
 }

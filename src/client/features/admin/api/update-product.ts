@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Product, ProductPatch } from "../../../../shared/catalog.js";
 import { api } from "../../../lib/api.js";
-import { productsQueryKey } from "./get-admin-products.js";
-import { overviewQueryKey } from "./get-overview.js";
+import { adminKeys, catalogKeys } from "../../../lib/query-keys.js";
 
 export type UpdateProductInput = { id: string; patch: ProductPatch };
 
@@ -17,8 +16,8 @@ export function useUpdateProduct() {
     // Lists, the product's own page and the overview's low-stock list all show price or stock.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: productsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: overviewQueryKey }),
+        queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.overview() }),
       ]),
   });
 }

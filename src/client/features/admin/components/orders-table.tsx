@@ -10,11 +10,11 @@ import { PendingButton } from "../../../components/pending-button.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
+import { adminKeys } from "../../../lib/query-keys.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useMediaQuery } from "../../../lib/use-media-query.js";
 import { type PagePosition, useFocusOnNewPage } from "../../../lib/use-page-position.js";
-import { overviewQueryKey } from "../api/get-overview.js";
 import { useShipOrder } from "../api/ship-order.js";
 
 const text = adminMessages.orders;
@@ -29,7 +29,7 @@ const COLUMNS = [
   text.action,
 ];
 // The overview counts orders by state: a removal changes it.
-const ALSO_STALE = [overviewQueryKey];
+const ALSO_STALE = [adminKeys.overview()];
 /**
  * Below this width the table's columns do not fit beside the dashboard's menu: each order becomes
  * a card instead, so nothing hides behind a sideways scroll.

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query"
 import type { ProductList, ProductListQuery } from "../../../../shared/catalog.js";
 import { productListPath } from "../../../../shared/constants.js";
 import { api } from "../../../lib/api.js";
+import { catalogKeys } from "../../../lib/query-keys.js";
 
 export type ProductsFilter = Partial<ProductListQuery>;
 
@@ -12,7 +13,7 @@ export function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promi
 
 export function productsQueryOptions(filter: ProductsFilter) {
   return queryOptions({
-    queryKey: ["products", "list", filter],
+    queryKey: catalogKeys.list(filter),
     queryFn: ({ signal }) => getProducts(filter, signal),
   });
 }

@@ -1,9 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { OrderPage } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
+import { orderKeys } from "../../../lib/query-keys.js";
 import { type PageAt, withPageAt } from "../../../lib/use-page-position.js";
-
-export const myOrdersQueryKey = ["orders", "mine"] as const;
 
 export function getMyOrders(at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
   const params = withPageAt(new URLSearchParams(), at);
@@ -14,7 +13,7 @@ export function getMyOrders(at: PageAt, signal?: AbortSignal): Promise<OrderPage
 export function useMyOrders(at: PageAt) {
   return useQuery(
     queryOptions({
-      queryKey: [...myOrdersQueryKey, at.cursor ?? "", at.before ?? ""],
+      queryKey: orderKeys.minePage(at),
       queryFn: ({ signal }) => getMyOrders(at, signal),
       // The page on show stays while the next one loads, so the list does not jump.
       placeholderData: keepPreviousData,

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Order, OrderInput } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
+import { catalogKeys, orderKeys } from "../../../lib/query-keys.js";
 
 export type PlaceOrderVariables = {
   input: OrderInput;
@@ -23,8 +24,8 @@ export function usePlaceOrder() {
     // The stock changed: every product list and detail, and the customer's orders, are stale.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["products"] }),
-        queryClient.invalidateQueries({ queryKey: ["orders"] }),
+        queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
+        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
       ]),
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { PaymentIntent } from "../../../../shared/payments.js";
 import { api } from "../../../lib/api.js";
+import { orderKeys } from "../../../lib/query-keys.js";
 
 export function createPaymentIntent(orderId: string, signal?: AbortSignal): Promise<PaymentIntent> {
   return api<PaymentIntent>(`/api/orders/${encodeURIComponent(orderId)}/payment-intent`, {
@@ -14,7 +15,7 @@ export function createPaymentIntent(orderId: string, signal?: AbortSignal): Prom
 export function usePaymentIntent(orderId: string, enabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: ["orders", "detail", orderId, "payment-intent"],
+      queryKey: orderKeys.paymentIntent(orderId),
       queryFn: ({ signal }) => createPaymentIntent(orderId, signal),
       enabled,
       staleTime: Number.POSITIVE_INFINITY,

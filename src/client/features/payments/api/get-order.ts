@@ -1,10 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Order } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
-
-export function orderQueryKey(id: string) {
-  return ["orders", "detail", id] as const;
-}
+import { orderKeys } from "../../../lib/query-keys.js";
 
 export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
   return api<Order>(`/api/orders/${encodeURIComponent(id)}`, { signal });
@@ -13,7 +10,7 @@ export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
 export function useOrder(id: string) {
   return useQuery(
     queryOptions({
-      queryKey: orderQueryKey(id),
+      queryKey: orderKeys.detail(id),
       queryFn: ({ signal }) => getOrder(id, signal),
       retry: false,
     }),

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Order } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
-import { orderQueryKey } from "./get-order.js";
+import { orderKeys } from "../../../lib/query-keys.js";
 
 export function payOrder({
   orderId,
@@ -22,8 +22,8 @@ export function usePayOrder() {
   return useMutation({
     mutationFn: payOrder,
     onSuccess: (order) => {
-      queryClient.setQueryData(orderQueryKey(order.id), order);
-      return queryClient.invalidateQueries({ queryKey: ["orders", "mine"] });
+      queryClient.setQueryData(orderKeys.detail(order.id), order);
+      return queryClient.invalidateQueries({ queryKey: orderKeys.mine() });
     },
   });
 }

@@ -2,9 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { Profile } from "../../../../shared/accounts.js";
 import { api } from "../../../lib/api.js";
 import { useSession } from "../../../lib/auth.js";
-
-/** Every profile query starts with this key; the user's id follows, so one user never sees another's. */
-export const profileQueryKey = ["profile"] as const;
+import { profileKeys } from "./keys.js";
 
 export function getProfile(signal?: AbortSignal): Promise<Profile> {
   return api<Profile>("/api/profile", { signal });
@@ -12,7 +10,7 @@ export function getProfile(signal?: AbortSignal): Promise<Profile> {
 
 export function profileQueryOptions(userId: string) {
   return queryOptions({
-    queryKey: [...profileQueryKey, userId],
+    queryKey: profileKeys.of(userId),
     queryFn: ({ signal }) => getProfile(signal),
   });
 }

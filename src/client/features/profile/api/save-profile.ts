@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { Profile, profileInputSchema } from "../../../../shared/accounts.js";
 import { api } from "../../../lib/api.js";
-import { profileQueryKey } from "./get-profile.js";
+import { profileKeys } from "./keys.js";
 
 export type ProfileValues = z.output<typeof profileInputSchema>;
 /** create: POST, refused when a profile exists; update: PUT, refused when none exists yet. */
@@ -22,6 +22,6 @@ export function useSaveProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveProfile,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.all }),
   });
 }

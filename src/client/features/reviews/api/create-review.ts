@@ -2,7 +2,7 @@ import { type InfiniteData, useMutation, useQueryClient } from "@tanstack/react-
 import type { Review, ReviewInput, ReviewPage } from "../../../../shared/reviews.js";
 import { api } from "../../../lib/api.js";
 import { reviewPagesQueryOptions } from "./get-review-pages.js";
-import { reviewsQueryKey } from "./get-reviews.js";
+import { reviewKeys } from "./keys.js";
 
 export function createReview(input: ReviewInput): Promise<Review> {
   return api<Review>("/api/reviews", { method: "POST", json: input });
@@ -19,7 +19,7 @@ export function useCreateReview() {
         (data) => data && { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) },
       );
       // Both the grid and the home page's first three show the new review.
-      return queryClient.invalidateQueries({ queryKey: reviewsQueryKey });
+      return queryClient.invalidateQueries({ queryKey: reviewKeys.all });
     },
   });
 }

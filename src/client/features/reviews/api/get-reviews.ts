@@ -2,9 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { withQuery } from "../../../../shared/constants.js";
 import type { ReviewPage } from "../../../../shared/reviews.js";
 import { api } from "../../../lib/api.js";
-
-/** Every reviews query starts with this key: the home page's newest and the Reviews page's pages. */
-export const reviewsQueryKey = ["reviews"] as const;
+import { reviewKeys } from "./keys.js";
 
 export function getReviews(
   query: { limit: number; cursor?: string | undefined },
@@ -15,7 +13,7 @@ export function getReviews(
 
 export function newestReviewsQueryOptions(limit: number) {
   return queryOptions({
-    queryKey: [...reviewsQueryKey, "newest", { limit }],
+    queryKey: reviewKeys.newest(limit),
     queryFn: ({ signal }) => getReviews({ limit }, signal),
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api.js";
-import { usersQueryKey } from "./get-users.js";
+import { adminKeys } from "../../../lib/query-keys.js";
+import { userKeys } from "./keys.js";
 
 export function deleteUser(id: string): Promise<void> {
   return api<void>(`/api/users/${encodeURIComponent(id)}`, { method: "DELETE" });
@@ -12,9 +13,9 @@ export function useDeleteUser() {
     mutationFn: deleteUser,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+        queryClient.invalidateQueries({ queryKey: userKeys.all }),
         // The admin overview counts users.
-        queryClient.invalidateQueries({ queryKey: ["admin"] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.overview() }),
       ]),
   });
 }

@@ -3,9 +3,7 @@ import { withQuery } from "../../../../shared/constants.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import type { UserListParams, UserPage } from "../../../../shared/users.js";
 import { api } from "../../../lib/api.js";
-
-/** Every users query starts with this key, so one invalidation refreshes both admin tables. */
-export const usersQueryKey = ["users"] as const;
+import { userKeys } from "./keys.js";
 
 export function getUsers(query: Partial<UserListParams>, signal?: AbortSignal): Promise<UserPage> {
   const { search, role, cursor, before, limit } = query;
@@ -14,7 +12,7 @@ export function getUsers(query: Partial<UserListParams>, signal?: AbortSignal): 
 
 export function usersQueryOptions(query: Partial<UserListParams>) {
   return queryOptions({
-    queryKey: [...usersQueryKey, "list", query],
+    queryKey: userKeys.list(query),
     queryFn: ({ signal }) => getUsers(query, signal),
     // The page on screen stays (marked busy) while the next one loads, instead of a spinner.
     placeholderData: keepPreviousData,

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RoleInput, User } from "../../../../shared/users.js";
 import { api } from "../../../lib/api.js";
 import { sessionQueryKey, useSession } from "../../../lib/auth.js";
-import { usersQueryKey } from "./get-users.js";
+import { userKeys } from "./keys.js";
 
 export type SetUserRoleInput = { id: string } & RoleInput;
 
@@ -17,7 +17,7 @@ export function useSetUserRole() {
     mutationFn: setUserRole,
     onSuccess: (_changed, { id }) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+        queryClient.invalidateQueries({ queryKey: userKeys.all }),
         // An admin who steps down loses the admin menu at once.
         id === user?.id ? queryClient.invalidateQueries({ queryKey: sessionQueryKey }) : undefined,
       ]),
