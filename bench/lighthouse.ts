@@ -29,7 +29,7 @@ interface Report {
   audits: Record<string, { numericValue?: number; score: number | null; title: string }>;
 }
 
-export interface LighthouseRun {
+interface LighthouseRun {
   figures: LighthouseFigures;
   /** Titles of the audits that did not pass, for the report. */
   failedAudits: string[];
@@ -37,7 +37,7 @@ export interface LighthouseRun {
 
 /** `headers` go with every request of the page (e.g. a session cookie, for the admin's screens). */
 async function runOnce(url: string, headers?: Record<string, string>): Promise<LighthouseRun> {
-  const cli = path.join(ROOT, "node_modules/lighthouse/cli/index.js");
+  const cli = fileURLToPath(import.meta.resolve("lighthouse/cli/index.js"));
   const child = spawn(
     process.execPath,
     [

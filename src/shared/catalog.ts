@@ -11,9 +11,9 @@ import {
 import { messages } from "./messages.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
-export { CATEGORIES, CATEGORY_LABELS, type Category, PRODUCT_SORTS, type ProductSort } from "./constants.js";
+export { CATEGORIES, type Category } from "./constants.js";
 
-export const categorySchema = z.enum(CATEGORIES);
+const categorySchema = z.enum(CATEGORIES);
 
 export const productSchema = z.object({
   id: z.string(),
@@ -60,12 +60,12 @@ export const productIdParamsSchema = z.object({ id: z.uuid() });
 /** The shop's own art under /media (no dots in folder names, so no way out of it). */
 const SHOP_MEDIA_PATTERN = /^\/media\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:svg|webp|png|jpe?g|gif)$/;
 
-export const PRODUCT_NAME_MAX_LENGTH = 120;
-export const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
+const PRODUCT_NAME_MAX_LENGTH = 120;
+const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
 /** Whole dollars per unit; far above any part the shop sells, low enough to catch a typo of zeros. */
 export const PRODUCT_PRICE_MAX = 100_000;
 /** Stock in units; the same ceiling as the largest order the shop accepts. */
-export const PRODUCT_QUANTITY_MAX = 1_000_000;
+const PRODUCT_QUANTITY_MAX = 1_000_000;
 
 const m = messages.product;
 
