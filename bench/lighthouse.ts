@@ -2,7 +2,7 @@
 // each page several times, medians reported. Runs the CLI in a child process per run, so every
 // run has a fresh browser.
 import { spawn } from "node:child_process";
-import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ROOT } from "./processes.js";
 
 export const LIGHTHOUSE_BUDGETS = {
