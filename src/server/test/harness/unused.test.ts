@@ -1,7 +1,7 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plantTree } from "./planted-tree.js";
 import { type Run, runCommand } from "./run-command.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
@@ -30,13 +30,10 @@ describe("the unused code check (npm run lint:unused)", () => {
   let planted = "";
   let run: Run;
   beforeAll(async () => {
-    // Outside the repository: a failed run cannot leave a planted file in src.
-    planted = mkdtempSync(path.join(os.tmpdir(), "gearhouse-unused-"));
-    for (const [file, source] of Object.entries(PLANTED)) {
-      mkdirSync(path.dirname(path.join(planted, file)), { recursive: true });
-      writeFileSync(path.join(planted, file), source);
-    }
-    copyFileSync(path.join(ROOT, "knip.jsonc"), path.join(planted, "knip.jsonc"));
+    planted = plantTree("gearhouse-unused-", {
+      ...PLANTED,
+      "knip.jsonc": readFileSync(path.join(ROOT, "knip.jsonc"), "utf8"),
+    });
     run = await unusedCheck(planted);
   });
   afterAll(() => rmSync(planted, { recursive: true, force: true }));
