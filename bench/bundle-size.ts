@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib";
 export const JS_BUDGET_BYTES = 150 * 1024;
 export const CSS_BUDGET_BYTES = 30 * 1024;
 /** Code that only some signed-in pages need: it must never be part of the first download. */
-export const ROUTE_ONLY_CODE = /^(features\/(payments|admin|users)\/|app\/layout\/dashboard-layout\.tsx$)/;
+const ROUTE_ONLY_CODE = /^(features\/(payments|admin|users)\/|app\/layout\/dashboard-layout\.tsx$)/;
 /** @stripe/stripe-js loads Stripe.js from here; its presence means the Stripe code is in the chunk. */
 const STRIPE_MARKER = "js.stripe.com";
 

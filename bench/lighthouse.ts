@@ -2,7 +2,7 @@
 // each page several times, medians reported. Runs the CLI in a child process per run, so every
 // run has a fresh browser.
 import { spawn } from "node:child_process";
-import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ROOT } from "./processes.js";
 
 export const LIGHTHOUSE_BUDGETS = {
@@ -29,7 +29,7 @@ interface Report {
   audits: Record<string, { numericValue?: number; score: number | null; title: string }>;
 }
 
-export interface LighthouseRun {
+interface LighthouseRun {
   figures: LighthouseFigures;
   /** Titles of the audits that did not pass, for the report. */
   failedAudits: string[];
@@ -37,7 +37,7 @@ export interface LighthouseRun {
 
 /** `headers` go with every request of the page (e.g. a session cookie, for the admin's screens). */
 async function runOnce(url: string, headers?: Record<string, string>): Promise<LighthouseRun> {
-  const cli = path.join(ROOT, "node_modules/lighthouse/cli/index.js");
+  const cli = fileURLToPath(import.meta.resolve("lighthouse/cli/index.js"));
   const child = spawn(
     process.execPath,
     [

@@ -37,7 +37,7 @@ export interface FixedRateJob extends HttpRequestSpec {
   durationSeconds: number;
 }
 
-export interface UploadJob {
+interface UploadJob {
   kind: "uploads";
   url: string;
   origin: string;

@@ -15,12 +15,15 @@ const packages = lock.packages;
 /** `@biomejs/cli-linux-arm64-musl` → { os: linux, cpu: arm64, libc: musl }. */
 function platformOf(name) {
   const parts = name.split("/").pop().split("-");
-  const os = parts.find((p) => ["android", "darwin", "linux", "win32", "freebsd"].includes(p));
-  const cpu = parts.find((p) => ["arm64", "x64", "arm", "ia32", "wasm32"].includes(p));
+  const os = parts.find((p) => ["android", "darwin", "linux", "win32", "freebsd", "openharmony"].includes(p));
+  const cpu = parts.find((p) =>
+    ["arm64", "x64", "arm", "ia32", "wasm32", "ppc64", "riscv64", "s390x", "loong64"].includes(p),
+  );
   if (!cpu) return undefined;
   const entry = { cpu: [cpu] };
   if (os) entry.os = [os];
-  if (os === "linux") entry.libc = [parts.includes("musl") ? "musl" : "glibc"];
+  // `musl`, or an ABI name that starts with it (`linux-arm-musleabihf`).
+  if (os === "linux") entry.libc = [parts.some((p) => p.startsWith("musl")) ? "musl" : "glibc"];
   return entry;
 }
 

@@ -49,7 +49,7 @@ export type Products = {
   add(product: ProductInput): Promise<Product>;
 };
 
-export type Orders = {
+type Orders = {
   /** Books `quantity` units as `request`'s signed-in customer; removed in teardown unless paid. */
   place(request: APIRequestContext, productId: string, quantity?: number): Promise<Order>;
   /** Pays through the sandbox provider as `customer` on `request` would from the payment page. */

@@ -34,7 +34,7 @@ export function paymentsMode(env: PaymentsEnv): "stripe" | "sandbox" {
 }
 
 /** The environment, parsed once at start (README.md, Configuration). */
-export const envSchema = z
+const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -182,10 +182,7 @@ function persistedSecret(dataDir: string): string {
  * the README publishes) exist, so the demo admin is not offered to the whole network, and every
  * interface when they do not.
  */
-export function listenHost(
-  host: string | undefined,
-  demoAccounts: boolean,
-): { host: string; notice?: string } {
+function listenHost(host: string | undefined, demoAccounts: boolean): { host: string; notice?: string } {
   if (host) return { host };
   if (demoAccounts) return { host: "127.0.0.1", notice: startupMessages.loopbackOnly };
   return { host: "0.0.0.0" };

@@ -10,7 +10,7 @@ const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z\d!#$@^%&?]{8,20
 
 const m = accountMessages;
 
-export const emailSchema = z
+const emailSchema = z
   .string({ error: m.emailRequired })
   .trim()
   .min(1, m.emailRequired)
@@ -50,7 +50,6 @@ export const resetRequestSchema = z.object({ email: emailSchema });
 export type ResetRequestInput = z.input<typeof resetRequestSchema>;
 
 export const newPasswordSchema = z.object({ password: passwordSchema });
-export type NewPasswordInput = z.input<typeof newPasswordSchema>;
 
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -62,7 +61,6 @@ export const meSchema = z.object({
   phone: z.string(),
   role: z.enum(ROLES),
 });
-export type Me = z.infer<typeof meSchema>;
 
 /** Who is signed in, if anyone: a visitor is an answer too, not an error. */
 export const sessionSchema = z.object({ user: meSchema.nullable() });

@@ -12,9 +12,9 @@ import {
 import { adminMessages } from "./messages/admin.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
-export { CATEGORIES, CATEGORY_LABELS, type Category, PRODUCT_SORTS, type ProductSort } from "./constants.js";
+export { CATEGORIES, type Category } from "./constants.js";
 
-export const categorySchema = z.enum(CATEGORIES);
+const categorySchema = z.enum(CATEGORIES);
 
 export const productSchema = z.object({
   id: z.string(),
@@ -61,10 +61,10 @@ export const productIdParamsSchema = z.object({ id: z.uuid() });
 /** The shop's own art under /media (no dots in folder names, so no way out of it). */
 const SHOP_MEDIA_PATTERN = /^\/media\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:svg|webp|png|jpe?g|gif)$/;
 
-export const PRODUCT_NAME_MAX_LENGTH = 120;
-export const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
+const PRODUCT_NAME_MAX_LENGTH = 120;
+const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
 /** Whole dollars per unit; a product is never given away. */
-export const PRODUCT_PRICE_MIN = 1;
+const PRODUCT_PRICE_MIN = 1;
 /** Whole dollars per unit; far above any part the shop sells, low enough to catch a typo of zeros. */
 export const PRODUCT_PRICE_MAX = 100_000;
 

@@ -52,9 +52,9 @@ export const PRODUCT_SORTS = [
 ] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 /** The order of the list while no search term is given. */
-export const DEFAULT_PRODUCT_SORT: ProductSort = "name-asc";
+const DEFAULT_PRODUCT_SORT: ProductSort = "name-asc";
 /** The order of the list while a search term is given. */
-export const DEFAULT_SEARCH_SORT: ProductSort = "relevance";
+const DEFAULT_SEARCH_SORT: ProductSort = "relevance";
 
 /** The order the list is shown in when none is chosen: by relevance while searching, else by name. */
 export function defaultProductSort(search: string): ProductSort {

@@ -108,7 +108,6 @@ const reversed = { error: orderMessages.list.rangeReversed, path: ["to"] };
 
 /** GET /api/orders/export.csv: the filter of the admin's order list. */
 export const orderFilterSchema = z.object(filterShape).refine(rangeInOrder, reversed);
-export type OrderFilterInput = z.input<typeof orderFilterSchema>;
 export type OrderFilter = z.output<typeof orderFilterSchema>;
 
 /** A page after `cursor` (the next page) or before `before` (the previous one). */
@@ -118,7 +117,6 @@ const pageQuerySchema = cursorQuerySchema.extend({
 
 /** GET /api/orders: a page of every order, newest first, filtered. */
 export const orderListQuerySchema = pageQuerySchema.extend(filterShape).refine(rangeInOrder, reversed);
-export type OrderListQuery = z.input<typeof orderListQuerySchema>;
 
 /** GET /api/orders/mine: a page of the customer's own orders, newest first. */
 export const myOrdersQuerySchema = pageQuerySchema;

@@ -17,10 +17,9 @@ export const cursorQuerySchema = z.object({
   cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_LIST_PAGE_SIZE).optional().default(LIST_PAGE_SIZE),
 });
-export type CursorQuery = z.input<typeof cursorQuerySchema>;
 
 /** How many rows match: exact up to EXACT_COUNT_LIMIT, otherwise "more than `count`". */
-export const listCountSchema = z.object({
+const listCountSchema = z.object({
   count: z.number().int().min(0),
   exact: z.boolean(),
 });
@@ -34,4 +33,3 @@ export function cursorPageSchema<T extends z.ZodType>(item: T) {
     total: listCountSchema,
   });
 }
-export type CursorPage<T> = { items: T[]; nextCursor: string | null; total: ListCount };

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** Card payments (docs/product.md, API). Amounts here are in cents, as payment providers want them. */
 
-export const PAYMENT_PROVIDERS = ["sandbox", "stripe"] as const;
+const PAYMENT_PROVIDERS = ["sandbox", "stripe"] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 /** POST /api/orders/:id/payment-intent → the intent for the order's own amount. */
@@ -21,7 +21,6 @@ export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
 export const payOrderInputSchema = z.object({
   transactionId: z.string().trim().min(1).max(255),
 });
-export type PayOrderInput = z.infer<typeof payOrderInputSchema>;
 
 /**
  * POST /api/payments/sandbox/confirm. Shapes only: whether the card number, expiry and CVC are
@@ -42,12 +41,7 @@ export const sandboxConfirmInputSchema = z.object({
 });
 export type SandboxConfirmInput = z.infer<typeof sandboxConfirmInputSchema>;
 
-export const PAYMENT_INTENT_STATUSES = [
-  "requires_payment_method",
-  "processing",
-  "succeeded",
-  "canceled",
-] as const;
+const PAYMENT_INTENT_STATUSES = ["requires_payment_method", "processing", "succeeded", "canceled"] as const;
 
 export const sandboxConfirmResultSchema = z.object({
   paymentIntent: z.object({ id: z.string(), status: z.enum(PAYMENT_INTENT_STATUSES) }),

@@ -17,12 +17,11 @@ export type Review = z.infer<typeof reviewSchema>;
 
 /** GET /api/reviews: `limit` reviews, newest first, after `cursor` (the page before's nextCursor). */
 export const reviewListQuerySchema = cursorQuerySchema;
-export type ReviewListQuery = z.input<typeof reviewListQuerySchema>;
 
 export const reviewPageSchema = cursorPageSchema(reviewSchema);
 export type ReviewPage = z.infer<typeof reviewPageSchema>;
 
-export const REVIEW_COMMENT_MAX_LENGTH = 1000;
+const REVIEW_COMMENT_MAX_LENGTH = 1000;
 
 /** POST /api/reviews; the reviewer's name comes from the session, never from the body. */
 export const reviewInputSchema = z.object({

@@ -37,7 +37,6 @@ export const userListQuerySchema = cursorQuerySchema.extend({
     .optional(),
   role: z.enum(ROLES).optional(),
 });
-export type UserListQuery = z.input<typeof userListQuerySchema>;
 export type UserListParams = z.output<typeof userListQuerySchema>;
 
 /** A page of users; `prevCursor` leads to the page before it (null on the first). */

@@ -1,7 +1,7 @@
 import { type ReactNode, useId } from "react";
 
 /** What the frame hands its control so the label, the error and the hint point at it. */
-export type FieldControlProps = {
+type FieldControlProps = {
   id: string;
   "aria-invalid": true | undefined;
   "aria-describedby": string | undefined;

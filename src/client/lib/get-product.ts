@@ -3,7 +3,7 @@ import type { Product } from "../../shared/catalog.js";
 import { api } from "./api.js";
 import { catalogKeys } from "./query-keys.js";
 
-export function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
+function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
   return api<Product>(`/api/products/${encodeURIComponent(id)}`, { signal });
 }
 

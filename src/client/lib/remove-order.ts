@@ -2,7 +2,7 @@ import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-quer
 import { api } from "./api.js";
 import { catalogKeys, orderKeys } from "./query-keys.js";
 
-export function removeOrder(id: string): Promise<void> {
+function removeOrder(id: string): Promise<void> {
   return api<void>(`/api/orders/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
 

@@ -24,7 +24,7 @@ export function withPageAt(query: URLSearchParams, at: PageAt): URLSearchParams 
   return params;
 }
 
-export function readPosition(params: URLSearchParams): PagePosition {
+function readPosition(params: URLSearchParams): PagePosition {
   const cursor = cursorParam(params.get("cursor"));
   const page = Number(params.get("page"));
   return {
@@ -42,7 +42,7 @@ export function withoutPosition(params: URLSearchParams): URLSearchParams {
 }
 
 /** A link to `position` in the list the URL's other parameters describe. */
-export function positionHref(params: URLSearchParams, position: Partial<PagePosition>): string {
+function positionHref(params: URLSearchParams, position: Partial<PagePosition>): string {
   const next = withoutPosition(params);
   if (position.cursor) next.set("cursor", position.cursor);
   else if (position.before) next.set("before", position.before);

@@ -29,7 +29,7 @@ let loaded: Promise<typeof EmbeddedPostgresServer> | undefined;
  * code with 0. Whoever starts a server stops it (`EmbeddedDatabase.stop`, and a synchronous stop
  * at exit below).
  */
-export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
   loaded ??= (async () => {
     const emitter: NodeJS.EventEmitter = process;
     const before = new Map(EXIT_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));

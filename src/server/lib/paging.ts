@@ -45,7 +45,7 @@ function isTimestamp(text: string): boolean {
 }
 
 /** Ids as the shop makes them (better-auth's and PostgreSQL's UUIDs): no character the database refuses. */
-export const TEXT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const TEXT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** For lists keyed by a uuid column, whose comparison fails on anything else. */
 export const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,18 +1,19 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
+import { rateLimits } from "../db/schema/index.js";
 import { TooManyRequests } from "./problem.js";
 
-export interface RateLimitResult {
+interface RateLimitResult {
   allowed: boolean;
   retryAfterSeconds: number;
 }
 
 /** The pool or a transaction: inside one, a hit rolls back with the work it allowed. */
-type Executor = Pick<Db, "execute">;
+type Executor = Pick<Db, "insert">;
 
 /**
- * Fixed-window counter in PostgreSQL, bumped in one atomic statement, so concurrent requests and
- * several instances share one limit.
+ * Fixed-window counter in PostgreSQL, bumped in one atomic statement (an upsert), so concurrent
+ * requests and several instances share one limit. In the update, the columns are the stored row's.
  */
 export async function hitRateLimit(
   db: Executor,
@@ -20,13 +21,22 @@ export async function hitRateLimit(
   max: number,
   windowSeconds: number,
 ): Promise<RateLimitResult> {
-  const result = await db.execute<{ count: number; retry: number }>(sql`
-    insert into rate_limit (key, count, window_start) values (${key}, 1, now())
-    on conflict (key) do update set
-      count = case when rate_limit.window_start <= now() - make_interval(secs => ${windowSeconds}) then 1 else rate_limit.count + 1 end,
-      window_start = case when rate_limit.window_start <= now() - make_interval(secs => ${windowSeconds}) then now() else rate_limit.window_start end
-    returning count, ceil(extract(epoch from (window_start + make_interval(secs => ${windowSeconds}) - now())))::int as retry`);
-  const row = result.rows[0];
+  const windowLength = sql`make_interval(secs => ${windowSeconds})`;
+  const windowOver = sql`${rateLimits.windowStart} <= now() - ${windowLength}`;
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, count: 1, windowStart: sql`now()` })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${windowOver} then 1 else ${rateLimits.count} + 1 end`,
+        windowStart: sql`case when ${windowOver} then now() else ${rateLimits.windowStart} end`,
+      },
+    })
+    .returning({
+      count: rateLimits.count,
+      retry: sql<number>`ceil(extract(epoch from (${rateLimits.windowStart} + ${windowLength} - now())))::int`,
+    });
   return { allowed: (row?.count ?? 0) <= max, retryAfterSeconds: Math.max(1, row?.retry ?? windowSeconds) };
 }
 

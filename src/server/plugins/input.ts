@@ -13,7 +13,7 @@ const isUnstorable = (text: string) => text.includes("\u0000") || LONE_SURROGATE
  * changed (node-postgres writes a lone surrogate as U+FFFD). Walks with an explicit stack, so a
  * body nested a million levels deep cannot overflow the call stack.
  */
-export function hasUnstorableText(value: unknown): boolean {
+function hasUnstorableText(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const item = pending.pop();

@@ -17,7 +17,7 @@ const ORIGIN_EXEMPT = new Set(["/api/payments/webhook"]);
  * per-request directives), so they are worked out once at start-up rather than on every request,
  * which is what building helmet's middleware for each request (as @fastify/helmet does) costs.
  */
-export function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
+function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const collector = {
     setHeader(name: string, value: string | number) {

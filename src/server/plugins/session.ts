@@ -26,7 +26,7 @@ declare module "fastify" {
   }
 }
 
-export interface SessionPluginOptions {
+interface SessionPluginOptions {
   /** The user whose session these cookies carry, or null (the accounts feature reads better-auth's). */
   readSession: (cookie: string) => Promise<SessionUser | null>;
 }

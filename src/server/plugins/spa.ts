@@ -68,7 +68,7 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page) {
 const PRELOAD_WAIT_MS = 100;
 
 /** A `Link` header worked out per request for a landing page (e.g. from the catalog), if any. */
-export type PreloadLink = () => Promise<string | undefined>;
+type PreloadLink = () => Promise<string | undefined>;
 
 async function linkWithin(app: FastifyInstance, link: PreloadLink): Promise<string | undefined> {
   let timer: NodeJS.Timeout | undefined;

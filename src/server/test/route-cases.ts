@@ -18,7 +18,7 @@ import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./user
 export type Actor = "visitor" | "customerA" | "customerB" | "admin";
 export type Person = Exclude<Actor, "visitor">;
 export const ACTORS: Actor[] = ["visitor", "customerB", "customerA", "admin"];
-export type Expected = Record<Actor, number>;
+type Expected = Record<Actor, number>;
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface Prepared {
@@ -34,7 +34,7 @@ export interface RouteCase {
 }
 export type Entry = RouteCase | { skip: string };
 
-export const publicRoute = (ok: number): Expected => ({
+const publicRoute = (ok: number): Expected => ({
   visitor: ok,
   customerA: ok,
   customerB: ok,
@@ -48,7 +48,7 @@ const ownerOnly = (ok: number): Expected => ({ visitor: 401, customerA: ok, cust
 const adminOnly = (ok: number): Expected => ({ visitor: 401, customerA: 403, customerB: 403, admin: ok });
 
 /** Whole subtrees left out of the matrix, with the reason. */
-export const SKIPPED_PREFIXES: Record<string, string> = {
+const SKIPPED_PREFIXES: Record<string, string> = {
   "/api/docs": "Swagger UI and the OpenAPI document: public and read-only (app.test.ts reads the document)",
 };
 
@@ -58,7 +58,7 @@ export const isSkippedPath = (key: string) =>
     return path === prefix || path.startsWith(`${prefix}/`);
   });
 
-export const ADMIN_EMAIL = "matrix.admin@example.com";
+const ADMIN_EMAIL = "matrix.admin@example.com";
 
 export interface RouteWorld {
   ctx: TestContext;
@@ -75,7 +75,7 @@ export interface RouteWorld {
 const post = (world: RouteWorld, url: string, cookie: string, payload: object) =>
   world.ctx.app.inject({ method: "POST", url, headers: { cookie, origin: ORIGIN }, payload });
 
-export async function newProduct(world: RouteWorld): Promise<string> {
+async function newProduct(world: RouteWorld): Promise<string> {
   const [row] = await world.ctx.database.db
     .insert(products)
     .values({
@@ -91,7 +91,7 @@ export async function newProduct(world: RouteWorld): Promise<string> {
 }
 
 /** An order of customer A, written straight to the database in the given state. */
-export async function orderOfA(world: RouteWorld, status: OrderStatus): Promise<string> {
+async function orderOfA(world: RouteWorld, status: OrderStatus): Promise<string> {
   const a = world.people.customerA;
   const [row] = await world.ctx.database.db
     .insert(orders)
@@ -163,7 +163,7 @@ async function imageUpload(): Promise<Prepared> {
   return { url: "/api/uploads", ...(await multipartImage(png)) };
 }
 
-export const newProductBody = {
+const newProductBody = {
   name: "Matrix keyboard",
   image: "/media/products/pulse-60-compact-keyboard.svg",
   price: 50,
@@ -326,7 +326,7 @@ export const sessionTokenOf = (cookie: string) =>
   decodeURIComponent(cookie.match(/gearhouse\.session_token=([^;]+)/)?.[1] ?? "").split(".")[0] ?? "";
 
 /** A reset token for the user, asked for through the API and read from the mail it sends. */
-export async function resetTokenOf(world: RouteWorld, email: string): Promise<string> {
+async function resetTokenOf(world: RouteWorld, email: string): Promise<string> {
   const res = await world.ctx.app.inject({
     method: "POST",
     url: "/api/auth/request-password-reset",

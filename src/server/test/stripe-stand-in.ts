@@ -9,7 +9,7 @@ import Stripe from "stripe";
  * one (with `expand[]=latest_charge`). Test helpers play the customer's part in Stripe.js.
  */
 
-export interface StandInCharge {
+interface StandInCharge {
   id: string;
   object: "charge";
   amount: number;
@@ -19,7 +19,7 @@ export interface StandInCharge {
   payment_method_details: { type: "card"; card: { brand: string; last4: string } };
 }
 
-export interface StandInIntent {
+interface StandInIntent {
   id: string;
   object: "payment_intent";
   amount: number;
@@ -33,7 +33,7 @@ export interface StandInIntent {
   livemode: false;
 }
 
-export interface StandInRequest {
+interface StandInRequest {
   method: string;
   path: string;
   idempotencyKey: string | undefined;

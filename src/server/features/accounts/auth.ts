@@ -1,6 +1,5 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
@@ -12,7 +11,7 @@ import { endResetLinks } from "./service.js";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const GOOGLE_PROVIDER_ID = "google";
-export const SESSION_COOKIE_PREFIX = "gearhouse";
+const SESSION_COOKIE_PREFIX = "gearhouse";
 
 function resetMail(url: string) {
   return {
@@ -168,7 +167,6 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-export { APIError };
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -23,7 +23,7 @@ export const DEMO_ACCOUNTS = [
 ] as const;
 
 /** Creates the demo admin and customer (development only); returns those it created. */
-export async function seedDemoAccounts(db: Db, auth: Auth): Promise<(typeof DEMO_ACCOUNTS)[number][]> {
+async function seedDemoAccounts(db: Db, auth: Auth): Promise<(typeof DEMO_ACCOUNTS)[number][]> {
   const created: (typeof DEMO_ACCOUNTS)[number][] = [];
   for (const account of DEMO_ACCOUNTS) {
     const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, account.email));
@@ -41,7 +41,7 @@ export async function seedDemoAccounts(db: Db, auth: Auth): Promise<(typeof DEMO
 }
 
 /** Accounts whose address ADMIN_EMAILS lists but that have no role admin (yet), for the start-up log. */
-export async function listedWithoutRole(db: Db, emails: readonly string[]): Promise<string[]> {
+async function listedWithoutRole(db: Db, emails: readonly string[]): Promise<string[]> {
   if (emails.length === 0) return [];
   const rows = await db
     .select({ email: users.email })

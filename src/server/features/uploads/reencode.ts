@@ -6,7 +6,7 @@ import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
 
 /** Width × height an upload may declare; far beyond any product photo, far below a decompression bomb. */
-export const MAX_INPUT_PIXELS = 40_000_000;
+const MAX_INPUT_PIXELS = 40_000_000;
 /** Longest side of a stored image: sharp enough for a product page, small enough to serve from PostgreSQL. */
 export const MAX_IMAGE_SIDE = 1600;
 const WEBP_QUALITY = 82;
@@ -20,7 +20,7 @@ const startsWith = (bytes: Buffer, signature: string, at = 0) =>
  * The format the file's own bytes announce. Only these four signatures reach sharp, so its other
  * loaders (SVG, PDF, TIFF, HEIF…) never parse an uploaded file.
  */
-export function sniffImageFormat(bytes: Buffer): ImageFormat | undefined {
+function sniffImageFormat(bytes: Buffer): ImageFormat | undefined {
   if (startsWith(bytes, "\xff\xd8\xff")) return "jpeg";
   if (startsWith(bytes, "\x89PNG\r\n\x1a\n")) return "png";
   if (startsWith(bytes, "GIF87a") || startsWith(bytes, "GIF89a")) return "gif";
@@ -38,7 +38,7 @@ const inputOptions: SharpOptions = {
   failOn: "error",
 };
 
-export interface EncodedImage {
+interface EncodedImage {
   data: Buffer;
   width: number;
   height: number;
@@ -49,7 +49,7 @@ export interface EncodedImage {
  * upright from EXIF, metadata stripped, first frame only, at most MAX_IMAGE_SIDE a side, WebP.
  * The server runs it in its image worker (encoder.ts), below the event loop's priority.
  */
-export async function reencodeImage(bytes: Buffer): Promise<EncodedImage> {
+async function reencodeImage(bytes: Buffer): Promise<EncodedImage> {
   const sniffed = sniffImageFormat(bytes);
   if (!sniffed) throw unsupportedMediaType(uploadMessages.unsupported);
 

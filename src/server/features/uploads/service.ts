@@ -12,7 +12,7 @@ const IMAGE_FILE = /^([a-f0-9]{64})\.webp$/;
 export const IMAGE_URL_PREFIX = "/api/images/";
 export const IMAGE_URL_SUFFIX = ".webp";
 
-export const imageUrl = (key: string) => `${IMAGE_URL_PREFIX}${key}${IMAGE_URL_SUFFIX}`;
+const imageUrl = (key: string) => `${IMAGE_URL_PREFIX}${key}${IMAGE_URL_SUFFIX}`;
 
 /** The key in an image URL's last segment, or undefined when it cannot be one of ours. */
 export function imageKeyOf(file: string): string | undefined {

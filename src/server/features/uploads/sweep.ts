@@ -4,9 +4,9 @@ import type { Db } from "../../db/client.js";
 import { IMAGE_URL_PREFIX, IMAGE_URL_SUFFIX } from "./service.js";
 
 /** How long an image no product or order uses is kept: time to upload it and then save the order or product. */
-export const UNUSED_IMAGE_GRACE_SECONDS = 24 * 60 * 60;
+const UNUSED_IMAGE_GRACE_SECONDS = 24 * 60 * 60;
 /** Images looked at by one statement: its work stays the same whatever the size of the shop. */
-export const SWEEP_BATCH = 500;
+const SWEEP_BATCH = 500;
 
 export interface SweepResult {
   /** Unused images removed. */

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { plantTree } from "./planted-tree.js";
 import { type Run, runCommand } from "./run-command.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
@@ -64,12 +64,7 @@ describe("the layer check (npm run lint:layers)", () => {
   let planted = "";
   let run: Run;
   beforeAll(async () => {
-    // Outside the repository: a failed run cannot leave a planted file in src.
-    planted = mkdtempSync(path.join(os.tmpdir(), "gearhouse-layers-"));
-    for (const [file, source] of Object.entries(PLANTED)) {
-      mkdirSync(path.dirname(path.join(planted, file)), { recursive: true });
-      writeFileSync(path.join(planted, file), source);
-    }
+    planted = plantTree("gearhouse-layers-", PLANTED);
     run = await layerCheck(planted);
   });
   afterAll(() => rmSync(planted, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import path from "node:path";
  * `STRESS=1` (npm run test:stress) runs the full figures of README.md's Guarantees; every
  * `npm test` runs the quick variant, which exercises the same paths with fewer repetitions.
  */
-export const STRESS = process.env.STRESS === "1";
+const STRESS = process.env.STRESS === "1";
 
 export const FIGURES = STRESS
   ? {

@@ -14,7 +14,7 @@ export const SEED = 20_260_006;
 export const RUNS = 200;
 
 /** Attack strings from the usual corpora: SQL, script, template, path, header and Unicode tricks. */
-export const CORPUS = [
+const CORPUS = [
   "' OR '1'='1",
   '\'; DROP TABLE "order"; --',
   '" OR 1=1 --',
@@ -52,18 +52,18 @@ export const CORPUS = [
   " ",
 ];
 /** Texts PostgreSQL cannot store as sent: a NUL, and halves of surrogate pairs. */
-export const UNSTORABLE = ["\u0000", "a\u0000b", "\ud800", "x\udfff", "\ud83d"];
+const UNSTORABLE = ["\u0000", "a\u0000b", "\ud800", "x\udfff", "\ud83d"];
 
 const anyCodeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
 
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
+const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...CORPUS, ...UNSTORABLE), weight: 6 },
   { arbitrary: fc.string({ unit: "binary", maxLength: 40 }), weight: 3 },
   { arbitrary: fc.string({ unit: anyCodeUnit, maxLength: 20 }), weight: 2 },
   { arbitrary: fc.constantFrom(1_000, 100_000, 900_000).map((n) => "x".repeat(n)), weight: 1 },
 );
 
-export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+const hostileNumber: fc.Arbitrary<number> = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.constantFrom(
@@ -216,7 +216,7 @@ export function hostileBodies(base: Record<string, unknown>): fc.Arbitrary<Hosti
 }
 
 /** Percent-encodes every byte of the text's UTF-8 form (a lone surrogate has none: it goes as U+FFFD). */
-export const percentEncode = (text: string) =>
+const percentEncode = (text: string) =>
   [...new TextEncoder().encode(text)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
 
 /** Path ids: wrong shapes, encodings the router must decode safely, lengths past its limit. */

@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { api } from "../../../lib/api.js";
 
-export type GoogleSignInInput = {
+type GoogleSignInInput = {
   /** Where Google sends the user back to once signed in. */
   callbackURL: string;
   /** Where the user lands when the sign-in fails; the server appends `error=CODE`. */
@@ -10,7 +10,7 @@ export type GoogleSignInInput = {
 
 type SocialSignInAnswer = { url: string; redirect: boolean };
 
-export function startGoogleSignIn(input: GoogleSignInInput): Promise<SocialSignInAnswer> {
+function startGoogleSignIn(input: GoogleSignInInput): Promise<SocialSignInAnswer> {
   return api<SocialSignInAnswer>("/api/auth/sign-in/social", {
     method: "POST",
     json: { provider: "google", ...input },

@@ -7,7 +7,7 @@ import { paths } from "../../../lib/paths.js";
 export type ResetRequestValues = z.output<typeof resetRequestSchema>;
 
 /** Asks for a reset mail; the answer is the same whether or not the email has an account. */
-export function requestPasswordReset(values: ResetRequestValues): Promise<unknown> {
+function requestPasswordReset(values: ResetRequestValues): Promise<unknown> {
   return api<unknown>("/api/auth/request-password-reset", {
     method: "POST",
     json: { email: values.email, redirectTo: paths.passwordReset },

@@ -2,9 +2,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api.js";
 import { sessionQueryKey } from "../../../lib/auth.js";
 
-export type ResetPasswordInput = { token: string; newPassword: string };
+type ResetPasswordInput = { token: string; newPassword: string };
 
-export function resetPassword(input: ResetPasswordInput): Promise<unknown> {
+function resetPassword(input: ResetPasswordInput): Promise<unknown> {
   return api<unknown>("/api/auth/reset-password", { method: "POST", json: input });
 }
 

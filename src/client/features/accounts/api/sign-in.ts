@@ -6,7 +6,7 @@ import { startSession } from "./start-session.js";
 
 export type SignInValues = z.output<typeof signInSchema>;
 
-export function signIn(values: SignInValues): Promise<unknown> {
+function signIn(values: SignInValues): Promise<unknown> {
   return api<unknown>("/api/auth/sign-in/email", { method: "POST", json: values });
 }
 

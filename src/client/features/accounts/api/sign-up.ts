@@ -8,7 +8,7 @@ import { startSession } from "./start-session.js";
 export type SignUpValues = z.output<typeof signUpSchema>;
 
 /** Answers 200 {ok: true} whether or not the email already had an account. */
-export function signUp(values: SignUpValues): Promise<unknown> {
+function signUp(values: SignUpValues): Promise<unknown> {
   return api<unknown>("/api/auth/sign-up/email", { method: "POST", json: values });
 }
 

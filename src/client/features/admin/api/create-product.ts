@@ -3,7 +3,7 @@ import type { Product, ProductInput } from "../../../../shared/catalog.js";
 import { api } from "../../../lib/api.js";
 import { adminKeys, catalogKeys } from "../../../lib/query-keys.js";
 
-export function createProduct(input: ProductInput): Promise<Product> {
+function createProduct(input: ProductInput): Promise<Product> {
   return api<Product>("/api/products", { method: "POST", json: input });
 }
 

@@ -6,13 +6,13 @@ import { catalogKeys } from "../../../lib/query-keys.js";
 
 export const ADMIN_PRODUCTS_PAGE_SIZE = 12;
 
-export function getAdminProducts(page: number, signal?: AbortSignal): Promise<ProductList> {
+function getAdminProducts(page: number, signal?: AbortSignal): Promise<ProductList> {
   return api<ProductList>(productListPath({ sort: "newest", page, pageSize: ADMIN_PRODUCTS_PAGE_SIZE }), {
     signal,
   });
 }
 
-export function adminProductsQueryOptions(page: number) {
+function adminProductsQueryOptions(page: number) {
   return queryOptions({
     queryKey: catalogKeys.adminPage(page),
     queryFn: ({ signal }) => getAdminProducts(page, signal),

@@ -5,11 +5,11 @@ import { orderKeys } from "../../../lib/query-keys.js";
 import { type PageAt, withPageAt } from "../../../lib/use-page-position.js";
 
 /** `query` is the filter's API query (hooks/use-orders-filter.ts); `at` where the page starts. */
-export function getAllOrders(query: URLSearchParams, at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
+function getAllOrders(query: URLSearchParams, at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
   return api<OrderPage>(`/api/orders?${withPageAt(query, at)}`, { signal });
 }
 
-export function allOrdersQueryOptions(query: URLSearchParams, at: PageAt, enabled = true) {
+function allOrdersQueryOptions(query: URLSearchParams, at: PageAt, enabled = true) {
   return queryOptions({
     enabled,
     queryKey: orderKeys.allPage(query, at),

@@ -3,11 +3,11 @@ import type { AdminOverview } from "../../../../shared/admin.js";
 import { api } from "../../../lib/api.js";
 import { adminKeys } from "../../../lib/query-keys.js";
 
-export function getOverview(signal?: AbortSignal): Promise<AdminOverview> {
+function getOverview(signal?: AbortSignal): Promise<AdminOverview> {
   return api<AdminOverview>("/api/admin/overview", { signal });
 }
 
-export function overviewQueryOptions() {
+function overviewQueryOptions() {
   return queryOptions({ queryKey: adminKeys.overview(), queryFn: ({ signal }) => getOverview(signal) });
 }
 

@@ -3,7 +3,7 @@ import type { Order } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
 import { adminKeys, orderKeys } from "../../../lib/query-keys.js";
 
-export function shipOrder(id: string): Promise<Order> {
+function shipOrder(id: string): Promise<Order> {
   return api<Order>(`/api/orders/${encodeURIComponent(id)}/ship`, { method: "POST" });
 }
 

@@ -3,9 +3,9 @@ import type { Product, ProductPatch } from "../../../../shared/catalog.js";
 import { api } from "../../../lib/api.js";
 import { adminKeys, catalogKeys } from "../../../lib/query-keys.js";
 
-export type UpdateProductInput = { id: string; patch: ProductPatch };
+type UpdateProductInput = { id: string; patch: ProductPatch };
 
-export function updateProduct({ id, patch }: UpdateProductInput): Promise<Product> {
+function updateProduct({ id, patch }: UpdateProductInput): Promise<Product> {
   return api<Product>(`/api/products/${encodeURIComponent(id)}`, { method: "PATCH", json: patch });
 }
 

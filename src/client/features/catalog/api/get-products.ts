@@ -6,12 +6,12 @@ import { catalogKeys } from "../../../lib/query-keys.js";
 
 export type ProductsFilter = Partial<ProductListQuery>;
 
-export function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductList> {
+function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductList> {
   // One spelling of the URL for the client and the server's preload of /tools (constants.ts).
   return api<ProductList>(productListPath(filter), { signal });
 }
 
-export function productsQueryOptions(filter: ProductsFilter) {
+function productsQueryOptions(filter: ProductsFilter) {
   return queryOptions({
     queryKey: catalogKeys.list(filter),
     queryFn: ({ signal }) => getProducts(filter, signal),

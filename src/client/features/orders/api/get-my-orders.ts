@@ -4,7 +4,7 @@ import { api } from "../../../lib/api.js";
 import { orderKeys } from "../../../lib/query-keys.js";
 import { type PageAt, withPageAt } from "../../../lib/use-page-position.js";
 
-export function getMyOrders(at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
+function getMyOrders(at: PageAt, signal?: AbortSignal): Promise<OrderPage> {
   const params = withPageAt(new URLSearchParams(), at);
   return api<OrderPage>(`/api/orders/mine${params.size ? `?${params}` : ""}`, { signal });
 }

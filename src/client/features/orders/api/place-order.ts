@@ -3,13 +3,13 @@ import type { Order, OrderInput } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
 import { catalogKeys, orderKeys } from "../../../lib/query-keys.js";
 
-export type PlaceOrderVariables = {
+type PlaceOrderVariables = {
   input: OrderInput;
   /** The same key for every retry of one booking, so a retried request cannot book twice. */
   idempotencyKey: string;
 };
 
-export function placeOrder({ input, idempotencyKey }: PlaceOrderVariables): Promise<Order> {
+function placeOrder({ input, idempotencyKey }: PlaceOrderVariables): Promise<Order> {
   return api<Order>("/api/orders", {
     method: "POST",
     json: input,

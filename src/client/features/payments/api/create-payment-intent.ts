@@ -3,7 +3,7 @@ import type { PaymentIntent } from "../../../../shared/payments.js";
 import { api } from "../../../lib/api.js";
 import { orderKeys } from "../../../lib/query-keys.js";
 
-export function createPaymentIntent(orderId: string, signal?: AbortSignal): Promise<PaymentIntent> {
+function createPaymentIntent(orderId: string, signal?: AbortSignal): Promise<PaymentIntent> {
   return api<PaymentIntent>(`/api/orders/${encodeURIComponent(orderId)}/payment-intent`, {
     method: "POST",
     json: {},

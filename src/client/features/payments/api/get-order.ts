@@ -3,7 +3,7 @@ import type { Order } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
 import { orderKeys } from "../../../lib/query-keys.js";
 
-export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
+function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
   return api<Order>(`/api/orders/${encodeURIComponent(id)}`, { signal });
 }
 

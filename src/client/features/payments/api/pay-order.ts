@@ -3,13 +3,7 @@ import type { Order } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
 import { orderKeys } from "../../../lib/query-keys.js";
 
-export function payOrder({
-  orderId,
-  transactionId,
-}: {
-  orderId: string;
-  transactionId: string;
-}): Promise<Order> {
+function payOrder({ orderId, transactionId }: { orderId: string; transactionId: string }): Promise<Order> {
   return api<Order>(`/api/orders/${encodeURIComponent(orderId)}/pay`, {
     method: "POST",
     json: { transactionId },

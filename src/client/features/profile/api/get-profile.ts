@@ -4,11 +4,11 @@ import { api } from "../../../lib/api.js";
 import { useSession } from "../../../lib/auth.js";
 import { profileKeys } from "./keys.js";
 
-export function getProfile(signal?: AbortSignal): Promise<Profile> {
+function getProfile(signal?: AbortSignal): Promise<Profile> {
   return api<Profile>("/api/profile", { signal });
 }
 
-export function profileQueryOptions(userId: string) {
+function profileQueryOptions(userId: string) {
   return queryOptions({
     queryKey: profileKeys.of(userId),
     queryFn: ({ signal }) => getProfile(signal),

@@ -8,13 +8,7 @@ export type ProfileValues = z.output<typeof profileInputSchema>;
 /** create: POST, refused when a profile exists; update: PUT, refused when none exists yet. */
 export type ProfileMode = "create" | "update";
 
-export function saveProfile({
-  mode,
-  values,
-}: {
-  mode: ProfileMode;
-  values: ProfileValues;
-}): Promise<Profile> {
+function saveProfile({ mode, values }: { mode: ProfileMode; values: ProfileValues }): Promise<Profile> {
   return api<Profile>("/api/profile", { method: mode === "create" ? "POST" : "PUT", json: values });
 }
 

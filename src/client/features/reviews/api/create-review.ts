@@ -4,7 +4,7 @@ import { api } from "../../../lib/api.js";
 import { reviewPagesQueryOptions } from "./get-review-pages.js";
 import { reviewKeys } from "./keys.js";
 
-export function createReview(input: ReviewInput): Promise<Review> {
+function createReview(input: ReviewInput): Promise<Review> {
   return api<Review>("/api/reviews", { method: "POST", json: input });
 }
 

@@ -11,7 +11,7 @@ export function getReviews(
   return api<ReviewPage>(withQuery("/api/reviews", { limit: query.limit, cursor: query.cursor }), { signal });
 }
 
-export function newestReviewsQueryOptions(limit: number) {
+function newestReviewsQueryOptions(limit: number) {
   return queryOptions({
     queryKey: reviewKeys.newest(limit),
     queryFn: ({ signal }) => getReviews({ limit }, signal),

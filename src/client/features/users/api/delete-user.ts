@@ -3,7 +3,7 @@ import { api } from "../../../lib/api.js";
 import { adminKeys } from "../../../lib/query-keys.js";
 import { userKeys } from "./keys.js";
 
-export function deleteUser(id: string): Promise<void> {
+function deleteUser(id: string): Promise<void> {
   return api<void>(`/api/users/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
 

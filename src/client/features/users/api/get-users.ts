@@ -5,12 +5,12 @@ import type { UserListParams, UserPage } from "../../../../shared/users.js";
 import { api } from "../../../lib/api.js";
 import { userKeys } from "./keys.js";
 
-export function getUsers(query: Partial<UserListParams>, signal?: AbortSignal): Promise<UserPage> {
+function getUsers(query: Partial<UserListParams>, signal?: AbortSignal): Promise<UserPage> {
   const { search, role, cursor, before, limit } = query;
   return api<UserPage>(withQuery("/api/users", { search, role, cursor, before, limit }), { signal });
 }
 
-export function usersQueryOptions(query: Partial<UserListParams>) {
+function usersQueryOptions(query: Partial<UserListParams>) {
   return queryOptions({
     queryKey: userKeys.list(query),
     queryFn: ({ signal }) => getUsers(query, signal),

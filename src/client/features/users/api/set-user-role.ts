@@ -4,9 +4,9 @@ import { api } from "../../../lib/api.js";
 import { sessionQueryKey, useSession } from "../../../lib/auth.js";
 import { userKeys } from "./keys.js";
 
-export type SetUserRoleInput = { id: string } & RoleInput;
+type SetUserRoleInput = { id: string } & RoleInput;
 
-export function setUserRole({ id, role }: SetUserRoleInput): Promise<User> {
+function setUserRole({ id, role }: SetUserRoleInput): Promise<User> {
   return api<User>(`/api/users/${encodeURIComponent(id)}/role`, { method: "PUT", json: { role } });
 }
 
