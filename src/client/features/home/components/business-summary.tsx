@@ -1,4 +1,5 @@
 import { messages } from "../../../../shared/messages.js";
+import { Icon } from "../../../components/icon.js";
 import { SectionHeader } from "../../../components/section-header.js";
 
 const text = messages.home;
@@ -28,13 +29,10 @@ export function BusinessSummary({ standalone = false }: { standalone?: boolean }
           return (
             <li key={key} className="stat rounded-box border border-base-content/10 bg-base-200">
               <div className="stat-figure text-primary">
-                <svg
-                  viewBox="0 0 24 24"
-                  aria-hidden="true"
+                <Icon
+                  path={ICONS[key]}
                   className="h-8 w-8 fill-none stroke-current stroke-2 [stroke-linecap:round] [stroke-linejoin:round]"
-                >
-                  <path d={ICONS[key]} />
-                </svg>
+                />
               </div>
               <p className="stat-title text-base-content/80">{stat.title}</p>
               <p className="stat-value">{stat.value}</p>

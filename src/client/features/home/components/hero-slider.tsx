@@ -3,18 +3,21 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { SLIDER_INTERVAL_MS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
+import { Icon } from "../../../components/icon.js";
 import { ScriptButton } from "../../../components/script-button.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
 import { SLIDES } from "../slides.js";
+import { PlayPauseIcon } from "./play-pause-icon.js";
 
 const text = messages.home.slider;
 
 function Chevron({ direction }: { direction: "left" | "right" }) {
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="h-6 w-6 fill-none stroke-current stroke-2">
-      <path d={direction === "left" ? "M15 5l-7 7 7 7" : "M9 5l7 7-7 7"} />
-    </svg>
+    <Icon
+      path={direction === "left" ? "M15 5l-7 7 7 7" : "M9 5l7 7-7 7"}
+      className="h-6 w-6 fill-none stroke-current stroke-2"
+    />
   );
 }
 
@@ -150,9 +153,7 @@ export function HeroSlider() {
           aria-label={playing ? text.pause : text.play}
           className="btn btn-ghost btn-xs btn-circle ml-2"
         >
-          <svg viewBox="0 0 24 24" aria-hidden="true" className="h-4 w-4 fill-current">
-            <path d={playing ? "M6 5h4v14H6zM14 5h4v14h-4z" : "M7 4.5v15l12-7.5z"} />
-          </svg>
+          <PlayPauseIcon playing={playing} className="h-4 w-4 fill-current" />
         </ScriptButton>
       </div>
     </section>
