@@ -1,12 +1,11 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { type Path, useForm } from "react-hook-form";
+import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { productInputSchema } from "../../../../shared/catalog.js";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { messages } from "../../../../shared/messages.js";
-import { FormAlert } from "../../../components/form-alert.js";
+import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { SelectField } from "../../../components/select-field.js";
@@ -14,6 +13,7 @@ import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { uploadImage } from "../../../lib/upload-image.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 
@@ -22,7 +22,6 @@ const text = messages.admin.products;
 /** The form's fields; the image is a file until it is uploaded, then its URL joins them. */
 const formSchema = productInputSchema.omit({ image: true });
 type FormInput = z.input<typeof formSchema>;
-type FormValues = z.output<typeof formSchema>;
 const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "description", "category"];
 
 /**
@@ -40,11 +39,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     setError,
     reset,
     formState: { errors },
-  } = useForm<FormInput, unknown, FormValues>({
-    resolver: zodResolver(formSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
-  });
+  } = useSchemaForm(formSchema);
 
   const onSubmit = handleSubmit(
     async (values) => {
@@ -91,47 +86,12 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const busy = uploading || create.isPending;
   const status = uploading ? text.uploading : create.isPending ? text.saving : "";
   return (
-    <section aria-labelledby="new-product-title" className="card border border-base-content/10 bg-base-200">
-      <form onSubmit={onSubmit} noValidate className="card-body gap-5">
-        <div>
-          <h2 id="new-product-title" className="card-title text-xl">
-            {text.formTitle}
-          </h2>
-          <p className="mt-1 text-base-content/80">{text.formLead}</p>
-        </div>
-        <ImageField
-          label={text.image}
-          hint={text.imageHint}
-          error={imageError}
-          file={file}
-          disabled={busy}
-          onChange={(picked) => {
-            setFile(picked);
-            setImageError(undefined);
-          }}
-        />
-        <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
-        <div className="grid gap-5 sm:grid-cols-3">
-          <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
-          <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
-          <SelectField
-            label={text.category}
-            defaultValue=""
-            error={errors.category?.message}
-            {...register("category")}
-          >
-            <option value="" disabled>
-              {text.chooseCategory}
-            </option>
-            {CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {CATEGORY_LABELS[category]}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <DescriptionField error={errors.description?.message} {...register("description")} />
-        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
+    <FormCard
+      title={text.formTitle}
+      lead={text.formLead}
+      onSubmit={onSubmit}
+      serverError={errors.root?.server}
+      actions={
         <div className="flex flex-wrap items-center gap-3">
           <PendingButton type="submit" className="btn btn-primary sm:min-w-40" pending={busy}>
             {text.submit}
@@ -140,7 +100,40 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
             {status}
           </span>
         </div>
-      </form>
-    </section>
+      }
+    >
+      <ImageField
+        label={text.image}
+        hint={text.imageHint}
+        error={imageError}
+        file={file}
+        disabled={busy}
+        onChange={(picked) => {
+          setFile(picked);
+          setImageError(undefined);
+        }}
+      />
+      <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
+      <div className="grid gap-5 sm:grid-cols-3">
+        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
+        <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
+        <SelectField
+          label={text.category}
+          defaultValue=""
+          error={errors.category?.message}
+          {...register("category")}
+        >
+          <option value="" disabled>
+            {text.chooseCategory}
+          </option>
+          {CATEGORIES.map((category) => (
+            <option key={category} value={category}>
+              {CATEGORY_LABELS[category]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <DescriptionField error={errors.description?.message} {...register("description")} />
+    </FormCard>
   );
 }
