@@ -1,4 +1,3 @@
-import { useState } from "react";
 import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
@@ -12,7 +11,7 @@ import { SelectField } from "../../../components/select-field.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
-import { uploadImage } from "../../../lib/upload-image.js";
+import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
@@ -30,9 +29,7 @@ const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "descri
  */
 export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
-  const [file, setFile] = useState<File>();
-  const [imageError, setImageError] = useState<string>();
-  const [uploading, setUploading] = useState(false);
+  const image = useImageUpload();
   const {
     register,
     handleSubmit,
@@ -43,35 +40,27 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
 
   const onSubmit = handleSubmit(
     async (values) => {
-      if (!file) {
-        setImageError(messages.upload.missing);
+      if (!image.file) {
+        image.setError(messages.upload.missing);
         return;
       }
-      setUploading(true);
-      let image: string;
-      try {
-        image = await uploadImage(file);
-      } catch (error) {
-        setImageError(problemMessage(error));
-        return;
-      } finally {
-        setUploading(false);
-      }
+      const uploaded = await image.upload(image.file);
+      if (uploaded.problem !== undefined) return;
       create.mutate(
-        { ...values, image },
+        { ...values, image: uploaded.url },
         {
           onSuccess: (product) => {
             toast.success(text.created(product.name));
             // Without values, reset() also resets the <form>, which empties the file input.
             reset();
-            setFile(undefined);
+            image.clear();
             onCreated();
           },
           onError: (error) => {
             toast.error(problemMessage(error));
             const imageProblem =
               error instanceof ApiError ? error.errors.find((e) => e.path === "image") : undefined;
-            if (imageProblem) setImageError(imageProblem.message);
+            if (imageProblem) image.setError(imageProblem.message);
             showServerError(error, FIELDS, setError);
           },
         },
@@ -79,12 +68,12 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     },
     // An invalid form still says at once that the image is missing.
     () => {
-      if (!file) setImageError(messages.upload.missing);
+      if (!image.file) image.setError(messages.upload.missing);
     },
   );
 
-  const busy = uploading || create.isPending;
-  const status = uploading ? text.uploading : create.isPending ? text.saving : "";
+  const busy = image.uploading || create.isPending;
+  const status = image.uploading ? text.uploading : create.isPending ? text.saving : "";
   return (
     <FormCard
       title={text.formTitle}
@@ -102,17 +91,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
         </div>
       }
     >
-      <ImageField
-        label={text.image}
-        hint={text.imageHint}
-        error={imageError}
-        file={file}
-        disabled={busy}
-        onChange={(picked) => {
-          setFile(picked);
-          setImageError(undefined);
-        }}
-      />
+      <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
       <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
       <div className="grid gap-5 sm:grid-cols-3">
         <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />

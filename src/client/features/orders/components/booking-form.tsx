@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useRef } from "react";
 import type { Path } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
@@ -23,7 +23,7 @@ import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { randomKey } from "../../../lib/random-key.js";
-import { uploadImage } from "../../../lib/upload-image.js";
+import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { usePlaceOrder } from "../api/place-order.js";
@@ -74,9 +74,7 @@ export function BookingForm({
 }) {
   const navigate = useNavigate();
   const place = usePlaceOrder();
-  const [file, setFile] = useState<File>();
-  const [imageError, setImageError] = useState<string>();
-  const [uploading, setUploading] = useState(false);
+  const image = useImageUpload();
   const attempt = useRef<{ input: string; key: string }>(undefined);
   const schema = useMemo(
     () => bookingSchema(product.quantity, product.price),
@@ -107,7 +105,7 @@ export function BookingForm({
     quantity >= MIN_ORDER_QUANTITY &&
     quantity <= product.quantity &&
     withinOrderTotal(product.price, quantity);
-  const busy = uploading || place.isPending;
+  const busy = image.uploading || place.isPending;
 
   /** One key per distinct booking: a retry of the same input reuses it, a changed input gets a new one. */
   function idempotencyKeyFor(input: OrderInput): string {
@@ -118,19 +116,13 @@ export function BookingForm({
 
   const onSubmit = handleSubmit(async (values) => {
     let img: string | undefined;
-    if (file) {
-      setUploading(true);
-      try {
-        img = await uploadImage(file);
-        setImageError(undefined);
-      } catch (error) {
-        const reason = problemMessage(error);
-        setImageError(reason);
-        toast.error(messages.order.imageFailed(reason));
+    if (image.file) {
+      const uploaded = await image.upload(image.file);
+      if (uploaded.problem !== undefined) {
+        toast.error(messages.order.imageFailed(uploaded.problem));
         return;
-      } finally {
-        setUploading(false);
       }
+      img = uploaded.url;
     }
     const input: OrderInput = { productId: product.id, ...values, ...(img ? { img } : {}) };
     place.mutate(
@@ -194,17 +186,7 @@ export function BookingForm({
           <AddressField label={text.address} error={errors.address?.message} {...register("address")} />
         </div>
         <div className="sm:col-span-2">
-          <ImageField
-            label={text.image}
-            hint={text.imageHint}
-            error={imageError}
-            file={file}
-            disabled={busy}
-            onChange={(picked) => {
-              setFile(picked);
-              setImageError(undefined);
-            }}
-          />
+          <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
         </div>
       </div>
     </FormCard>
