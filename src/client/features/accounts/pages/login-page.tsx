@@ -10,8 +10,7 @@ import { paths } from "../../../lib/paths.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useSignIn } from "../api/sign-in.js";
 import { AuthCard } from "../components/auth-card.js";
-import { GoogleButton } from "../components/google-button.js";
-import { OrDivider } from "../components/or-divider.js";
+import { OtherWaysIn } from "../components/other-ways-in.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
 
 const text = messages.pages;
@@ -61,14 +60,12 @@ export function LoginPage() {
           </Link>
         </div>
       </Form>
-      <OrDivider />
-      <GoogleButton redirectTo={target} />
-      <p className="text-center text-sm text-base-content/80">
-        {text.noAccount}{" "}
-        <Link to={withRedirect(paths.registration, redirect)} className="link link-primary">
-          {text.createAccount}
-        </Link>
-      </p>
+      <OtherWaysIn
+        redirectTo={target}
+        question={text.noAccount}
+        linkLabel={text.createAccount}
+        linkTo={withRedirect(paths.registration, redirect)}
+      />
     </AuthCard>
   );
 }

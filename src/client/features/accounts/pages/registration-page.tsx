@@ -1,4 +1,4 @@
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { signUpSchema } from "../../../../shared/accounts.js";
 import { messages } from "../../../../shared/messages.js";
@@ -10,8 +10,7 @@ import { paths } from "../../../lib/paths.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useSignUp } from "../api/sign-up.js";
 import { AuthCard } from "../components/auth-card.js";
-import { GoogleButton } from "../components/google-button.js";
-import { OrDivider } from "../components/or-divider.js";
+import { OtherWaysIn } from "../components/other-ways-in.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
 
 const text = messages.pages;
@@ -63,14 +62,12 @@ export function RegistrationPage() {
         />
         <PhoneField label={form.phone} error={errors.phone?.message} {...register("phone")} />
       </Form>
-      <OrDivider />
-      <GoogleButton redirectTo={safeRedirect(redirect)} />
-      <p className="text-center text-sm text-base-content/80">
-        {text.haveAccount}{" "}
-        <Link to={withRedirect(paths.login, redirect)} className="link link-primary">
-          {text.loginLink}
-        </Link>
-      </p>
+      <OtherWaysIn
+        redirectTo={safeRedirect(redirect)}
+        question={text.haveAccount}
+        linkLabel={text.loginLink}
+        linkTo={withRedirect(paths.login, redirect)}
+      />
     </AuthCard>
   );
 }
