@@ -12,12 +12,29 @@ import { PlayPauseIcon } from "./play-pause-icon.js";
 
 const text = messages.home.slider;
 
-function Chevron({ direction }: { direction: "left" | "right" }) {
+/** Previous or Next on the banner's edge: level with the picture's middle on phones, the banner's from lg. */
+function ArrowButton({
+  direction,
+  label,
+  onClick,
+}: {
+  direction: "left" | "right";
+  label: string;
+  onClick(): void;
+}) {
+  const left = direction === "left";
   return (
-    <Icon
-      path={direction === "left" ? "M15 5l-7 7 7 7" : "M9 5l7 7-7 7"}
-      className="h-6 w-6 fill-none stroke-current stroke-2"
-    />
+    <ScriptButton
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className={`btn btn-circle btn-neutral absolute top-[18.75vw] ${left ? "left-3" : "right-3"} -translate-y-1/2 lg:top-1/2`}
+    >
+      <Icon
+        path={left ? "M15 5l-7 7 7 7" : "M9 5l7 7-7 7"}
+        className="h-6 w-6 fill-none stroke-current stroke-2"
+      />
+    </ScriptButton>
   );
 }
 
@@ -111,22 +128,8 @@ export function HeroSlider() {
         </div>
       </div>
 
-      <ScriptButton
-        type="button"
-        onClick={scrollPrev}
-        aria-label={text.previous}
-        className="btn btn-circle btn-neutral absolute top-[18.75vw] left-3 -translate-y-1/2 lg:top-1/2"
-      >
-        <Chevron direction="left" />
-      </ScriptButton>
-      <ScriptButton
-        type="button"
-        onClick={scrollNext}
-        aria-label={text.next}
-        className="btn btn-circle btn-neutral absolute top-[18.75vw] right-3 -translate-y-1/2 lg:top-1/2"
-      >
-        <Chevron direction="right" />
-      </ScriptButton>
+      <ArrowButton direction="left" label={text.previous} onClick={scrollPrev} />
+      <ArrowButton direction="right" label={text.next} onClick={scrollNext} />
 
       <div className="absolute inset-x-0 bottom-4 flex items-center justify-center gap-2">
         {SLIDES.map((slide, index) => (
