@@ -1,6 +1,6 @@
 import { messages } from "../../../../shared/messages.js";
 import { Icon } from "../../../components/icon.js";
-import { SectionHeader } from "../../../components/section-header.js";
+import { TitledSection } from "../../../components/titled-section.js";
 
 const text = messages.home;
 
@@ -16,13 +16,12 @@ const STAT_KEYS = Object.keys(ICONS) as Array<keyof typeof text.stats>;
 /** Home section 3 and the /business page: four headline figures of the shop. */
 export function BusinessSummary({ standalone = false }: { standalone?: boolean }) {
   return (
-    <section aria-labelledby="business-summary" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
-      <SectionHeader
-        id="business-summary"
-        level={standalone ? 1 : 2}
-        title={text.businessSummary}
-        lead={text.businessSummaryLead}
-      />
+    <TitledSection
+      id="business-summary"
+      level={standalone ? 1 : 2}
+      title={text.businessSummary}
+      lead={text.businessSummaryLead}
+    >
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {STAT_KEYS.map((key) => {
           const stat = text.stats[key];
@@ -41,6 +40,6 @@ export function BusinessSummary({ standalone = false }: { standalone?: boolean }
           );
         })}
       </ul>
-    </section>
+    </TitledSection>
   );
 }
