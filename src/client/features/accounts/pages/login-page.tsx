@@ -30,12 +30,10 @@ export function LoginPage() {
   const returnedError = googleError(params.get("error"));
   const navigate = useNavigate();
   const signIn = useSignIn();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useSchemaForm(signInSchema, { defaultValues: { email: "", password: "" } });
+  const { register, handleSubmit, setError, formState } = useSchemaForm(signInSchema, {
+    defaultValues: { email: "", password: "" },
+  });
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {

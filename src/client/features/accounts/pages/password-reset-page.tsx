@@ -31,12 +31,10 @@ function BackToLogin() {
 function ResetRequestForm() {
   const navigate = useNavigate();
   const request = useRequestPasswordReset();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useSchemaForm(resetRequestSchema, { defaultValues: { email: "" } });
+  const { register, handleSubmit, setError, formState } = useSchemaForm(resetRequestSchema, {
+    defaultValues: { email: "" },
+  });
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     request.mutate(values, {
@@ -73,12 +71,10 @@ const setPasswordSchema = newPasswordSchema
 function SetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useSchemaForm(setPasswordSchema, { defaultValues: { password: "", confirm: "" } });
+  const { register, handleSubmit, setError, formState } = useSchemaForm(setPasswordSchema, {
+    defaultValues: { password: "", confirm: "" },
+  });
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     reset.mutate(

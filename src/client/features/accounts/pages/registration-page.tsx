@@ -25,12 +25,10 @@ export function RegistrationPage() {
   const redirect = params.get("redirect");
   const navigate = useNavigate();
   const signUp = useSignUp();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useSchemaForm(signUpSchema, { defaultValues: { name: "", email: "", password: "", phone: "" } });
+  const { register, handleSubmit, setError, formState } = useSchemaForm(signUpSchema, {
+    defaultValues: { name: "", email: "", password: "", phone: "" },
+  });
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     signUp.mutate(values, {

@@ -44,13 +44,8 @@ function EditProductForm({ product, onDone }: { product: Product; onDone: () => 
     reValidateMode: "onChange",
     defaultValues: editFields(product),
   });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    formState: { errors },
-  } = form;
+  const { register, handleSubmit, setError, setFocus, formState } = form;
+  const { errors } = formState;
   useLoadedValues(form, editFields(latest));
 
   useEffect(() => setFocus("price"), [setFocus]);

@@ -30,13 +30,8 @@ const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "descri
 export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
   const image = useImageUpload();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors },
-  } = useSchemaForm(formSchema);
+  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(formSchema);
+  const { errors } = formState;
 
   const onSubmit = handleSubmit(
     async (values) => {

@@ -88,14 +88,8 @@ export function BookingForm({
       phone: delivery?.phone ?? "",
     },
   });
-  const {
-    register,
-    handleSubmit,
-    watch,
-    trigger,
-    setError,
-    formState: { errors },
-  } = form;
+  const { register, handleSubmit, watch, trigger, setError, formState } = form;
+  const { errors } = formState;
   useLoadedValues(form, delivery);
 
   const quantity = watch("quantity");

@@ -84,13 +84,8 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
   const form = useSchemaForm(profileInputSchema, {
     defaultValues: profile ? savedFields(profile) : { address: "", city: "", phone: "" },
   });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors },
-  } = form;
+  const { register, handleSubmit, setError, reset, formState } = form;
+  const { errors } = formState;
   useLoadedValues(form, profile ? savedFields(profile) : undefined);
 
   const toggle = (which: ProfileMode) => (checked: boolean) => setChosenMode(checked ? which : null);

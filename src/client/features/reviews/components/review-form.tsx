@@ -17,13 +17,8 @@ const FIELDS: readonly Path<ReviewInput>[] = ["comment", "rating"];
 /** Comment and rating; the server signs the review with the name on the account. */
 export function ReviewForm({ name }: { name: string }) {
   const create = useCreateReview();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors },
-  } = useSchemaForm(reviewInputSchema);
+  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(reviewInputSchema);
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     create.mutate(values, {
