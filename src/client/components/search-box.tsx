@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { Icon } from "./icon.js";
 
 const DEBOUNCE_MS = 300;
 
@@ -12,6 +13,8 @@ type Props = {
   value: string;
   /** Applies a search: after a pause in typing, or at once on Enter. */
   onSearch: (value: string) => void;
+  /** The box's width in its row. */
+  className?: string;
 };
 
 /**
@@ -19,12 +22,29 @@ type Props = {
  * (one request per pause, not per key), or at once on Enter, and the field follows the list's
  * search when it changes from outside (the back button, a link).
  */
-export function SearchBox({ label, hint, placeholder, maxLength, value, onSearch }: Props) {
+export function SearchBox({
+  label,
+  hint,
+  placeholder,
+  maxLength,
+  value,
+  onSearch,
+  className = "w-full sm:max-w-md",
+}: Props) {
   const [input, setInput] = useState(value);
   const applied = useRef(value);
+  const field = useRef<HTMLInputElement>(null);
   const id = useId();
   const hintId = useId();
 
+  // Typed into a prerendered page before its code ran: keep that text, and search for it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the page's code takes over
+  useEffect(() => {
+    const typed = field.current?.value ?? "";
+    if (typed !== input) setInput(typed);
+  }, []);
+
+  // Follow the list's search when it changes from outside (back button, a link), not our own echo.
   useEffect(() => {
     if (value !== applied.current) {
       applied.current = value;
@@ -51,20 +71,18 @@ export function SearchBox({ label, hint, placeholder, maxLength, value, onSearch
   };
 
   return (
-    <search className="w-full sm:max-w-md">
+    <search className={className}>
       <form onSubmit={submit}>
         <label htmlFor={id} className="mb-1 block text-sm font-medium">
           {label}
         </label>
         <div className="input w-full">
-          <svg
-            viewBox="0 0 24 24"
-            aria-hidden="true"
+          <Icon
+            path="M21 21l-4.3-4.3M10.5 18a7.5 7.5 0 110-15 7.5 7.5 0 010 15z"
             className="h-5 w-5 fill-none stroke-current stroke-2 opacity-70"
-          >
-            <path d="M21 21l-4.3-4.3M10.5 18a7.5 7.5 0 110-15 7.5 7.5 0 010 15z" />
-          </svg>
+          />
           <input
+            ref={field}
             id={id}
             type="search"
             name="search"

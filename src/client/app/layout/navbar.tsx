@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { commonMessages } from "../../../shared/messages/common.js";
+import { Icon } from "../../components/icon.js";
 import { ScriptButton } from "../../components/script-button.js";
 import { useSession, useSignOut } from "../../lib/auth.js";
 import { paths } from "../../lib/paths.js";
@@ -109,9 +110,10 @@ export function Navbar() {
             onClick={() => setOpen((value) => !value)}
           >
             <span className="sr-only">{text.menu}</span>
-            <svg viewBox="0 0 24 24" aria-hidden="true" className="h-6 w-6 fill-none stroke-current stroke-2">
-              <path d={open ? "M6 6l12 12M18 6L6 18" : "M4 7h16M4 12h16M4 17h16"} />
-            </svg>
+            <Icon
+              path={open ? "M6 6l12 12M18 6L6 18" : "M4 7h16M4 12h16M4 17h16"}
+              className="h-6 w-6 fill-none stroke-current stroke-2"
+            />
           </ScriptButton>
         </div>
         <div id={menuId} hidden={!open} className="border-t border-base-content/10 py-3 md:hidden">

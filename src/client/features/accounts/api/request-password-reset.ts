@@ -4,7 +4,7 @@ import type { resetRequestSchema } from "../../../../shared/accounts.js";
 import { api } from "../../../lib/api.js";
 import { paths } from "../../../lib/paths.js";
 
-export type ResetRequestValues = z.output<typeof resetRequestSchema>;
+type ResetRequestValues = z.output<typeof resetRequestSchema>;
 
 /** Asks for a reset mail; the answer is the same whether or not the email has an account. */
 function requestPasswordReset(values: ResetRequestValues): Promise<unknown> {

@@ -4,7 +4,7 @@ import type { signInSchema } from "../../../../shared/accounts.js";
 import { api } from "../../../lib/api.js";
 import { startSession } from "./start-session.js";
 
-export type SignInValues = z.output<typeof signInSchema>;
+type SignInValues = z.output<typeof signInSchema>;
 
 function signIn(values: SignInValues): Promise<unknown> {
   return api<unknown>("/api/auth/sign-in/email", { method: "POST", json: values });

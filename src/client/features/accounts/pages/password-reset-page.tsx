@@ -1,21 +1,16 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import {
-  newPasswordSchema,
-  type ResetRequestInput,
-  resetRequestSchema,
-} from "../../../../shared/accounts.js";
+import { newPasswordSchema, resetRequestSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
-import { FormAlert } from "../../../components/form-alert.js";
+import { EmailField, PasswordField } from "../../../components/account-fields.js";
+import { Form } from "../../../components/form.js";
 import { SubmitButton } from "../../../components/submit-button.js";
-import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
-import { type ResetRequestValues, useRequestPasswordReset } from "../api/request-password-reset.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
+import { useRequestPasswordReset } from "../api/request-password-reset.js";
 import { useResetPassword } from "../api/reset-password.js";
 import { AuthCard } from "../components/auth-card.js";
 
@@ -36,17 +31,10 @@ function BackToLogin() {
 function ResetRequestForm() {
   const navigate = useNavigate();
   const request = useRequestPasswordReset();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<ResetRequestInput, unknown, ResetRequestValues>({
-    resolver: zodResolver(resetRequestSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
+  const { register, handleSubmit, setError, formState } = useSchemaForm(resetRequestSchema, {
     defaultValues: { email: "" },
   });
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     request.mutate(values, {
@@ -60,18 +48,13 @@ function ResetRequestForm() {
 
   return (
     <AuthCard title={text.passwordReset} lead={text.passwordResetLead}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
-        <TextField
-          label={form.email}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register("email")}
-        />
-        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
-        <SubmitButton pending={request.isPending}>{form.sendResetLink}</SubmitButton>
-      </form>
+      <Form
+        onSubmit={onSubmit}
+        serverError={errors.root?.server}
+        actions={<SubmitButton pending={request.isPending}>{form.sendResetLink}</SubmitButton>}
+      >
+        <EmailField label={form.email} error={errors.email?.message} {...register("email")} />
+      </Form>
       <BackToLogin />
     </AuthCard>
   );
@@ -83,24 +66,15 @@ const setPasswordSchema = newPasswordSchema
     message: accountMessages.passwordsDiffer,
     path: ["confirm"],
   });
-type SetPasswordInput = z.input<typeof setPasswordSchema>;
-type SetPasswordValues = z.output<typeof setPasswordSchema>;
 
 /** Step 2, from the mailed link: choose the new password. */
 function SetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<SetPasswordInput, unknown, SetPasswordValues>({
-    resolver: zodResolver(setPasswordSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
+  const { register, handleSubmit, setError, formState } = useSchemaForm(setPasswordSchema, {
     defaultValues: { password: "", confirm: "" },
   });
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     reset.mutate(
@@ -119,34 +93,32 @@ function SetPasswordForm({ token }: { token: string }) {
     reset.error instanceof ApiError && reset.error.detail === accountMessages.resetLinkInvalid;
   return (
     <AuthCard title={form.setNewPassword} lead={form.setNewPasswordLead}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
-        <TextField
+      <Form
+        onSubmit={onSubmit}
+        serverError={errors.root?.server}
+        serverErrorAction={
+          linkInvalid ? (
+            <Link to={paths.passwordReset} className="link mt-1 inline-block font-semibold">
+              {form.requestNewLink}
+            </Link>
+          ) : null
+        }
+        actions={<SubmitButton pending={reset.isPending}>{form.savePassword}</SubmitButton>}
+      >
+        <PasswordField
           label={form.newPassword}
-          type="password"
-          autoComplete="new-password"
+          isNew
           hint={form.passwordHint}
           error={errors.password?.message}
           {...register("password")}
         />
-        <TextField
+        <PasswordField
           label={form.confirmPassword}
-          type="password"
-          autoComplete="new-password"
+          isNew
           error={errors.confirm?.message}
           {...register("confirm")}
         />
-        {errors.root?.server ? (
-          <FormAlert>
-            <p>{errors.root.server.message}</p>
-            {linkInvalid ? (
-              <Link to={paths.passwordReset} className="link mt-1 inline-block font-semibold">
-                {form.requestNewLink}
-              </Link>
-            ) : null}
-          </FormAlert>
-        ) : null}
-        <SubmitButton pending={reset.isPending}>{form.savePassword}</SubmitButton>
-      </form>
+      </Form>
       <BackToLogin />
     </AuthCard>
   );

@@ -1,18 +1,16 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { type SignUpInput, signUpSchema } from "../../../../shared/accounts.js";
+import { signUpSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
-import { FormAlert } from "../../../components/form-alert.js";
+import { EmailField, NameField, PasswordField, PhoneField } from "../../../components/account-fields.js";
+import { Form } from "../../../components/form.js";
 import { SubmitButton } from "../../../components/submit-button.js";
-import { TextField } from "../../../components/text-field.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
-import { type SignUpValues, useSignUp } from "../api/sign-up.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
+import { useSignUp } from "../api/sign-up.js";
 import { AuthCard } from "../components/auth-card.js";
-import { GoogleButton } from "../components/google-button.js";
-import { OrDivider } from "../components/or-divider.js";
+import { OtherWaysIn } from "../components/other-ways-in.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
 
 const text = accountMessages.pages;
@@ -27,17 +25,10 @@ export function RegistrationPage() {
   const redirect = params.get("redirect");
   const navigate = useNavigate();
   const signUp = useSignUp();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<SignUpInput, unknown, SignUpValues>({
-    resolver: zodResolver(signUpSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
+  const { register, handleSubmit, setError, formState } = useSchemaForm(signUpSchema, {
     defaultValues: { name: "", email: "", password: "", phone: "" },
   });
+  const { errors } = formState;
 
   const onSubmit = handleSubmit((values) =>
     signUp.mutate(values, {
@@ -53,43 +44,28 @@ export function RegistrationPage() {
 
   return (
     <AuthCard title={text.registration} lead={text.registrationLead}>
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
-        <TextField label={form.name} autoComplete="name" error={errors.name?.message} {...register("name")} />
-        <TextField
-          label={form.email}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register("email")}
-        />
-        <TextField
+      <Form
+        onSubmit={onSubmit}
+        serverError={errors.root?.server}
+        actions={<SubmitButton pending={signUp.isPending}>{form.signUp}</SubmitButton>}
+      >
+        <NameField label={form.name} error={errors.name?.message} {...register("name")} />
+        <EmailField label={form.email} error={errors.email?.message} {...register("email")} />
+        <PasswordField
           label={form.password}
-          type="password"
-          autoComplete="new-password"
+          isNew
           hint={form.passwordHint}
           error={errors.password?.message}
           {...register("password")}
         />
-        <TextField
-          label={form.phone}
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          error={errors.phone?.message}
-          {...register("phone")}
-        />
-        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
-        <SubmitButton pending={signUp.isPending}>{form.signUp}</SubmitButton>
-      </form>
-      <OrDivider />
-      <GoogleButton redirectTo={safeRedirect(redirect)} />
-      <p className="text-center text-sm text-base-content/80">
-        {text.haveAccount}{" "}
-        <Link to={withRedirect(paths.login, redirect)} className="link link-primary">
-          {text.loginLink}
-        </Link>
-      </p>
+        <PhoneField label={form.phone} error={errors.phone?.message} {...register("phone")} />
+      </Form>
+      <OtherWaysIn
+        redirectTo={safeRedirect(redirect)}
+        question={text.haveAccount}
+        linkLabel={text.loginLink}
+        linkTo={withRedirect(paths.login, redirect)}
+      />
     </AuthCard>
   );
 }

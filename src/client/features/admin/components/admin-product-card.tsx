@@ -1,7 +1,6 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { type Path, useForm } from "react-hook-form";
+import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { type Product, productInputSchema } from "../../../../shared/catalog.js";
@@ -13,6 +12,7 @@ import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { productQueryOptions } from "../../../lib/get-product.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useUpdateProduct } from "../api/update-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 
@@ -21,7 +21,6 @@ const text = adminMessages.products;
 /** What a card lets the admin change: reprice, restock, reword. */
 const editSchema = productInputSchema.pick({ price: true, quantity: true, description: true });
 type EditInput = z.input<typeof editSchema>;
-type EditValues = z.output<typeof editSchema>;
 const FIELDS: readonly Path<EditInput>[] = ["price", "quantity", "description"];
 
 function editFields(product: Product): EditInput {
@@ -38,19 +37,9 @@ function EditProductForm({ product, onDone }: { product: Product; onDone: () => 
   const update = useUpdateProduct();
   const current = useQuery({ ...productQueryOptions(product.id), refetchOnMount: "always" });
   const latest = current.isFetchedAfterMount && current.data ? current.data : product;
-  const form = useForm<EditInput, unknown, EditValues>({
-    resolver: zodResolver(editSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
-    defaultValues: editFields(product),
-  });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    setFocus,
-    formState: { errors },
-  } = form;
+  const form = useSchemaForm(editSchema, { defaultValues: editFields(product) });
+  const { register, handleSubmit, setError, setFocus, formState } = form;
+  const { errors } = formState;
   useLoadedValues(form, editFields(latest));
 
   useEffect(() => setFocus("price"), [setFocus]);

@@ -1,20 +1,19 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
-import { type Path, useForm } from "react-hook-form";
+import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { productInputSchema } from "../../../../shared/catalog.js";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { uploadMessages } from "../../../../shared/messages/uploads.js";
-import { FormAlert } from "../../../components/form-alert.js";
+import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { SelectField } from "../../../components/select-field.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
-import { uploadImage } from "../../../lib/upload-image.js";
+import { useImageUpload } from "../../../lib/use-image-upload.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
 import { DescriptionField, PriceField, StockField } from "./product-fields.js";
 
@@ -23,7 +22,6 @@ const text = adminMessages.products;
 /** The form's fields; the image is a file until it is uploaded, then its URL joins them. */
 const formSchema = productInputSchema.omit({ image: true });
 type FormInput = z.input<typeof formSchema>;
-type FormValues = z.output<typeof formSchema>;
 const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "description", "category"];
 
 /**
@@ -32,52 +30,33 @@ const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "descri
  */
 export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
-  const [file, setFile] = useState<File>();
-  const [imageError, setImageError] = useState<string>();
-  const [uploading, setUploading] = useState(false);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors },
-  } = useForm<FormInput, unknown, FormValues>({
-    resolver: zodResolver(formSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
-  });
+  const image = useImageUpload();
+  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(formSchema);
+  const { errors } = formState;
 
   const onSubmit = handleSubmit(
     async (values) => {
-      if (!file) {
-        setImageError(uploadMessages.missing);
+      if (!image.file) {
+        image.setError(uploadMessages.missing);
         return;
       }
-      setUploading(true);
-      let image: string;
-      try {
-        image = await uploadImage(file);
-      } catch (error) {
-        setImageError(problemMessage(error));
-        return;
-      } finally {
-        setUploading(false);
-      }
+      const uploaded = await image.upload(image.file);
+      if (uploaded.problem !== undefined) return;
       create.mutate(
-        { ...values, image },
+        { ...values, image: uploaded.url },
         {
           onSuccess: (product) => {
             toast.success(text.created(product.name));
             // Without values, reset() also resets the <form>, which empties the file input.
             reset();
-            setFile(undefined);
+            image.clear();
             onCreated();
           },
           onError: (error) => {
             toast.error(problemMessage(error));
             const imageProblem =
               error instanceof ApiError ? error.errors.find((e) => e.path === "image") : undefined;
-            if (imageProblem) setImageError(imageProblem.message);
+            if (imageProblem) image.setError(imageProblem.message);
             showServerError(error, FIELDS, setError);
           },
         },
@@ -85,54 +64,19 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     },
     // An invalid form still says at once that the image is missing.
     () => {
-      if (!file) setImageError(uploadMessages.missing);
+      if (!image.file) image.setError(uploadMessages.missing);
     },
   );
 
-  const busy = uploading || create.isPending;
-  const status = uploading ? text.uploading : create.isPending ? text.saving : "";
+  const busy = image.uploading || create.isPending;
+  const status = image.uploading ? text.uploading : create.isPending ? text.saving : "";
   return (
-    <section aria-labelledby="new-product-title" className="card border border-base-content/10 bg-base-200">
-      <form onSubmit={onSubmit} noValidate className="card-body gap-5">
-        <div>
-          <h2 id="new-product-title" className="card-title text-xl">
-            {text.formTitle}
-          </h2>
-          <p className="mt-1 text-base-content/80">{text.formLead}</p>
-        </div>
-        <ImageField
-          label={text.image}
-          hint={text.imageHint}
-          error={imageError}
-          file={file}
-          disabled={busy}
-          onChange={(picked) => {
-            setFile(picked);
-            setImageError(undefined);
-          }}
-        />
-        <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
-        <div className="grid gap-5 sm:grid-cols-3">
-          <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
-          <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
-          <SelectField
-            label={text.category}
-            defaultValue=""
-            error={errors.category?.message}
-            {...register("category")}
-          >
-            <option value="" disabled>
-              {text.chooseCategory}
-            </option>
-            {CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {CATEGORY_LABELS[category]}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <DescriptionField error={errors.description?.message} {...register("description")} />
-        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
+    <FormCard
+      title={text.formTitle}
+      lead={text.formLead}
+      onSubmit={onSubmit}
+      serverError={errors.root?.server}
+      actions={
         <div className="flex flex-wrap items-center gap-3">
           <PendingButton type="submit" className="btn btn-primary sm:min-w-40" pending={busy}>
             {text.submit}
@@ -141,7 +85,30 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
             {status}
           </span>
         </div>
-      </form>
-    </section>
+      }
+    >
+      <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
+      <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
+      <div className="grid gap-5 sm:grid-cols-3">
+        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
+        <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
+        <SelectField
+          label={text.category}
+          defaultValue=""
+          error={errors.category?.message}
+          {...register("category")}
+        >
+          <option value="" disabled>
+            {text.chooseCategory}
+          </option>
+          {CATEGORIES.map((category) => (
+            <option key={category} value={category}>
+              {CATEGORY_LABELS[category]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <DescriptionField error={errors.description?.message} {...register("description")} />
+    </FormCard>
   );
 }

@@ -7,6 +7,7 @@ import {
   ORDER_SEARCH_MIN_RUN,
   ORDER_STATUSES,
 } from "../../../../shared/orders.js";
+import { Icon } from "../../../components/icon.js";
 import { SearchBox } from "../../../components/search-box.js";
 import { isFiltered, NO_FILTER, type OrdersFilter } from "../hooks/use-orders-filter.js";
 
@@ -35,13 +36,7 @@ function StatusChips({ value, onChange }: { value: OrdersFilter["status"]; onCha
               }
             >
               {on ? (
-                <svg
-                  viewBox="0 0 24 24"
-                  aria-hidden="true"
-                  className="size-4 fill-none stroke-current stroke-3"
-                >
-                  <path d="M5 12.5l4.5 4.5L19 7.5" />
-                </svg>
+                <Icon path="M5 12.5l4.5 4.5L19 7.5" className="size-4 fill-none stroke-current stroke-3" />
               ) : null}
               {text.statuses[status]}
             </button>

@@ -3,10 +3,10 @@ import { toast } from "sonner";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { Order } from "../../../../shared/orders.js";
-import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { DataTable } from "../../../components/data-table.js";
 import { OrderThumbnail } from "../../../components/order-thumbnail.js";
 import { PendingButton } from "../../../components/pending-button.js";
+import { RemovalDialog, RemoveButton } from "../../../components/removal.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
@@ -69,14 +69,11 @@ function OrderAction({ order, onRemove }: { order: Order; onRemove: (order: Orde
   if (order.status === "shipped") return <span className="badge badge-info badge-soft">{text.shipped}</span>;
   if (order.paid) return <ShipButton order={order} />;
   return (
-    <button
-      type="button"
-      className="btn btn-sm btn-error btn-outline"
-      aria-label={text.removeFor(order.productName, order.name)}
+    <RemoveButton
+      label={text.remove}
+      name={text.removeFor(order.productName, order.name)}
       onClick={() => onRemove(order)}
-    >
-      {text.remove}
-    </button>
+    />
   );
 }
 
@@ -193,7 +190,6 @@ type Props = {
  */
 export function OrdersTable({ orders, first, position, shown }: Props) {
   const removal = useConfirmedRemoval<Order>(useRemoveOrder(ALSO_STALE), orderMessages.removed);
-  const target = removal.target;
   const captionId = useId();
   const wide = useMediaQuery(WIDE);
   const regionRef = removal.regionRef;
@@ -218,14 +214,11 @@ export function OrdersTable({ orders, first, position, shown }: Props) {
           <OrderCards orders={orders} first={first} onRemove={removal.ask} captionId={captionId} />
         </section>
       )}
-      <ConfirmDialog
-        {...removal.dialog}
+      <RemovalDialog
+        removal={removal}
         title={orderMessages.confirmDelete}
-        text={
-          target ? text.confirmText(formatCount(target.quantity), target.productName, target.name) : undefined
-        }
+        explain={(order) => text.confirmText(formatCount(order.quantity), order.productName, order.name)}
         confirmLabel={text.remove}
-        cancelLabel={adminMessages.cancel}
       />
     </>
   );

@@ -1,7 +1,7 @@
 import type { UseFormRegisterReturn } from "react-hook-form";
 import { adminMessages } from "../../../../shared/messages/admin.js";
-import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
+import { WholeNumberField } from "../../../components/whole-number-field.js";
 
 const text = adminMessages.products;
 
@@ -12,31 +12,11 @@ const text = adminMessages.products;
 type Props = UseFormRegisterReturn & { error: string | undefined };
 
 export function PriceField({ error, ...registration }: Props) {
-  return (
-    <TextField
-      label={text.price}
-      type="number"
-      inputMode="numeric"
-      min={1}
-      step={1}
-      error={error}
-      {...registration}
-    />
-  );
+  return <WholeNumberField label={text.price} min={1} error={error} {...registration} />;
 }
 
 export function StockField({ error, ...registration }: Props) {
-  return (
-    <TextField
-      label={text.quantity}
-      type="number"
-      inputMode="numeric"
-      min={0}
-      step={1}
-      error={error}
-      {...registration}
-    />
-  );
+  return <WholeNumberField label={text.quantity} min={0} error={error} {...registration} />;
 }
 
 export function DescriptionField({ error, ...registration }: Props) {

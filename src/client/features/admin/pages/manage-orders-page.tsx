@@ -7,6 +7,7 @@ import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { Icon } from "../../../components/icon.js";
 import { PendingStatus } from "../../../components/pending-status.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
@@ -85,9 +86,10 @@ export function ManageOrdersPage() {
           aria-disabled={reversed || undefined}
           className={`btn btn-sm btn-outline border-base-content/25 ${reversed ? "btn-disabled" : ""}`}
         >
-          <svg viewBox="0 0 24 24" aria-hidden="true" className="size-4 fill-none stroke-current stroke-2">
-            <path d="M12 4v11m0 0l-4.5-4.5M12 15l4.5-4.5M5 19h14" />
-          </svg>
+          <Icon
+            path="M12 4v11m0 0l-4.5-4.5M12 15l4.5-4.5M5 19h14"
+            className="size-4 fill-none stroke-current stroke-2"
+          />
           {text.download}
         </a>
       </div>

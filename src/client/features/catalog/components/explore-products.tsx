@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { HOME_PRODUCT_COUNT } from "../../../../shared/constants.js";
 import { homeMessages } from "../../../../shared/messages/home.js";
 import { LoadError } from "../../../components/load-error.js";
-import { SectionHeader } from "../../../components/section-header.js";
 import { Spinner } from "../../../components/spinner.js";
+import { TitledSection } from "../../../components/titled-section.js";
 import { paths } from "../../../lib/paths.js";
 import { useProducts } from "../api/get-products.js";
 import { ProductGrid } from "./product-grid.js";
@@ -12,17 +12,16 @@ import { ProductGrid } from "./product-grid.js";
 export function ExploreProducts() {
   const products = useProducts({ pageSize: HOME_PRODUCT_COUNT });
   return (
-    <section aria-labelledby="explore-products" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
-      <SectionHeader
-        id="explore-products"
-        title={homeMessages.exploreProducts}
-        lead={homeMessages.exploreProductsLead}
-        action={
-          <Link to={paths.tools} className="btn btn-outline btn-primary">
-            {homeMessages.allProducts}
-          </Link>
-        }
-      />
+    <TitledSection
+      id="explore-products"
+      title={homeMessages.exploreProducts}
+      lead={homeMessages.exploreProductsLead}
+      action={
+        <Link to={paths.tools} className="btn btn-outline btn-primary">
+          {homeMessages.allProducts}
+        </Link>
+      }
+    >
       {products.isPending ? (
         <Spinner />
       ) : products.isError ? (
@@ -30,6 +29,6 @@ export function ExploreProducts() {
       ) : (
         <ProductGrid products={products.data.items} />
       )}
-    </section>
+    </TitledSection>
   );
 }

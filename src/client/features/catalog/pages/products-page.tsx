@@ -4,13 +4,13 @@ import { DEFAULT_PAGE_SIZE, PRODUCT_SORTS, type ProductSort } from "../../../../
 import { catalogMessages } from "../../../../shared/messages/catalog.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageHeader } from "../../../components/page-header.js";
+import { SearchBox } from "../../../components/search-box.js";
 import { Spinner } from "../../../components/spinner.js";
 import { paths } from "../../../lib/paths.js";
 import { useProducts } from "../api/get-products.js";
 import { CategoryFilter } from "../components/category-filter.js";
 import { Pagination } from "../components/pagination.js";
 import { ProductGrid } from "../components/product-grid.js";
-import { SearchField } from "../components/search-field.js";
 import { filterQuery, useCatalogFilter } from "../hooks/use-catalog-filter.js";
 
 const text = catalogMessages;
@@ -48,7 +48,14 @@ export function ProductsPage() {
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
         <div className="flex flex-col gap-6">
           <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-            <SearchField value={filter.search} onSearch={onSearch} />
+            <SearchBox
+              label={text.searchLabel}
+              placeholder={text.searchPlaceholder}
+              maxLength={100}
+              value={filter.search}
+              onSearch={onSearch}
+              className="w-full sm:max-w-sm"
+            />
             <div className="w-full sm:w-56">
               <label htmlFor="product-sort" className="mb-1 block text-sm font-medium">
                 {text.sortLabel}

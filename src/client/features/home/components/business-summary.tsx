@@ -1,5 +1,6 @@
 import { homeMessages } from "../../../../shared/messages/home.js";
-import { SectionHeader } from "../../../components/section-header.js";
+import { Icon } from "../../../components/icon.js";
+import { TitledSection } from "../../../components/titled-section.js";
 
 const text = homeMessages;
 
@@ -15,26 +16,22 @@ const STAT_KEYS = Object.keys(ICONS) as Array<keyof typeof text.stats>;
 /** Home section 3 and the /business page: four headline figures of the shop. */
 export function BusinessSummary({ standalone = false }: { standalone?: boolean }) {
   return (
-    <section aria-labelledby="business-summary" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
-      <SectionHeader
-        id="business-summary"
-        level={standalone ? 1 : 2}
-        title={text.businessSummary}
-        lead={text.businessSummaryLead}
-      />
+    <TitledSection
+      id="business-summary"
+      level={standalone ? 1 : 2}
+      title={text.businessSummary}
+      lead={text.businessSummaryLead}
+    >
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {STAT_KEYS.map((key) => {
           const stat = text.stats[key];
           return (
             <li key={key} className="stat rounded-box border border-base-content/10 bg-base-200">
               <div className="stat-figure text-primary">
-                <svg
-                  viewBox="0 0 24 24"
-                  aria-hidden="true"
+                <Icon
+                  path={ICONS[key]}
                   className="h-8 w-8 fill-none stroke-current stroke-2 [stroke-linecap:round] [stroke-linejoin:round]"
-                >
-                  <path d={ICONS[key]} />
-                </svg>
+                />
               </div>
               <p className="stat-title text-base-content/80">{stat.title}</p>
               <p className="stat-value">{stat.value}</p>
@@ -43,6 +40,6 @@ export function BusinessSummary({ standalone = false }: { standalone?: boolean }
           );
         })}
       </ul>
-    </section>
+    </TitledSection>
   );
 }

@@ -3,18 +3,38 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { SLIDER_INTERVAL_MS } from "../../../../shared/constants.js";
 import { homeMessages } from "../../../../shared/messages/home.js";
+import { Icon } from "../../../components/icon.js";
 import { ScriptButton } from "../../../components/script-button.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
 import { SLIDES } from "../slides.js";
+import { PlayPauseIcon } from "./play-pause-icon.js";
 
 const text = homeMessages.slider;
 
-function Chevron({ direction }: { direction: "left" | "right" }) {
+/** Previous or Next on the banner's edge: level with the picture's middle on phones, the banner's from lg. */
+function ArrowButton({
+  direction,
+  label,
+  onClick,
+}: {
+  direction: "left" | "right";
+  label: string;
+  onClick(): void;
+}) {
+  const left = direction === "left";
   return (
-    <svg viewBox="0 0 24 24" aria-hidden="true" className="h-6 w-6 fill-none stroke-current stroke-2">
-      <path d={direction === "left" ? "M15 5l-7 7 7 7" : "M9 5l7 7-7 7"} />
-    </svg>
+    <ScriptButton
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className={`btn btn-circle btn-neutral absolute top-[18.75vw] ${left ? "left-3" : "right-3"} -translate-y-1/2 lg:top-1/2`}
+    >
+      <Icon
+        path={left ? "M15 5l-7 7 7 7" : "M9 5l7 7-7 7"}
+        className="h-6 w-6 fill-none stroke-current stroke-2"
+      />
+    </ScriptButton>
   );
 }
 
@@ -108,22 +128,8 @@ export function HeroSlider() {
         </div>
       </div>
 
-      <ScriptButton
-        type="button"
-        onClick={scrollPrev}
-        aria-label={text.previous}
-        className="btn btn-circle btn-neutral absolute top-[18.75vw] left-3 -translate-y-1/2 lg:top-1/2"
-      >
-        <Chevron direction="left" />
-      </ScriptButton>
-      <ScriptButton
-        type="button"
-        onClick={scrollNext}
-        aria-label={text.next}
-        className="btn btn-circle btn-neutral absolute top-[18.75vw] right-3 -translate-y-1/2 lg:top-1/2"
-      >
-        <Chevron direction="right" />
-      </ScriptButton>
+      <ArrowButton direction="left" label={text.previous} onClick={scrollPrev} />
+      <ArrowButton direction="right" label={text.next} onClick={scrollNext} />
 
       <div className="absolute inset-x-0 bottom-4 flex items-center justify-center gap-2">
         {SLIDES.map((slide, index) => (
@@ -150,9 +156,7 @@ export function HeroSlider() {
           aria-label={playing ? text.pause : text.play}
           className="btn btn-ghost btn-xs btn-circle ml-2"
         >
-          <svg viewBox="0 0 24 24" aria-hidden="true" className="h-4 w-4 fill-current">
-            <path d={playing ? "M6 5h4v14H6zM14 5h4v14h-4z" : "M7 4.5v15l12-7.5z"} />
-          </svg>
+          <PlayPauseIcon playing={playing} className="h-4 w-4 fill-current" />
         </ScriptButton>
       </div>
     </section>

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { homeMessages } from "../../../../shared/messages/home.js";
-import { SectionHeader } from "../../../components/section-header.js";
+import { TitledSection } from "../../../components/titled-section.js";
 import { paths } from "../../../lib/paths.js";
 
 const text = homeMessages.videoCards;
@@ -14,8 +14,7 @@ const CARDS: ReadonlyArray<{ key: keyof typeof text.cards; thumbnail: string }> 
 /** Home section 6: three short guides, each card leading to the video page. */
 export function VideoCards() {
   return (
-    <section aria-labelledby="video-cards" className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
-      <SectionHeader id="video-cards" title={text.title} lead={text.lead} />
+    <TitledSection id="video-cards" title={text.title} lead={text.lead}>
       <ul className="grid gap-6 md:grid-cols-3">
         {CARDS.map(({ key, thumbnail }) => {
           const card = text.cards[key];
@@ -53,6 +52,6 @@ export function VideoCards() {
           );
         })}
       </ul>
-    </section>
+    </TitledSection>
   );
 }

@@ -4,6 +4,7 @@ import { homeMessages } from "../../../../shared/messages/home.js";
 import { ScriptButton } from "../../../components/script-button.js";
 import { paths } from "../../../lib/paths.js";
 import { usePrefersReducedMotion } from "../../../lib/use-media-query.js";
+import { PlayPauseIcon } from "./play-pause-icon.js";
 
 const text = homeMessages.video;
 
@@ -67,9 +68,7 @@ export function VideoHero({ standalone = false }: { standalone?: boolean }) {
             {text.cta}
           </Link>
           <ScriptButton type="button" onClick={toggle} className="btn btn-outline btn-lg">
-            <svg viewBox="0 0 24 24" aria-hidden="true" className="h-5 w-5 fill-current">
-              <path d={playing ? "M6 5h4v14H6zM14 5h4v14h-4z" : "M7 4.5v15l12-7.5z"} />
-            </svg>
+            <PlayPauseIcon playing={playing} className="h-5 w-5 fill-current" />
             {playing ? text.pause : text.play}
           </ScriptButton>
         </div>

@@ -1,6 +1,5 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useMemo, useRef, useState } from "react";
-import { type Path, useForm } from "react-hook-form";
+import { useMemo, useRef } from "react";
+import type { Path } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -14,17 +13,19 @@ import {
   orderTotalTooLarge,
   withinOrderTotal,
 } from "../../../../shared/orders.js";
-import { FormAlert } from "../../../components/form-alert.js";
+import { AddressField, EmailField, NameField, PhoneField } from "../../../components/account-fields.js";
+import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { SubmitButton } from "../../../components/submit-button.js";
-import { TextField } from "../../../components/text-field.js";
+import { WholeNumberField } from "../../../components/whole-number-field.js";
 import type { SessionUser } from "../../../lib/auth.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { randomKey } from "../../../lib/random-key.js";
-import { uploadImage } from "../../../lib/upload-image.js";
+import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { usePlaceOrder } from "../api/place-order.js";
 
 const text = orderMessages.form;
@@ -43,7 +44,6 @@ function bookingSchema(stock: number, unitPrice: number) {
     phone: shape.phone,
   });
 }
-type BookingValues = z.output<ReturnType<typeof bookingSchema>>;
 type BookingFields = z.input<ReturnType<typeof bookingSchema>>;
 const FIELDS: readonly Path<BookingFields>[] = ["quantity", "address", "phone"];
 
@@ -74,33 +74,22 @@ export function BookingForm({
 }) {
   const navigate = useNavigate();
   const place = usePlaceOrder();
-  const [file, setFile] = useState<File>();
-  const [imageError, setImageError] = useState<string>();
-  const [uploading, setUploading] = useState(false);
+  const image = useImageUpload();
   const attempt = useRef<{ input: string; key: string }>(undefined);
   const schema = useMemo(
     () => bookingSchema(product.quantity, product.price),
     [product.quantity, product.price],
   );
   const delivery = deliveryFields(profile);
-  const form = useForm<BookingFields, unknown, BookingValues>({
-    resolver: zodResolver(schema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
+  const form = useSchemaForm(schema, {
     defaultValues: {
       quantity: Math.min(MIN_ORDER_QUANTITY, product.quantity),
       address: delivery?.address ?? "",
       phone: delivery?.phone ?? "",
     },
   });
-  const {
-    register,
-    handleSubmit,
-    watch,
-    trigger,
-    setError,
-    formState: { errors },
-  } = form;
+  const { register, handleSubmit, watch, trigger, setError, formState } = form;
+  const { errors } = formState;
   useLoadedValues(form, delivery);
 
   const quantity = watch("quantity");
@@ -110,7 +99,7 @@ export function BookingForm({
     quantity >= MIN_ORDER_QUANTITY &&
     quantity <= product.quantity &&
     withinOrderTotal(product.price, quantity);
-  const busy = uploading || place.isPending;
+  const busy = image.uploading || place.isPending;
 
   /** One key per distinct booking: a retry of the same input reuses it, a changed input gets a new one. */
   function idempotencyKeyFor(input: OrderInput): string {
@@ -121,19 +110,13 @@ export function BookingForm({
 
   const onSubmit = handleSubmit(async (values) => {
     let img: string | undefined;
-    if (file) {
-      setUploading(true);
-      try {
-        img = await uploadImage(file);
-        setImageError(undefined);
-      } catch (error) {
-        const reason = problemMessage(error);
-        setImageError(reason);
-        toast.error(orderMessages.imageFailed(reason));
+    if (image.file) {
+      const uploaded = await image.upload(image.file);
+      if (uploaded.problem !== undefined) {
+        toast.error(orderMessages.imageFailed(uploaded.problem));
         return;
-      } finally {
-        setUploading(false);
       }
+      img = uploaded.url;
     }
     const input: OrderInput = { productId: product.id, ...values, ...(img ? { img } : {}) };
     place.mutate(
@@ -160,63 +143,13 @@ export function BookingForm({
   }
 
   return (
-    <section aria-labelledby="booking-title" className="card border border-base-content/10 bg-base-200">
-      <form onSubmit={onSubmit} noValidate className="card-body gap-5">
-        <div>
-          <h2 id="booking-title" className="card-title text-xl">
-            {text.title}
-          </h2>
-          <p className="mt-1 text-sm text-base-content/80">{text.lead}</p>
-        </div>
-        <div className="grid gap-5 sm:grid-cols-2">
-          <TextField label={text.name} value={user.name} readOnly autoComplete="name" />
-          <TextField label={text.email} value={user.email} readOnly type="email" autoComplete="email" />
-          <TextField
-            label={text.quantity}
-            type="number"
-            inputMode="numeric"
-            min={MIN_ORDER_QUANTITY}
-            max={product.quantity}
-            step={1}
-            error={errors.quantity?.message}
-            hint={text.quantityHint(formatCount(product.quantity))}
-            {...register("quantity", {
-              valueAsNumber: true,
-              // The quantity's messages are evaluated on every change (docs/product.md, Rules).
-              onChange: () => void trigger("quantity"),
-            })}
-          />
-          <TextField
-            label={text.phone}
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            error={errors.phone?.message}
-            {...register("phone")}
-          />
-          <div className="sm:col-span-2">
-            <TextField
-              label={text.address}
-              autoComplete="street-address"
-              error={errors.address?.message}
-              {...register("address")}
-            />
-          </div>
-          <div className="sm:col-span-2">
-            <ImageField
-              label={text.image}
-              hint={text.imageHint}
-              error={imageError}
-              file={file}
-              disabled={busy}
-              onChange={(picked) => {
-                setFile(picked);
-                setImageError(undefined);
-              }}
-            />
-          </div>
-        </div>
-        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
+    <FormCard
+      title={text.title}
+      lead={text.lead}
+      smallLead
+      onSubmit={onSubmit}
+      serverError={errors.root?.server}
+      actions={
         <div className="flex flex-wrap items-center justify-between gap-4">
           <p className="text-lg font-semibold" aria-live="polite">
             {quantityOk ? text.total(formatPrice(quantity * product.price)) : ""}
@@ -225,7 +158,31 @@ export function BookingForm({
             {text.book}
           </SubmitButton>
         </div>
-      </form>
-    </section>
+      }
+    >
+      <div className="grid gap-5 sm:grid-cols-2">
+        <NameField label={text.name} value={user.name} readOnly />
+        <EmailField label={text.email} value={user.email} readOnly />
+        <WholeNumberField
+          label={text.quantity}
+          min={MIN_ORDER_QUANTITY}
+          max={product.quantity}
+          error={errors.quantity?.message}
+          hint={text.quantityHint(formatCount(product.quantity))}
+          {...register("quantity", {
+            valueAsNumber: true,
+            // The quantity's messages are evaluated on every change (docs/product.md, Rules).
+            onChange: () => void trigger("quantity"),
+          })}
+        />
+        <PhoneField label={text.phone} error={errors.phone?.message} {...register("phone")} />
+        <div className="sm:col-span-2">
+          <AddressField label={text.address} error={errors.address?.message} {...register("address")} />
+        </div>
+        <div className="sm:col-span-2">
+          <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
+        </div>
+      </div>
+    </FormCard>
   );
 }

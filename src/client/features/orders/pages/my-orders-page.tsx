@@ -10,7 +10,7 @@ import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { OrderThumbnail } from "../../../components/order-thumbnail.js";
-import { PendingButton } from "../../../components/pending-button.js";
+import { RemoveButton } from "../../../components/removal.js";
 import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
@@ -67,15 +67,12 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
         {order.paid ? (
           <code className="break-all text-xs">{order.transactionId}</code>
         ) : (
-          <PendingButton
-            className="btn btn-sm btn-error btn-outline"
+          <RemoveButton
+            label={text.remove}
+            name={text.removeFor(order.productName)}
             onClick={onRemove}
             pending={remove.isPending && remove.variables === order.id}
-            spinner="xs"
-            aria-label={text.removeFor(order.productName)}
-          >
-            {text.remove}
-          </PendingButton>
+          />
         )}
       </td>
     </tr>

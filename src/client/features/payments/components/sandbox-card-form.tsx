@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type ChangeEvent, type FormEvent, useState } from "react";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { TextField } from "../../../components/text-field.js";
 import { confirmSandboxPayment } from "../api/confirm-sandbox-payment.js";
@@ -17,6 +17,23 @@ export type CardFormProps = {
   onConfirmed(transactionId: string): Promise<void>;
 };
 
+type CardInput = "number" | "expiry" | "cvc";
+
+/** The card's three inputs: their labels, the browser's autofill, an example and the longest entry. */
+const CARD_INPUTS: Record<
+  CardInput,
+  { label: string; autoComplete: string; placeholder: string; maxLength: number }
+> = {
+  number: {
+    label: text.cardNumber,
+    autoComplete: "cc-number",
+    placeholder: "4242 4242 4242 4242",
+    maxLength: 23,
+  },
+  expiry: { label: text.expiry, autoComplete: "cc-exp", placeholder: "MM/YY", maxLength: 7 },
+  cvc: { label: text.cvc, autoComplete: "cc-csc", placeholder: "123", maxLength: 4 },
+};
+
 /** MM/YY, MM/YYYY or MMYY; anything else becomes 0/0, which the provider refuses with its message. */
 function parseExpiry(value: string): { expMonth: number; expYear: number } {
   const digits = value.replace(/\D/g, "");
@@ -31,10 +48,18 @@ function parseExpiry(value: string): { expMonth: number; expYear: number } {
  * shown in red under the form, as a real provider's would be.
  */
 export function SandboxCardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormProps) {
-  const [number, setNumber] = useState("");
-  const [expiry, setExpiry] = useState("");
-  const [cvc, setCvc] = useState("");
+  const [card, setCard] = useState<Record<CardInput, string>>({ number: "", expiry: "", cvc: "" });
   const { error, paying, pay } = useCardPayment();
+
+  const cardInput = (input: CardInput) => ({
+    ...CARD_INPUTS[input],
+    inputMode: "numeric" as const,
+    value: card[input],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setCard((typed) => ({ ...typed, [input]: value }));
+    },
+  });
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -42,7 +67,7 @@ export function SandboxCardForm({ clientSecret, billing, amountLabel, onConfirme
     await pay(async () => {
       const result = await confirmSandboxPayment({
         clientSecret,
-        card: { number, ...parseExpiry(expiry), cvc },
+        card: { number: card.number, ...parseExpiry(card.expiry), cvc: card.cvc },
         billing,
       });
       await onConfirmed(result.paymentIntent.id);
@@ -51,34 +76,10 @@ export function SandboxCardForm({ clientSecret, billing, amountLabel, onConfirme
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-      <TextField
-        label={text.cardNumber}
-        value={number}
-        onChange={(e) => setNumber(e.currentTarget.value)}
-        inputMode="numeric"
-        autoComplete="cc-number"
-        placeholder="4242 4242 4242 4242"
-        maxLength={23}
-      />
+      <TextField {...cardInput("number")} />
       <div className="grid grid-cols-2 gap-4">
-        <TextField
-          label={text.expiry}
-          value={expiry}
-          onChange={(e) => setExpiry(e.currentTarget.value)}
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          placeholder="MM/YY"
-          maxLength={7}
-        />
-        <TextField
-          label={text.cvc}
-          value={cvc}
-          onChange={(e) => setCvc(e.currentTarget.value)}
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          placeholder="123"
-          maxLength={4}
-        />
+        <TextField {...cardInput("expiry")} />
+        <TextField {...cardInput("cvc")} />
       </div>
       <BillingFields billing={billing} />
       <PaymentError message={error} />

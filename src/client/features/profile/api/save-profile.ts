@@ -4,7 +4,7 @@ import type { Profile, profileInputSchema } from "../../../../shared/accounts.js
 import { api } from "../../../lib/api.js";
 import { profileKeys } from "./keys.js";
 
-export type ProfileValues = z.output<typeof profileInputSchema>;
+type ProfileValues = z.output<typeof profileInputSchema>;
 /** create: POST, refused when a profile exists; update: PUT, refused when none exists yet. */
 export type ProfileMode = "create" | "update";
 

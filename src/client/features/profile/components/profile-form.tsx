@@ -1,19 +1,36 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useState } from "react";
-import { type Path, useForm } from "react-hook-form";
+import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
 import { profileMessages } from "../../../../shared/messages/profile.js";
-import { FormAlert } from "../../../components/form-alert.js";
+import { AddressField, PhoneField } from "../../../components/account-fields.js";
+import { FormCard } from "../../../components/form-card.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { PendingStatus } from "../../../components/pending-status.js";
 import { TextField } from "../../../components/text-field.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
-import { type ProfileMode, type ProfileValues, useSaveProfile } from "../api/save-profile.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
+import { type ProfileMode, useSaveProfile } from "../api/save-profile.js";
 
 const text = profileMessages.form;
 const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
+
+/** The spec's two ways to save: each has its checkbox and the button that checkbox enables. */
+const MODES: readonly { mode: ProfileMode; checkbox: string; button: string; buttonClass: string }[] = [
+  {
+    mode: "create",
+    checkbox: text.createMode,
+    button: text.submit,
+    buttonClass: "btn btn-primary sm:min-w-32",
+  },
+  {
+    mode: "update",
+    checkbox: text.updateMode,
+    button: text.update,
+    buttonClass: "btn btn-secondary sm:min-w-32",
+  },
+];
 
 function ModeCheckbox({
   label,
@@ -64,19 +81,11 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
   const mode =
     chosenMode !== undefined ? chosenMode : profile ? (profile.exists ? "update" : "create") : null;
   const save = useSaveProfile();
-  const form = useForm<ProfileInput, unknown, ProfileValues>({
-    resolver: zodResolver(profileInputSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
+  const form = useSchemaForm(profileInputSchema, {
     defaultValues: profile ? savedFields(profile) : { address: "", city: "", phone: "" },
   });
-  const {
-    register,
-    handleSubmit,
-    setError,
-    reset,
-    formState: { errors },
-  } = form;
+  const { register, handleSubmit, setError, reset, formState } = form;
+  const { errors } = formState;
   useLoadedValues(form, profile ? savedFields(profile) : undefined);
 
   const toggle = (which: ProfileMode) => (checked: boolean) => setChosenMode(checked ? which : null);
@@ -102,74 +111,53 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
 
   const pendingMode = save.isPending ? save.variables?.mode : undefined;
   return (
-    <section aria-labelledby="profile-form-title" className="card border border-base-content/10 bg-base-200">
-      <form onSubmit={onSubmit} noValidate className="card-body gap-6">
-        <div>
-          <h2 id="profile-form-title" className="card-title text-xl">
-            {text.formTitle}
-          </h2>
-          <p className="mt-1 text-base-content/80">{text.formLead}</p>
-        </div>
-        <div className="flex flex-col gap-3 sm:flex-row sm:gap-8">
-          <ModeCheckbox
-            label={text.createMode}
-            checked={mode === "create"}
-            disabled={!profile}
-            onChange={toggle("create")}
-          />
-          <ModeCheckbox
-            label={text.updateMode}
-            checked={mode === "update"}
-            disabled={!profile}
-            onChange={toggle("update")}
-          />
-        </div>
-        <div className="grid gap-5 sm:grid-cols-2">
-          <div className="sm:col-span-2">
-            <TextField
-              label={text.address}
-              autoComplete="street-address"
-              error={errors.address?.message}
-              {...register("address")}
-            />
-          </div>
-          <TextField
-            label={text.city}
-            autoComplete="address-level2"
-            error={errors.city?.message}
-            {...register("city")}
-          />
-          <TextField
-            label={text.phone}
-            type="tel"
-            inputMode="tel"
-            autoComplete="tel"
-            error={errors.phone?.message}
-            {...register("phone")}
-          />
-        </div>
-        {errors.root?.server ? <FormAlert>{errors.root.server.message}</FormAlert> : null}
+    <FormCard
+      title={text.formTitle}
+      lead={text.formLead}
+      roomy
+      onSubmit={onSubmit}
+      serverError={errors.root?.server}
+      actions={
         <div className="flex flex-col gap-3 sm:flex-row">
-          <PendingButton
-            // Only the enabled button submits, so Enter in a field presses it.
-            type={mode === "create" ? "submit" : "button"}
-            className="btn btn-primary sm:min-w-32"
-            pending={pendingMode === "create"}
-            disabled={mode !== "create" || save.isPending}
-          >
-            {text.submit}
-          </PendingButton>
-          <PendingButton
-            type={mode === "update" ? "submit" : "button"}
-            className="btn btn-secondary sm:min-w-32"
-            pending={pendingMode === "update"}
-            disabled={mode !== "update" || save.isPending}
-          >
-            {text.update}
-          </PendingButton>
+          {MODES.map((choice) => (
+            <PendingButton
+              key={choice.mode}
+              // Only the enabled button submits, so Enter in a field presses it.
+              type={mode === choice.mode ? "submit" : "button"}
+              className={choice.buttonClass}
+              pending={pendingMode === choice.mode}
+              disabled={mode !== choice.mode || save.isPending}
+            >
+              {choice.button}
+            </PendingButton>
+          ))}
           <PendingStatus pending={save.isPending} />
         </div>
-      </form>
-    </section>
+      }
+    >
+      <div className="flex flex-col gap-3 sm:flex-row sm:gap-8">
+        {MODES.map((choice) => (
+          <ModeCheckbox
+            key={choice.mode}
+            label={choice.checkbox}
+            checked={mode === choice.mode}
+            disabled={!profile}
+            onChange={toggle(choice.mode)}
+          />
+        ))}
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          <AddressField label={text.address} error={errors.address?.message} {...register("address")} />
+        </div>
+        <TextField
+          label={text.city}
+          autoComplete="address-level2"
+          error={errors.city?.message}
+          {...register("city")}
+        />
+        <PhoneField label={text.phone} error={errors.phone?.message} {...register("phone")} />
+      </div>
+    </FormCard>
   );
 }

@@ -1,5 +1,6 @@
 import { RATING_MAX, starCount } from "../../../../shared/constants.js";
 import { reviewMessages } from "../../../../shared/messages/reviews.js";
+import { Icon } from "../../../components/icon.js";
 
 const STAR_PATH =
   "M12 2.5l2.94 5.96 6.58.96-4.76 4.64 1.12 6.55L12 17.52l-5.88 3.09 1.12-6.55L2.48 9.42l6.58-.96L12 2.5z";
@@ -12,14 +13,11 @@ export function StarRating({ rating }: { rating: number }) {
   return (
     <span role="img" aria-label={reviewMessages.rated(filled)} className="inline-flex gap-0.5">
       {STAR_POSITIONS.map((position) => (
-        <svg
+        <Icon
           key={position}
-          viewBox="0 0 24 24"
-          aria-hidden="true"
+          path={STAR_PATH}
           className={position <= filled ? "h-5 w-5 fill-warning" : "h-5 w-5 fill-base-content/25"}
-        >
-          <path d={STAR_PATH} />
-        </svg>
+        />
       ))}
     </span>
   );

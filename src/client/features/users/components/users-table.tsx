@@ -1,7 +1,6 @@
-import { adminMessages } from "../../../../shared/messages/admin.js";
 import { userMessages } from "../../../../shared/messages/users.js";
 import type { User } from "../../../../shared/users.js";
-import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { RemovalDialog, RemoveButton } from "../../../components/removal.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useDeleteUser } from "../api/delete-user.js";
 import { EMAIL_FIELD, type UserField, UserList, type UserRows } from "./user-list.js";
@@ -15,7 +14,6 @@ const FIELDS: readonly UserField[] = [
 /** A page of users with a Remove per row; Remove asks first, and the server refuses self and last-admin removal. */
 export function UsersTable(rows: UserRows) {
   const removal = useConfirmedRemoval<User>(useDeleteUser(), userMessages.deleted);
-  const target = removal.target;
 
   return (
     <>
@@ -25,22 +23,18 @@ export function UsersTable(rows: UserRows) {
         fields={FIELDS}
         ref={removal.regionRef}
         action={(user) => (
-          <button
-            type="button"
-            className="btn btn-sm btn-error btn-outline"
-            aria-label={text.removeFor(user.name)}
+          <RemoveButton
+            label={text.remove}
+            name={text.removeFor(user.name)}
             onClick={() => removal.ask(user)}
-          >
-            {text.remove}
-          </button>
+          />
         )}
       />
-      <ConfirmDialog
-        {...removal.dialog}
+      <RemovalDialog
+        removal={removal}
         title={text.confirmTitle}
-        text={target ? text.confirmText(target.name, target.email) : undefined}
+        explain={(user) => text.confirmText(user.name, user.email)}
         confirmLabel={text.remove}
-        cancelLabel={adminMessages.cancel}
       />
     </>
   );

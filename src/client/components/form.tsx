@@ -1,0 +1,39 @@
+import type { FormEventHandler, ReactNode } from "react";
+import { FormAlert } from "./form-alert.js";
+
+export type FormProps = {
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  /** The form's own error from the server (`errors.root.server`, see lib/form-errors.ts). */
+  serverError: { message?: string | undefined } | undefined;
+  /** Shown under the server's message, e.g. a link to what can be done about it. */
+  serverErrorAction?: ReactNode;
+  /** The submit button, with whatever stands beside it. */
+  actions: ReactNode;
+  children: ReactNode;
+};
+
+/**
+ * A form the shop validates itself (the shared schema, so the browser's own bubbles stay off): its
+ * fields, then the server's form-level error, announced as it appears, then its buttons.
+ */
+export function Form({
+  onSubmit,
+  serverError,
+  serverErrorAction,
+  actions,
+  className = "flex flex-col gap-5",
+  children,
+}: FormProps & { className?: string }) {
+  return (
+    <form onSubmit={onSubmit} noValidate className={className}>
+      {children}
+      {serverError ? (
+        <FormAlert>
+          <p>{serverError.message}</p>
+          {serverErrorAction}
+        </FormAlert>
+      ) : null}
+      {actions}
+    </form>
+  );
+}
