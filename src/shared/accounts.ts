@@ -3,7 +3,7 @@ import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./con
 import { accountMessages } from "./messages/accounts.js";
 import { profileMessages } from "./messages/profile.js";
 
-/** The spec's simple email pattern. */
+/** The product's (docs/product.md) simple email pattern. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** 8 to 20 characters from letters, digits and !#$@^%&?, with an uppercase, a lowercase and a digit. */
 const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z\d!#$@^%&?]{8,20}$/;

@@ -107,7 +107,7 @@ export function productListPath({
   return withQuery("/api/products", { search, category, sort, page, pageSize });
 }
 
-/** Number of filled stars for a rating (the spec accepts 0..5 but shows 1..5 stars). */
+/** Number of filled stars for a rating (docs/product.md: 0..5 accepted, 1..5 stars shown). */
 export function starCount(rating: number): number {
   return Math.min(RATING_MAX, Math.max(1, Math.round(rating)));
 }

@@ -3,7 +3,7 @@ import { RATING_MAX, RATING_MIN } from "../constants.js";
 import { countOf } from "./common.js";
 
 export const reviewMessages = {
-  // The spec's wording speaks of 1 star at least, though a rating of RATING_MIN is accepted.
+  // The product's (docs/product.md) wording speaks of 1 star at least, though a rating of RATING_MIN is accepted.
   ratingRange: `Please a rating between 1 and ${RATING_MAX}`,
   rated: (stars: number) => `Rated ${stars} out of ${RATING_MAX}`,
   verified: "Verified buyer",

@@ -13,7 +13,7 @@ const USER_ITEMS: readonly Item[] = [
   { to: paths.dashboard.addReview, label: text.addReview },
 ];
 
-// The spec's four admin entries, after the overview Gearhouse adds for an admin's arrival.
+// The product's (docs/product.md) four admin entries, after the overview Gearhouse adds for an admin's arrival.
 const ADMIN_ITEMS: readonly Item[] = [
   { to: paths.dashboard.adminOverview, label: text.adminOverview },
   { to: paths.dashboard.users, label: text.users },

@@ -68,7 +68,7 @@ function NavItems({ vertical }: { vertical: boolean }) {
   );
 }
 
-/** The site's top bar: brand, the spec's links, and a disclosure menu on narrow screens. */
+/** The site's top bar: brand, the product's (docs/product.md) links, and a disclosure menu on narrow screens. */
 export function Navbar() {
   const [open, setOpen] = useState(false);
   const menuId = useId();

@@ -47,7 +47,7 @@ const COLUMNS: ReadonlyArray<{ title: string; links: ReadonlyArray<{ label: stri
 ];
 
 function subscribe(event: FormEvent<HTMLFormElement>) {
-  // The spec's Subscribe button sends nothing; the visitor still gets an answer.
+  // The product's (docs/product.md) Subscribe button sends nothing; the visitor still gets an answer.
   event.preventDefault();
   toast.info(text.subscribeNote);
 }

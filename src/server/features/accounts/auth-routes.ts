@@ -113,7 +113,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
    * anyone who shops here. A new email gets its account and session; a known one no session, and
    * its owner a mail. Both paths hash the password with better-auth's own hasher, so the time taken
    * tells nothing either. (The session cookie still differs: hiding that too would need email
-   * verification before the first sign-in, which the spec does not have.)
+   * verification before the first sign-in, which docs/product.md does not have.)
    */
   async function signUpEmail(
     input: z.output<typeof signUpSchema>,

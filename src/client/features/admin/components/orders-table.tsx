@@ -64,7 +64,7 @@ function PaymentBadge({ order }: { order: Order }) {
   );
 }
 
-/** Shipped, Ship (paid) or Remove (unpaid), as the spec's Manage Orders has them. */
+/** Shipped, Ship (paid) or Remove (unpaid), as the product's (docs/product.md) Manage Orders has them. */
 function OrderAction({ order, onRemove }: { order: Order; onRemove: (order: Order) => void }) {
   if (order.status === "shipped") return <span className="badge badge-info badge-soft">{text.shipped}</span>;
   if (order.paid) return <ShipButton order={order} />;

@@ -1,6 +1,6 @@
 import { paymentMessages } from "../../../../shared/messages/payments.js";
 
-/** The spec's success message, in green, with the transaction id. */
+/** The product's (docs/product.md) success message, in green, with the transaction id. */
 export function PaymentSuccess({ transactionId }: { transactionId: string }) {
   return (
     <div role="status" className="flex flex-col gap-1 text-success">

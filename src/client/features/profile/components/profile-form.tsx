@@ -16,7 +16,7 @@ import { type ProfileMode, useSaveProfile } from "../api/save-profile.js";
 const text = profileMessages.form;
 const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
 
-/** The spec's two ways to save: each has its checkbox and the button that checkbox enables. */
+/** The product's (docs/product.md) two ways to save: each has its checkbox and the button that checkbox enables. */
 const MODES: readonly { mode: ProfileMode; checkbox: string; button: string; buttonClass: string }[] = [
   {
     mode: "create",
@@ -67,7 +67,7 @@ function savedFields(profile: Profile): ProfileInput {
 }
 
 /**
- * Address, city and phone, with the spec's two checkboxes: "Create a new profile" enables Submit
+ * Address, city and phone, with the product's (docs/product.md) two checkboxes: "Create a new profile" enables Submit
  * (POST), "Update my profile" enables Update (PUT); ticking one unticks the other.
  *
  * Shown, and typed into, while the saved profile loads (`profile` undefined): when it arrives it
