@@ -38,16 +38,13 @@ export const signUpSchema = z.object({
   password: passwordSchema,
   phone: phoneSchema,
 });
-type SignUpInput = z.input<typeof signUpSchema>;
 
 export const signInSchema = z.object({
   email: emailSchema,
   password: z.string({ error: m.passwordRequired }).min(1, m.passwordRequired).max(128),
 });
-type SignInInput = z.input<typeof signInSchema>;
 
 export const resetRequestSchema = z.object({ email: emailSchema });
-type ResetRequestInput = z.input<typeof resetRequestSchema>;
 
 export const newPasswordSchema = z.object({ password: passwordSchema });
 
