@@ -4,12 +4,13 @@ import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { type BuildOptions, buildApp } from "../app.js";
 import { type Config, loadConfig } from "../config.js";
 import { createDatabase, type Database } from "../db/client.js";
 import { stoppedTest } from "./current-test.js";
 import { TEMPLATE_DB } from "./template.js";
+import { signUp, signUpAdmin, type TestUser } from "./users.js";
 
 export interface TestContext {
   app: FastifyInstance;
@@ -82,4 +83,60 @@ export async function createTestApp(
       await testDb.drop();
     },
   };
+}
+
+type SignUpOverrides = Parameters<typeof signUp>[1];
+
+/** A test file's app from `setUpTestApp`: the context without `close`, which its `afterAll` calls. */
+export interface TestApp extends Omit<TestContext, "close"> {
+  /** A customer signed up in a `beforeAll` of its own, after the app's (see `setUpTestApp`). */
+  signedUpUser(overrides?: SignUpOverrides): TestUser;
+  /** The same, given role admin (`signUpAdmin`). */
+  signedUpAdmin(overrides?: SignUpOverrides): TestUser;
+}
+
+/** A value a `beforeAll` makes, for the code that names it before the hook has run. */
+class MadeInBeforeAll<T> {
+  value: T | undefined;
+  constructor(private readonly what: string) {}
+  get(): T {
+    if (this.value === undefined)
+      throw new Error(`${this.what} is made in beforeAll: use it in a hook or a test`);
+    return this.value;
+  }
+  /** An object whose `keys` read the made value's at each use. */
+  view<K extends keyof T>(keys: readonly K[]): Pick<T, K> {
+    const view = {} as Pick<T, K>;
+    for (const key of keys)
+      Object.defineProperty(view, key, { get: () => this.get()[key], enumerable: true });
+    return view;
+  }
+}
+
+/**
+ * The test file's app: built on a fresh database in a `beforeAll` and closed in an `afterAll`, which
+ * this registers. What it returns reads the app when used, so the file names it at the top. The
+ * users of `signedUpUser` and `signedUpAdmin` are signed up in `beforeAll`s of their own, which run
+ * after the app's, in the order they are named.
+ */
+export function setUpTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): TestApp {
+  const made = new MadeInBeforeAll<TestContext>("The test app");
+  beforeAll(async () => {
+    made.value = await createTestApp(env, options);
+  });
+  afterAll(async () => {
+    await made.value?.close();
+    made.value = undefined;
+  });
+  const signedUpInBeforeAll = (signUpWith: typeof signUp, overrides: SignUpOverrides): TestUser => {
+    const user = new MadeInBeforeAll<TestUser>("A user of setUpTestApp");
+    beforeAll(async () => {
+      user.value = await signUpWith(made.get().app, overrides);
+    });
+    return user.view(["email", "password", "cookie", "id"]);
+  };
+  return Object.assign(made.view(["app", "database", "config", "url"]), {
+    signedUpUser: (overrides: SignUpOverrides = {}) => signedUpInBeforeAll(signUp, overrides),
+    signedUpAdmin: (overrides: SignUpOverrides = {}) => signedUpInBeforeAll(signUpAdmin, overrides),
+  });
 }

@@ -1,26 +1,17 @@
 import { asc, eq, inArray, lt } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
 import type { OrderStatus } from "../../../shared/orders.js";
 import { orders, products, users } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
 
 const ADMIN_EMAIL = "overview.admin@example.com";
-let ctx: TestContext;
-let admin: TestUser;
-let customer: TestUser;
 
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL });
-  customer = await signUp(ctx.app);
-  await signUp(ctx.app);
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const admin = ctx.signedUpAdmin({ email: ADMIN_EMAIL });
+const customer = ctx.signedUpUser();
+ctx.signedUpUser();
 
 const overview = (cookie: string) => ctx.app.inject({ url: "/api/admin/overview", headers: { cookie } });
 

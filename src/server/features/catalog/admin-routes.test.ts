@@ -1,24 +1,16 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Product, ProductList } from "../../../shared/catalog.js";
 import { adminMessages } from "../../../shared/messages/admin.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { products } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import { ORIGIN } from "../../test/users.js";
 
 const ADMIN_EMAIL = "catalog.admin@example.com";
-let ctx: TestContext;
-let admin: TestUser;
-let customer: TestUser;
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL });
-  customer = await signUp(ctx.app);
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const admin = ctx.signedUpAdmin({ email: ADMIN_EMAIL });
+const customer = ctx.signedUpUser();
 
 const UPLOADED = `/api/images/${"ab12".repeat(16)}.webp`;
 const valid = {

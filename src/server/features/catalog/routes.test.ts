@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Product, ProductList } from "../../../shared/catalog.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
+import { setUpTestApp } from "../../test/app.js";
 
 // Read-only tests on the untouched demo catalog; the admin's changes are in admin-routes.test.ts.
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp();
 
 async function list(query: string): Promise<ProductList> {
   const res = await ctx.app.inject({ method: "GET", url: `/api/products${query}` });

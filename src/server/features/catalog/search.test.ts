@@ -1,21 +1,15 @@
 import { inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Category, Product, ProductList } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
 import { CATEGORY_SEARCH_WORDS, products, searchWords } from "../../db/schema/index.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
+import { setUpTestApp } from "../../test/app.js";
 import { productColumns } from "./service.js";
 
 // Relevance, typos and sorting on the demo catalog, plus a few products added here; the 503s of
 // rationed searches are in search-limits.test.ts.
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp();
 
 async function list(query: string): Promise<ProductList> {
   const res = await ctx.app.inject({ method: "GET", url: `/api/products?${query}` });

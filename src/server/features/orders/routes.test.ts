@@ -1,28 +1,18 @@
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PRODUCT_PRICE_MAX } from "../../../shared/catalog.js";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { orders, products } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import { ORIGIN, type TestUser } from "../../test/users.js";
 
-let ctx: TestContext;
-let alice: TestUser;
-let bob: TestUser;
-let admin: TestUser;
-
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  alice = await signUp(ctx.app, { name: "Alice Buyer" });
-  bob = await signUp(ctx.app, { name: "Bob Buyer" });
-  admin = await signUpAdmin(ctx.app, { email: "orders.admin@example.com" });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const alice = ctx.signedUpUser({ name: "Alice Buyer" });
+const bob = ctx.signedUpUser({ name: "Bob Buyer" });
+const admin = ctx.signedUpAdmin({ email: "orders.admin@example.com" });
 
 async function newProduct(quantity: number, price = 25): Promise<string> {
   const [row] = await ctx.database.db

@@ -1,23 +1,16 @@
 import { desc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pagingMessages } from "../../../shared/messages/paging.js";
 import { reviewMessages } from "../../../shared/messages/reviews.js";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import type { Review, ReviewPage } from "../../../shared/reviews.js";
 import { orders, reviews, users } from "../../db/schema/index.js";
 import { demoReviews } from "../../db/seed/demo-catalog.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
+import { setUpTestApp } from "../../test/app.js";
 import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
-let ctx: TestContext;
-let reviewer: TestUser;
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  reviewer = await signUp(ctx.app, { name: "Riley Reviewer" });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const reviewer = ctx.signedUpUser({ name: "Riley Reviewer" });
 
 const getPage = async (query = ""): Promise<ReviewPage> => {
   const res = await ctx.app.inject({ method: "GET", url: `/api/reviews${query}` });

@@ -1,29 +1,18 @@
 import { crc32, deflateSync } from "node:zlib";
 import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
 import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { orderInputSchema } from "../../../shared/orders.js";
 import { images } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import { ORIGIN } from "../../test/users.js";
 import { MAX_IMAGE_SIDE } from "./reencode.js";
 
-let ctx: TestContext;
-let alice: TestUser;
-
-beforeAll(async () => {
-  // Far more uploads than a day's quota; the quota has tests of its own (security/upload-quotas.test.ts).
-  ctx = await createTestApp(
-    { UPLOAD_LIMIT_PER_DAY: "1000" },
-    { rateLimit: { max: 10_000, windowSeconds: 60 } },
-  );
-  alice = await signUp(ctx.app, { name: "Alice Uploader" });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+// Far more uploads than a day's quota; the quota has tests of its own (security/upload-quotas.test.ts).
+const ctx = setUpTestApp({ UPLOAD_LIMIT_PER_DAY: "1000" }, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const alice = ctx.signedUpUser({ name: "Alice Uploader" });
 
 interface FilePart {
   field?: string;

@@ -1,23 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { like, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pagingMessages } from "../../../shared/messages/paging.js";
 import { EXACT_COUNT_LIMIT, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import type { UserPage } from "../../../shared/users.js";
 import { users } from "../../db/schema/index.js";
 import { encodeCursor } from "../../lib/paging.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import { signUp } from "../../test/users.js";
 
-let ctx: TestContext;
-let admin: TestUser;
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUpAdmin(ctx.app, { name: "Lister Admin" });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const admin = ctx.signedUpAdmin({ name: "Lister Admin" });
 
 const list = (query: string, cookie = admin.cookie) =>
   ctx.app.inject({ method: "GET", url: `/api/users?${query}`, headers: { cookie } });

@@ -1,28 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { userMessages } from "../../../shared/messages/users.js";
 import type { Order } from "../../../shared/orders.js";
 import type { UserPage } from "../../../shared/users.js";
 import { orders, products, sessions, users } from "../../db/schema/index.js";
 import { HttpProblem } from "../../lib/problem.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signIn, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import { ORIGIN, signIn, signUp } from "../../test/users.js";
 import { removeUser, setRole } from "./service.js";
 
 const ADMIN_EMAIL = "users.admin@example.com";
-let ctx: TestContext;
-let admin: TestUser;
-let customer: TestUser;
 
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL, name: "Ada Admin" });
-  customer = await signUp(ctx.app, { name: "Cory Customer", phone: "5550142" });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const admin = ctx.signedUpAdmin({ email: ADMIN_EMAIL, name: "Ada Admin" });
+const customer = ctx.signedUpUser({ name: "Cory Customer", phone: "5550142" });
 
 /** Gives role admin to exactly these users, and role user to everyone else. */
 async function onlyAdmins(...ids: string[]) {

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { createTestApp, setUpTestApp, type TestContext } from "../app.js";
 import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
 /**
@@ -14,14 +14,8 @@ import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueE
  */
 
 const mailer = memoryMailer();
-let ctx: TestContext;
-beforeAll(async () => {
-  // The default mail cap; the address limit out of the way (its own app below checks it).
-  ctx = await createTestApp({}, { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+// The default mail cap; the address limit out of the way (its own app below checks it).
+const ctx = setUpTestApp({}, { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } });
 
 const post = (app: TestContext["app"], url: string, payload: object, headers: Record<string, string> = {}) =>
   app.inject({ method: "POST", url, headers: { origin: ORIGIN, ...headers }, payload });

@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
 import type { LightMyRequestResponse } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { createTestApp, setUpTestApp } from "../app.js";
 import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, signUpAdmin, uniqueEmail } from "../users.js";
 
 /**
@@ -14,13 +14,7 @@ import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, signUpAdmin, unique
 
 const ADMIN = "auth.admin@example.com";
 const mailer = memoryMailer();
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp({}, { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = setUpTestApp({}, { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } });
 
 const me = (cookie: string) => ctx.app.inject({ url: "/api/me", headers: { cookie } });
 const post = (url: string, payload: object, cookie?: string) =>

@@ -1,11 +1,11 @@
 import { eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { images, products, users } from "../../db/schema/index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { images, products } from "../../db/schema/index.js";
 import { sweepUnusedImages } from "../../features/uploads/sweep.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { createTestApp, setUpTestApp } from "../app.js";
 import { postUpload, tinyPng } from "../images.js";
 import { until } from "../until.js";
-import { ORIGIN, signUp, type TestUser } from "../users.js";
+import { ORIGIN, type TestUser } from "../users.js";
 
 /**
  * Unused images (README.md, Guarantees): images that no product or order uses were never deleted,
@@ -17,19 +17,12 @@ import { ORIGIN, signUp, type TestUser } from "../users.js";
  * a product or order uses it). Tests age an image by moving it back; a null stays null.
  */
 
-let ctx: TestContext;
-let customer: TestUser;
-let admin: TestUser;
+const ctx = setUpTestApp({ UPLOAD_LIMIT_PER_DAY: "1000", ADMIN_UPLOAD_LIMIT_PER_DAY: "1000" });
+const customer = ctx.signedUpUser({ name: "Sweep Customer" });
+const admin = ctx.signedUpAdmin({ name: "Sweep Admin" });
 let productId: string;
 beforeAll(async () => {
-  ctx = await createTestApp({ UPLOAD_LIMIT_PER_DAY: "1000", ADMIN_UPLOAD_LIMIT_PER_DAY: "1000" });
-  customer = await signUp(ctx.app, { name: "Sweep Customer" });
-  admin = await signUp(ctx.app, { name: "Sweep Admin" });
-  await ctx.database.db.update(users).set({ role: "admin" }).where(eq(users.id, admin.id));
   productId = await newProduct("/media/products/gale-120-high-static-pressure-fan.svg");
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function newProduct(image: string): Promise<string> {

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { uploadQuotas } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { setUpTestApp } from "../app.js";
 import { noisyJpeg, postUpload, tinyPng } from "../images.js";
 import { until } from "../until.js";
-import { signUp, type TestUser } from "../users.js";
+import type { TestUser } from "../users.js";
 
 /**
  * Fair uploads (README.md, Guarantees): with 40 of one account's uploads in flight, another user's
@@ -16,17 +16,9 @@ import { signUp, type TestUser } from "../users.js";
 
 const BACKLOG = 10;
 
-let ctx: TestContext;
-let heavy: TestUser;
-let light: TestUser;
-beforeAll(async () => {
-  ctx = await createTestApp({ UPLOAD_LIMIT_PER_DAY: "100", UPLOAD_MB_PER_DAY: "500" });
-  heavy = await signUp(ctx.app, { name: "Backlog Uploader" });
-  light = await signUp(ctx.app, { name: "Quick Uploader" });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = setUpTestApp({ UPLOAD_LIMIT_PER_DAY: "100", UPLOAD_MB_PER_DAY: "500" });
+const heavy = ctx.signedUpUser({ name: "Backlog Uploader" });
+const light = ctx.signedUpUser({ name: "Quick Uploader" });
 
 const upload = (user: TestUser, bytes: Uint8Array) => postUpload(ctx.app, user.cookie, bytes, "image/jpeg");
 

@@ -1,11 +1,11 @@
 import { crc32 } from "node:zlib";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { images } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { setUpTestApp } from "../app.js";
 import { multipartImage } from "../route-cases.js";
-import { ORIGIN, signUp, type TestUser } from "../users.js";
+import { ORIGIN } from "../users.js";
 
 /**
  * ASVS V12 (files): polyglots, files that are a valid image and markup or script at once, are
@@ -22,15 +22,8 @@ import { ORIGIN, signUp, type TestUser } from "../users.js";
 const PAYLOAD = "<script>alert(document.cookie)</script><html><body onload=alert(1)>";
 const MARK = "alert(document.cookie)";
 
-let ctx: TestContext;
-let user: TestUser;
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 1000, windowSeconds: 60 } });
-  user = await signUp(ctx.app, { name: "Polyglot Uploader" });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 1000, windowSeconds: 60 } });
+const user = ctx.signedUpUser({ name: "Polyglot Uploader" });
 
 const solid = (background: string) => sharp({ create: { width: 24, height: 16, channels: 3, background } });
 
