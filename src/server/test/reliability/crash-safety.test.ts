@@ -1,21 +1,19 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Order } from "../../../shared/orders.js";
-import { createDatabase, type Db } from "../../db/client.js";
 import { runningPostmaster } from "../../db/embedded.js";
-import { orders, products } from "../../db/schema/index.js";
 import { FIGURES, recordResults, seededRandom, TEST_DATA_DIR } from "./figures.js";
-import { freshProduct } from "./oversell-round.js";
 import { type Customer, ShopClient, signUpCustomers } from "./shop-client.js";
 import {
   freePort,
   type ShopProcess,
+  shopPlace,
   showOutputOnFailure,
   startShop,
   stopLeftoverPostgres,
 } from "./shop-process.js";
+import { freshProduct, productLedger, withDatabase } from "./stock.js";
 
 // Crash safety (README.md, Guarantees): the shop process, with its own embedded PostgreSQL, is
 // SIGKILLed at random moments while customers place orders. Odd kills hit the shop alone (its
@@ -27,13 +25,9 @@ const START_STOCK = 10_000_000;
 const BUYERS = 12;
 const LOAD_WORKERS = 8;
 
-const httpPort = await freePort();
-const pgPort = await freePort();
-const dataDir = path.join(TEST_DATA_DIR, `crash-${httpPort}`);
-const pgDir = path.join(dataDir, "postgres");
-const databaseUrl = `postgres://gearhouse:gearhouse@127.0.0.1:${pgPort}/gearhouse`;
-const start = () =>
-  startShop({ port: httpPort, dataDir, env: { EMBEDDED_PG_PORT: String(pgPort), SEED_DEMO: "true" } });
+const place = await shopPlace("crash");
+const { dataDir, pgDir } = place;
+const start = () => place.start({ env: { SEED_DEMO: "true" } });
 
 /** The shops and data directories a test made, removed when it ends, passed or failed. */
 function cleanUpAfterTest(dirs: string[], shops: () => (ShopProcess | undefined)[]) {
@@ -45,15 +39,6 @@ function cleanUpAfterTest(dirs: string[], shops: () => (ShopProcess | undefined)
       rmSync(dir, { recursive: true, force: true });
     }
   });
-}
-
-async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const database = createDatabase(databaseUrl, { max: 2 });
-  try {
-    return await work(database.db);
-  } finally {
-    await database.close();
-  }
 }
 
 interface Load {
@@ -96,25 +81,16 @@ function orderLoad(
 }
 
 async function audit(productId: string, acked: Map<string, number>) {
-  return withDb(async (db) => {
-    const rows = await db
-      .select({ id: orders.id, quantity: orders.quantity })
-      .from(orders)
-      .where(eq(orders.productId, productId));
-    const [product] = await db
-      .select({ quantity: products.quantity })
-      .from(products)
-      .where(eq(products.id, productId));
-    const present = new Map(rows.map((r) => [r.id, r.quantity]));
-    return {
-      acknowledged: acked.size,
-      present: rows.length,
-      missing: [...acked.keys()].filter((id) => !present.has(id)),
-      wrongQuantity: [...acked].filter(([id, q]) => present.has(id) && present.get(id) !== q).length,
-      stock: product?.quantity ?? -1,
-      orderedUnits: rows.reduce((sum, r) => sum + r.quantity, 0),
-    };
-  });
+  const ledger = await withDatabase(place.databaseUrl, (db) => productLedger(db, productId));
+  const present = ledger.orders;
+  return {
+    acknowledged: acked.size,
+    present: present.size,
+    missing: [...acked.keys()].filter((id) => !present.has(id)),
+    wrongQuantity: [...acked].filter(([id, q]) => present.has(id) && present.get(id) !== q).length,
+    stock: ledger.stock,
+    orderedUnits: ledger.orderedUnits,
+  };
 }
 
 describe("crash safety", () => {
@@ -136,7 +112,7 @@ describe("crash safety", () => {
       const firstStartMs = shop.startMs;
       client = new ShopClient(shop.url);
       const customers = await signUpCustomers(client, BUYERS);
-      const productId = await withDb((db) => freshProduct(db, START_STOCK));
+      const productId = await withDatabase(place.databaseUrl, (db) => freshProduct(db, START_STOCK));
       const acked = new Map<string, number>();
       const cycles: Record<string, unknown>[] = [];
 

@@ -1,15 +1,12 @@
 import { rmSync } from "node:fs";
-import path from "node:path";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../../../shared/orders.js";
-import { createDatabase, type Db } from "../../db/client.js";
 import { type EmbeddedDatabase, serverProcesses, startEmbeddedPostgres } from "../../db/embedded.js";
-import { orders, products } from "../../db/schema/index.js";
-import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
-import { freshProduct, UNITS_PER_ORDER } from "./oversell-round.js";
+import { FIGURES, recordResults } from "./figures.js";
+import { UNITS_PER_ORDER } from "./oversell-round.js";
 import { type Customer, type HttpReply, ORDER_DETAILS, ShopClient } from "./shop-client.js";
-import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
+import { type ShopProcess, shopPlace, showOutputOnFailure, startShop } from "./shop-process.js";
+import { freshProduct, productLedger, withDatabase } from "./stock.js";
 
 // Database outage (README.md, Guarantees): the shop's PostgreSQL goes away and comes back. The shop
 // talks to a PostgreSQL of this test file's own (DATABASE_URL), which the tests stop, freeze and
@@ -23,10 +20,7 @@ const STOPPED_BOUND_MS = 3_000;
 /** A call on a connection that was open when the database stopped answering waits for query_timeout (20 s). */
 const FROZEN_BOUND_MS = 23_000;
 
-const httpPort = await freePort();
-const pgPort = await freePort();
-const dataDir = path.join(TEST_DATA_DIR, `outage-${httpPort}`);
-const pgDir = path.join(dataDir, "postgres");
+const { port: httpPort, pgPort, dataDir, pgDir } = await shopPlace("outage");
 
 let postgres: EmbeddedDatabase | undefined;
 let databaseUrl: string;
@@ -42,7 +36,7 @@ beforeAll(async () => {
   shop = await startShop({ port: httpPort, dataDir, env: { DATABASE_URL: databaseUrl } });
   client = new ShopClient(shop.url);
   customer = await client.signUp("Outage Buyer");
-  productId = await withDb((db) => freshProduct(db, START_STOCK));
+  productId = await withDatabase(databaseUrl, (db) => freshProduct(db, START_STOCK));
 }, 300_000);
 
 afterAll(async () => {
@@ -57,15 +51,6 @@ beforeEach(async () => {
   // Each test starts with the database up, whatever the one before it did.
   postgres ??= await startEmbeddedPostgres(pgDir, pgPort);
 });
-
-async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const database = createDatabase(databaseUrl, { max: 1 });
-  try {
-    return await work(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isProblem503 = (r: HttpReply) =>
@@ -128,20 +113,8 @@ async function timeToReady(): Promise<number> {
 }
 
 async function stored() {
-  return withDb(async (db) => {
-    const rows = await db
-      .select({ id: orders.id, quantity: orders.quantity })
-      .from(orders)
-      .where(eq(orders.productId, productId));
-    const [product] = await db
-      .select({ quantity: products.quantity })
-      .from(products)
-      .where(eq(products.id, productId));
-    return {
-      ids: new Set(rows.map((r) => r.id)),
-      stockPlusOrderedUnits: (product?.quantity ?? 0) + rows.reduce((s, r) => s + r.quantity, 0),
-    };
-  });
+  const ledger = await withDatabase(databaseUrl, (db) => productLedger(db, productId));
+  return { ids: ledger.orders, stockPlusOrderedUnits: ledger.stock + ledger.orderedUnits };
 }
 
 describe("database outage", () => {

@@ -1,5 +1,4 @@
 import { rmSync } from "node:fs";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -7,29 +6,18 @@ import { createDatabase } from "../../db/client.js";
 import { processInfo, runningPostmaster } from "../../db/embedded.js";
 import { orders } from "../../db/schema/index.js";
 import { until } from "../until.js";
-import { TEST_DATA_DIR } from "./figures.js";
-import { freshProduct } from "./oversell-round.js";
 import { ShopClient } from "./shop-client.js";
-import {
-  freePort,
-  type ShopProcess,
-  showOutputOnFailure,
-  startShop,
-  stopLeftoverPostgres,
-} from "./shop-process.js";
+import { type ShopProcess, shopPlace, showOutputOnFailure, stopLeftoverPostgres } from "./shop-process.js";
+import { freshProduct } from "./stock.js";
 
 // The shop with its own embedded PostgreSQL is stopped the three ways a shop is stopped: SIGTERM
 // from a supervisor, SIGINT (Ctrl+C), and the death of the process that launched it. Each time it
 // answers what it has in flight, then closes its pool and the PostgreSQL it started, and exits 0.
 
-const port = await freePort();
-const pgPort = await freePort();
-const dataDir = path.join(TEST_DATA_DIR, `stop-${port}`);
-const pgDir = path.join(dataDir, "postgres");
-const databaseUrl = `postgres://gearhouse:gearhouse@127.0.0.1:${pgPort}/gearhouse`;
+const place = await shopPlace("stop");
+const { port, dataDir, pgDir, databaseUrl } = place;
 let shop: ShopProcess | undefined;
-const start = (launcher = false) =>
-  startShop({ port, dataDir, env: { EMBEDDED_PG_PORT: String(pgPort) }, launcher });
+const start = (launcher = false) => place.start({ launcher });
 
 afterAll(async () => {
   await shop?.stop();

@@ -9,9 +9,10 @@ import { orders, products } from "../../db/schema/index.js";
 import { createTestDatabase } from "../app.js";
 import { signedInCrowd } from "./crowd.js";
 import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
-import { freshProduct, oversellRound, type RoundFigures, UNITS_PER_ORDER } from "./oversell-round.js";
+import { sellOutRounds, UNITS_PER_ORDER } from "./oversell-round.js";
 import { type Customer, ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
+import { freshProduct } from "./stock.js";
 
 // No oversell and Idempotency (README.md, Guarantees) over real HTTP: a shop process listening on a
 // port, many connections at once. The in-process variants are in features/orders/routes.test.ts.
@@ -50,40 +51,12 @@ describe("no oversell over HTTP", () => {
   it(
     `sells exactly the stock to ${FIGURES.buyers} buyers at once, round after round, and refuses the rest with a clean 409`,
     async () => {
-      const rounds: RoundFigures[] = [];
-      for (let round = 1; round <= FIGURES.oversellRounds; round += 1) {
-        const figures = await oversellRound(
-          database.db,
-          round,
-          buyers.map((customer) => ({ customer, client })),
-          FIGURES.stockInOrders,
-        );
-        rounds.push(figures);
-        // Stop at the first bad round, with its figures in the message.
-        expect(figures, `round ${round}`).toMatchObject({
-          created: FIGURES.stockInOrders,
-          outOfStock409: FIGURES.buyers - FIGURES.stockInOrders,
-          serverErrors5xx: 0,
-          unexpected: 0,
-          stockAfter: 0,
-          ordersInDatabase: FIGURES.stockInOrders,
-          unitsInDatabase: FIGURES.stockInOrders * UNITS_PER_ORDER,
-        });
-        expect(figures.lowestStockSeen).toBeGreaterThanOrEqual(0);
-      }
-      recordResults("8 no oversell (one instance, HTTP)", {
-        buyersPerRound: FIGURES.buyers,
-        stockInOrders: FIGURES.stockInOrders,
-        rounds: rounds.length,
-        ordersPerRound: rounds.map((r) => r.created),
-        conflicts409PerRound: rounds.map((r) => r.outOfStock409),
-        serverErrors5xx: rounds.reduce((sum, r) => sum + r.serverErrors5xx, 0),
-        overloaded503Retried: rounds.reduce((sum, r) => sum + r.overloaded503, 0),
-        unexpected: rounds.reduce((sum, r) => sum + r.unexpected, 0),
-        lowestStockSeen: Math.min(...rounds.map((r) => r.lowestStockSeen)),
-        roundMs: rounds.map((r) => r.ms),
-        slowestAnswerMs: Math.max(...rounds.map((r) => r.slowestMs)),
-      });
+      const run = await sellOutRounds(
+        database.db,
+        FIGURES.oversellRounds,
+        buyers.map((customer) => ({ customer, client })),
+      );
+      recordResults("8 no oversell (one instance, HTTP)", run);
     },
     180_000 + FIGURES.oversellRounds * 60_000,
   );

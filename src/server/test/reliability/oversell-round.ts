@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Db } from "../../db/client.js";
-import { orders, products } from "../../db/schema/index.js";
+import { products } from "../../db/schema/index.js";
+import { FIGURES } from "./figures.js";
 import type { Customer, HttpReply, ShopClient } from "./shop-client.js";
+import { freshProduct, productLedger } from "./stock.js";
 
 export const UNITS_PER_ORDER = 10;
 /** How often one buyer asks again after 503 + Retry-After before the round counts a failure. */
@@ -30,23 +33,6 @@ export interface RoundFigures {
   /** The whole round, and its slowest answer. */
   ms: number;
   slowestMs: number;
-}
-
-/** A new product with `stock` units, so every round starts from fresh stock. */
-export async function freshProduct(db: Db, stock: number): Promise<string> {
-  const [row] = await db
-    .insert(products)
-    .values({
-      name: `Reliability fan ${randomUUID()}`,
-      description: "A fan sold to many buyers at once.",
-      image: "/media/products/gale-120-high-static-pressure-fan.svg",
-      price: 25,
-      quantity: stock,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  if (!row) throw new Error("product insert returned nothing");
-  return row.id;
 }
 
 const isCleanOutOfStock = (reply: HttpReply) =>
@@ -96,21 +82,11 @@ export async function oversellRound(
   buying = false;
   await watcher;
 
-  const [stock] = await db
-    .select({ quantity: products.quantity })
-    .from(products)
-    .where(eq(products.id, productId));
-  const [made] = await db
-    .select({
-      count: sql<number>`count(*)::int`,
-      units: sql<number>`coalesce(sum(${orders.quantity}), 0)::int`,
-    })
-    .from(orders)
-    .where(eq(orders.productId, productId));
+  const after = await productLedger(db, productId);
   const created = replies.filter((r) => r?.status === 201).length;
   const outOfStock409 = replies.filter((r) => r && isCleanOutOfStock(r)).length;
   const serverErrors5xx = replies.filter((r) => r && r.status >= 500).length;
-  const stockAfter = stock?.quantity ?? -1;
+  const stockAfter = after.stock;
   return {
     round,
     buyers: buyers.length,
@@ -121,9 +97,51 @@ export async function oversellRound(
     unexpected: buyers.length - created - outOfStock409 - serverErrors5xx,
     stockAfter,
     lowestStockSeen: Math.min(lowestStockSeen, stockAfter),
-    ordersInDatabase: made?.count ?? 0,
-    unitsInDatabase: made?.units ?? 0,
+    ordersInDatabase: after.orders.size,
+    unitsInDatabase: after.orderedUnits,
     ms,
     slowestMs: Math.round(Math.max(...replies.map((r) => r?.ms ?? 0))),
+  };
+}
+
+/**
+ * `rounds` rounds of FIGURES.buyers buyers after FIGURES.stockInOrders orders' worth of stock, each
+ * buyer through the client beside it. Stops at the first round that sells other than exactly the
+ * stock, refusing the rest with a clean 409, with that round's figures in the message; otherwise
+ * returns the figures of the run, for recordResults.
+ */
+export async function sellOutRounds(
+  db: Db,
+  rounds: number,
+  buyers: { customer: Customer; client: ShopClient }[],
+): Promise<Record<string, unknown>> {
+  expect(buyers.length, "buyers per round").toBe(FIGURES.buyers);
+  const done: RoundFigures[] = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    const figures = await oversellRound(db, round, buyers, FIGURES.stockInOrders);
+    done.push(figures);
+    expect(figures, `round ${round}`).toMatchObject({
+      created: FIGURES.stockInOrders,
+      outOfStock409: FIGURES.buyers - FIGURES.stockInOrders,
+      serverErrors5xx: 0,
+      unexpected: 0,
+      stockAfter: 0,
+      ordersInDatabase: FIGURES.stockInOrders,
+      unitsInDatabase: FIGURES.stockInOrders * UNITS_PER_ORDER,
+    });
+    expect(figures.lowestStockSeen).toBeGreaterThanOrEqual(0);
+  }
+  return {
+    buyersPerRound: FIGURES.buyers,
+    stockInOrders: FIGURES.stockInOrders,
+    rounds: done.length,
+    ordersPerRound: done.map((r) => r.created),
+    conflicts409PerRound: done.map((r) => r.outOfStock409),
+    serverErrors5xx: done.reduce((sum, r) => sum + r.serverErrors5xx, 0),
+    overloaded503Retried: done.reduce((sum, r) => sum + r.overloaded503, 0),
+    unexpected: done.reduce((sum, r) => sum + r.unexpected, 0),
+    lowestStockSeen: Math.min(...done.map((r) => r.lowestStockSeen)),
+    roundMs: done.map((r) => r.ms),
+    slowestAnswerMs: Math.max(...done.map((r) => r.slowestMs)),
   };
 }

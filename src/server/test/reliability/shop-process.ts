@@ -2,12 +2,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { onTestFailed } from "vitest";
 import { runningPostmaster } from "../../db/embedded.js";
+import { freePort } from "../free-port.js";
+import { TEST_DATA_DIR } from "./figures.js";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
 /** Every shop a test starts signs sessions with this secret, so instances accept each other's. */
 export const AUTH_SECRET = "reliability-suite-secret-0123456789-abcdef";
 
-export { freePort } from "../free-port.js";
+export { freePort };
 
 export interface ShopOptions {
   port: number;
@@ -163,6 +165,32 @@ export async function startShop(options: ShopOptions): Promise<ShopProcess> {
       clearTimeout(timer);
       return code;
     },
+  };
+}
+
+/**
+ * The ports and data directory of a shop that runs its own embedded PostgreSQL (`start`), or one the
+ * test starts in `pgDir` on `pgPort`: free ports, and a folder `name-port` under .test-data.
+ */
+export async function shopPlace(name: string) {
+  const port = await freePort();
+  const pgPort = await freePort();
+  const dataDir = path.join(TEST_DATA_DIR, `${name}-${port}`);
+  return {
+    port,
+    pgPort,
+    dataDir,
+    pgDir: path.join(dataDir, "postgres"),
+    /** The embedded PostgreSQL's database, as the shop makes it. */
+    databaseUrl: `postgres://gearhouse:gearhouse@127.0.0.1:${pgPort}/gearhouse`,
+    /** The shop with its embedded PostgreSQL on `pgPort`; `env` on top. */
+    start: (options: { env?: Record<string, string>; launcher?: boolean } = {}) =>
+      startShop({
+        port,
+        dataDir,
+        env: { EMBEDDED_PG_PORT: String(pgPort), ...options.env },
+        launcher: options.launcher,
+      }),
   };
 }
 

@@ -11,9 +11,10 @@ import { demoProducts } from "../../db/seed/demo-catalog.js";
 import { DEMO_ACCOUNTS } from "../../features/accounts/setup.js";
 import { signedInCrowd } from "./crowd.js";
 import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
-import { freshProduct, oversellRound, type RoundFigures, UNITS_PER_ORDER } from "./oversell-round.js";
+import { sellOutRounds, UNITS_PER_ORDER } from "./oversell-round.js";
 import { ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
+import { freshProduct } from "./stock.js";
 
 // Two instances (docs/scaling.md): two shop processes on one PostgreSQL, as behind a load balancer.
 // They start together on an empty database, so both race to migrate and seed it.
@@ -114,36 +115,12 @@ describe("two instances on one database", () => {
     `never oversells with ${FIGURES.buyers} buyers split across both instances`,
     async () => {
       const buyers = await signedInCrowd(databaseUrl, FIGURES.buyers);
-      const rounds: RoundFigures[] = [];
-      for (let round = 1; round <= FIGURES.splitOversellRounds; round += 1) {
-        const split = buyers.map((customer, i) => ({ customer, client: i % 2 ? a : b }));
-        const figures = await oversellRound(database.db, round, split, FIGURES.stockInOrders);
-        rounds.push(figures);
-        expect(figures, `round ${round}`).toMatchObject({
-          created: FIGURES.stockInOrders,
-          outOfStock409: FIGURES.buyers - FIGURES.stockInOrders,
-          serverErrors5xx: 0,
-          unexpected: 0,
-          stockAfter: 0,
-          ordersInDatabase: FIGURES.stockInOrders,
-          unitsInDatabase: FIGURES.stockInOrders * UNITS_PER_ORDER,
-        });
-        expect(figures.lowestStockSeen).toBeGreaterThanOrEqual(0);
-      }
+      const split = buyers.map((customer, i) => ({ customer, client: i % 2 ? a : b }));
+      const run = await sellOutRounds(database.db, FIGURES.splitOversellRounds, split);
       recordResults("12 two instances, one database", {
         instances: shops.length,
         startMs: shops.map((s) => s.startMs),
-        buyersPerRound: FIGURES.buyers,
-        stockInOrders: FIGURES.stockInOrders,
-        rounds: rounds.length,
-        ordersPerRound: rounds.map((r) => r.created),
-        conflicts409PerRound: rounds.map((r) => r.outOfStock409),
-        serverErrors5xx: rounds.reduce((sum, r) => sum + r.serverErrors5xx, 0),
-        overloaded503Retried: rounds.reduce((sum, r) => sum + r.overloaded503, 0),
-        unexpected: rounds.reduce((sum, r) => sum + r.unexpected, 0),
-        lowestStockSeen: Math.min(...rounds.map((r) => r.lowestStockSeen)),
-        roundMs: rounds.map((r) => r.ms),
-        slowestAnswerMs: Math.max(...rounds.map((r) => r.slowestMs)),
+        ...run,
       });
     },
     180_000 + FIGURES.splitOversellRounds * 60_000,
