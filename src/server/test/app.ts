@@ -95,48 +95,61 @@ export interface TestApp extends Omit<TestContext, "close"> {
   signedUpAdmin(overrides?: SignUpOverrides): TestUser;
 }
 
-/** A value a `beforeAll` makes, for the code that names it before the hook has run. */
-class MadeInBeforeAll<T> {
-  value: T | undefined;
-  constructor(private readonly what: string) {}
-  get(): T {
-    if (this.value === undefined)
-      throw new Error(`${this.what} is made in beforeAll: use it in a hook or a test`);
-    return this.value;
+/**
+ * What `make` makes in a `beforeAll`, closed by `close` in an `afterAll`, for code that names it
+ * before the hooks run: the object returned reads the made value's `keys` at each use (methods bound
+ * to it), and throws if used before the `beforeAll` or after the `afterAll`.
+ */
+export function madeInBeforeAll<T extends object, K extends keyof T>(
+  what: string,
+  keys: readonly K[],
+  make: () => Promise<T>,
+  close: (made: T) => Promise<unknown> = async () => {},
+): Pick<T, K> {
+  let value: T | undefined;
+  beforeAll(async () => {
+    value = await make();
+  });
+  afterAll(async () => {
+    const made = value;
+    value = undefined;
+    if (made) await close(made);
+  });
+  const view = {} as Pick<T, K>;
+  for (const key of keys) {
+    const get = () => {
+      if (value === undefined) throw new Error(`${what} is made in beforeAll: use it in a hook or a test`);
+      const field = value[key];
+      return typeof field === "function" ? field.bind(value) : field;
+    };
+    Object.defineProperty(view, key, { get, enumerable: true });
   }
-  /** An object whose `keys` read the made value's at each use. */
-  view<K extends keyof T>(keys: readonly K[]): Pick<T, K> {
-    const view = {} as Pick<T, K>;
-    for (const key of keys)
-      Object.defineProperty(view, key, { get: () => this.get()[key], enumerable: true });
-    return view;
-  }
+  return view;
 }
 
 /**
  * The test file's app: built on a fresh database in a `beforeAll` and closed in an `afterAll`, which
  * this registers. What it returns reads the app when used, so the file names it at the top. The
  * users of `signedUpUser` and `signedUpAdmin` are signed up in `beforeAll`s of their own, which run
- * after the app's, in the order they are named.
+ * after the app's, in the order they are named. `env` may be a function, called in the `beforeAll`,
+ * for settings made by an earlier hook (a stand-in's address).
  */
-export function setUpTestApp(env: Record<string, string> = {}, options: BuildOptions = {}): TestApp {
-  const made = new MadeInBeforeAll<TestContext>("The test app");
-  beforeAll(async () => {
-    made.value = await createTestApp(env, options);
-  });
-  afterAll(async () => {
-    await made.value?.close();
-    made.value = undefined;
-  });
-  const signedUpInBeforeAll = (signUpWith: typeof signUp, overrides: SignUpOverrides): TestUser => {
-    const user = new MadeInBeforeAll<TestUser>("A user of setUpTestApp");
-    beforeAll(async () => {
-      user.value = await signUpWith(made.get().app, overrides);
-    });
-    return user.view(["email", "password", "cookie", "id"]);
-  };
-  return Object.assign(made.view(["app", "database", "config", "url"]), {
-    signedUpUser: (overrides: SignUpOverrides = {}) => signedUpInBeforeAll(signUp, overrides),
-    signedUpAdmin: (overrides: SignUpOverrides = {}) => signedUpInBeforeAll(signUpAdmin, overrides),
+export function setUpTestApp(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: BuildOptions = {},
+): TestApp {
+  const made = madeInBeforeAll(
+    "The test app",
+    ["app", "database", "config", "url"],
+    () => createTestApp(typeof env === "function" ? env() : env, options),
+    (context) => context.close(),
+  );
+  const signedUp = (signUpWith: typeof signUp, overrides: SignUpOverrides): TestUser =>
+    madeInBeforeAll("A user of setUpTestApp", ["email", "password", "cookie", "id"], () =>
+      signUpWith(made.app, overrides),
+    );
+  return Object.assign(made, {
+    signedUpUser: (overrides: SignUpOverrides = {}) => signedUp(signUp, overrides),
+    signedUpAdmin: (overrides: SignUpOverrides = {}) => signedUp(signUpAdmin, overrides),
   });
 }

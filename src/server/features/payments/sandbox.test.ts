@@ -1,165 +1,73 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderMessages } from "../../../shared/messages/orders.js";
+import { describe, expect, it } from "vitest";
 import { paymentMessages } from "../../../shared/messages/payments.js";
-import type { Order } from "../../../shared/orders.js";
-import type { PaymentIntent } from "../../../shared/payments.js";
-import { orders, payments, products, sandboxIntents } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { sandboxIntents } from "../../db/schema/index.js";
+import { createTestApp, setUpTestApp } from "../../test/app.js";
+import { describePaymentContract } from "../../test/payment-contract.js";
+import { intentFor, orderRow, paymentsOf, placeOrder, post, type Shop } from "../../test/payments.js";
+import { signUp, type TestUser } from "../../test/users.js";
 
 const RATE_LIMIT = { rateLimit: { max: 10_000, windowSeconds: 60 } };
 const THIS_YEAR = new Date().getUTCFullYear();
 const GOOD_CARD = { number: "4242 4242 4242 4242", expMonth: 12, expYear: THIS_YEAR + 3, cvc: "123" };
+const DECLINED_CARD = { number: "4000 0000 0000 0002" };
+/** A Mastercard ending 4444: the contract's card (test/payment-contract.ts, CONTRACT_CARD). */
+const CONTRACT_CARD_NUMBER = "5555 5555 5555 4444";
 const BILLING = { name: "Alice Buyer", email: "alice@example.com" };
 
-let ctx: TestContext;
-let alice: TestUser;
-let bob: TestUser;
-let admin: TestUser;
+const ctx = setUpTestApp({}, RATE_LIMIT);
+const alice = ctx.signedUpUser({ name: "Alice Buyer" });
+const bob = ctx.signedUpUser({ name: "Bob Buyer" });
 
-beforeAll(async () => {
-  ctx = await createTestApp({}, RATE_LIMIT);
-  alice = await signUp(ctx.app, { name: "Alice Buyer" });
-  bob = await signUp(ctx.app, { name: "Bob Buyer" });
-  admin = await signUpAdmin(ctx.app, { email: "payments.admin@example.com" });
-});
-afterAll(async () => {
-  await ctx.close();
-});
-
-function post(context: TestContext, user: TestUser | null, url: string, payload?: unknown) {
-  return context.app.inject({
-    method: "POST",
-    url,
-    headers: { origin: ORIGIN, ...(user ? { cookie: user.cookie } : {}) },
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
-}
-
-async function placeOrder(context: TestContext, user: TestUser, price = 37): Promise<Order> {
-  const [product] = await context.database.db
-    .insert(products)
-    .values({
-      name: `Payment test keyboard ${Math.random()}`,
-      description: "d",
-      image: "/media/products/x.svg",
-      price,
-      quantity: 1000,
-      category: "keyboards",
-    })
-    .returning({ id: products.id });
-  const res = await post(context, user, "/api/orders", {
-    productId: product?.id,
-    quantity: 10,
-    address: "1 Loop Road, Austin",
-    phone: "5550123",
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json();
-}
-
-async function intentFor(context: TestContext, user: TestUser, orderId: string): Promise<PaymentIntent> {
-  const res = await post(context, user, `/api/orders/${orderId}/payment-intent`);
-  expect(res.statusCode).toBe(200);
-  return res.json();
-}
-
-function confirm(
-  context: TestContext,
-  user: TestUser,
-  clientSecret: string,
-  card: Partial<typeof GOOD_CARD>,
-) {
-  return post(context, user, "/api/payments/sandbox/confirm", {
+function confirm(shop: Shop, user: TestUser, clientSecret: string, card: Partial<typeof GOOD_CARD>) {
+  return post(shop, user, "/api/payments/sandbox/confirm", {
     clientSecret,
     card: { ...GOOD_CARD, ...card },
     billing: BILLING,
   });
 }
 
-/** An order paid through the whole sandbox flow; returns the order and its transaction id. */
-async function paidOrder(user: TestUser): Promise<{ order: Order; transactionId: string }> {
-  const order = await placeOrder(ctx, user);
-  const { clientSecret } = await intentFor(ctx, user, order.id);
-  const confirmed = await confirm(ctx, user, clientSecret, {});
-  const transactionId: string = confirmed.json().paymentIntent.id;
-  const paid = await post(ctx, user, `/api/orders/${order.id}/pay`, { transactionId });
-  expect(paid.statusCode).toBe(200);
-  return { order, transactionId };
-}
+const intentRow = async (clientSecret: string) => {
+  const [intent] = await ctx.database.db
+    .select()
+    .from(sandboxIntents)
+    .where(eq(sandboxIntents.clientSecret, clientSecret));
+  if (!intent) throw new Error("the shop answered a client secret the sandbox never made");
+  return intent;
+};
 
-const paymentsOf = (orderId: string) =>
-  ctx.database.db.select().from(payments).where(eq(payments.orderId, orderId));
-const orderRow = async (orderId: string) =>
-  (await ctx.database.db.select().from(orders).where(eq(orders.id, orderId)))[0];
-
-describe("POST /api/orders/:id/payment-intent", () => {
-  it("asks for the order's total in cents, whatever amount the client sends", async () => {
-    const order = await placeOrder(ctx, alice, 37);
-    const res = await post(ctx, alice, `/api/orders/${order.id}/payment-intent`, {
-      amount: 1,
-      currency: "eur",
-    });
+describePaymentContract(ctx, {
+  name: "sandbox",
+  publishableKey: null,
+  intentsOf: (orderId) =>
+    ctx.database.db.select().from(sandboxIntents).where(eq(sandboxIntents.orderId, orderId)),
+  intentId: async (answer) => (await intentRow(answer.clientSecret)).id,
+  async succeed(user, answer) {
+    const res = await confirm(ctx, user, answer.clientSecret, { number: CONTRACT_CARD_NUMBER });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({
-      provider: "sandbox",
-      clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/),
-      amount: 37_000,
-      currency: "usd",
-      publishableKey: null,
-    });
-    const rows = await ctx.database.db
-      .select()
-      .from(sandboxIntents)
-      .where(eq(sandboxIntents.orderId, order.id));
-    expect(rows).toMatchObject([{ amount: 37_000, currency: "usd", status: "requires_payment_method" }]);
-  });
-
-  it("hands back the order's open intent instead of making one per visit, also to two tabs at once", async () => {
-    const order = await placeOrder(ctx, alice);
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () => post(ctx, alice, `/api/orders/${order.id}/payment-intent`)),
-    );
-    const again = await intentFor(ctx, alice, order.id);
-    expect(new Set([...answers.map((r) => r.json().clientSecret), again.clientSecret]).size).toBe(1);
-    const rows = await ctx.database.db
-      .select()
-      .from(sandboxIntents)
-      .where(eq(sandboxIntents.orderId, order.id));
-    expect(rows).toHaveLength(1);
-  });
-
-  it("answers 404 for another customer's order (admins included) and 401 to a visitor", async () => {
-    const order = await placeOrder(ctx, alice);
-    for (const user of [bob, admin]) {
-      const res = await post(ctx, user, `/api/orders/${order.id}/payment-intent`);
-      expect(res.statusCode).toBe(404);
-      expect(res.json().detail).toBe(orderMessages.notFound);
-    }
-    expect((await post(ctx, null, `/api/orders/${order.id}/payment-intent`)).statusCode).toBe(401);
-    const rows = await ctx.database.db
-      .select()
-      .from(sandboxIntents)
-      .where(eq(sandboxIntents.orderId, order.id));
-    expect(rows).toHaveLength(0);
-  });
-
-  it("records a payment the customer never reported, instead of charging again", async () => {
-    const order = await placeOrder(ctx, alice);
-    const { clientSecret } = await intentFor(ctx, alice, order.id);
-    const confirmed = await confirm(ctx, alice, clientSecret, {});
-    const transactionId = confirmed.json().paymentIntent.id;
-    // The tab closed before /pay; the customer opens the payment page again.
-    const res = await post(ctx, alice, `/api/orders/${order.id}/payment-intent`);
-    expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(paymentMessages.alreadyPaid);
-    expect(await orderRow(order.id)).toMatchObject({ status: "paid", transactionId });
-    expect(await paymentsOf(order.id)).toHaveLength(1);
-    const late = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId });
-    expect(late.statusCode).toBe(200);
-    expect(late.json()).toMatchObject({ paid: true, transactionId });
-  });
+    return res.json().paymentIntent.id;
+  },
+  async decline(user, answer) {
+    const res = await confirm(ctx, user, answer.clientSecret, DECLINED_CARD);
+    expect(res.statusCode).toBe(402);
+  },
+  async addSucceededIntent(order) {
+    const [second] = await ctx.database.db
+      .insert(sandboxIntents)
+      .values({
+        id: `pi_sandbox_second_tab_${order.id.slice(0, 8)}`,
+        clientSecret: `pi_sandbox_second_tab_${order.id.slice(0, 8)}_secret_x`,
+        orderId: order.id,
+        amount: order.totalPrice * 100,
+        currency: "usd",
+        status: "succeeded",
+        cardBrand: "visa",
+        cardLast4: "4242",
+      })
+      .returning();
+    if (!second) throw new Error("the second intent was not stored");
+    return second.id;
+  },
 });
 
 describe("POST /api/payments/sandbox/confirm", () => {
@@ -180,7 +88,7 @@ describe("POST /api/payments/sandbox/confirm", () => {
       const paid = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId: paymentIntent.id });
       expect(paid.statusCode).toBe(200);
       expect(paid.json()).toMatchObject({ paid: true, status: "paid", transactionId: paymentIntent.id });
-      expect(await paymentsOf(order.id)).toMatchObject([
+      expect(await paymentsOf(ctx, order.id)).toMatchObject([
         {
           provider: "sandbox",
           intentId: paymentIntent.id,
@@ -222,17 +130,14 @@ describe("POST /api/payments/sandbox/confirm", () => {
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(res.json()).toMatchObject({ status: 402, title: "Payment Required", detail: message });
     }
-    const [intent] = await ctx.database.db
-      .select()
-      .from(sandboxIntents)
-      .where(eq(sandboxIntents.clientSecret, clientSecret));
+    const intent = await intentRow(clientSecret);
     expect(intent).toMatchObject({
       status: "requires_payment_method",
       lastError: paymentMessages.incompleteCvc,
       cardBrand: null,
       cardLast4: null,
     });
-    expect(await orderRow(order.id)).toMatchObject({ status: "pending", transactionId: null });
+    expect(await orderRow(ctx, order.id)).toMatchObject({ status: "pending", transactionId: null });
 
     // The same intent still takes a good card afterwards, with two-digit years as cards print them.
     const good = await confirm(ctx, alice, clientSecret, { expYear: (THIS_YEAR + 2) % 100 });
@@ -246,7 +151,7 @@ describe("POST /api/payments/sandbox/confirm", () => {
     const first = await confirm(ctx, alice, clientSecret, {});
     const again = await Promise.all([
       confirm(ctx, alice, clientSecret, {}),
-      confirm(ctx, alice, clientSecret, { number: "4000 0000 0000 0002" }),
+      confirm(ctx, alice, clientSecret, DECLINED_CARD),
     ]);
     for (const res of again) {
       expect(res.statusCode).toBe(200);
@@ -271,108 +176,8 @@ describe("POST /api/payments/sandbox/confirm", () => {
       billing: BILLING,
     });
     expect(visitor.statusCode).toBe(401);
-    const [intent] = await ctx.database.db
-      .select()
-      .from(sandboxIntents)
-      .where(eq(sandboxIntents.clientSecret, clientSecret));
-    expect(intent?.status).toBe("requires_payment_method");
-  });
-});
-
-describe("POST /api/orders/:id/pay", () => {
-  it("refuses an intent of another order, or an unknown one, with 400", async () => {
-    const first = await placeOrder(ctx, alice);
-    const second = await placeOrder(ctx, alice);
-    const { clientSecret } = await intentFor(ctx, alice, second.id);
-    const transactionId = (await confirm(ctx, alice, clientSecret, {})).json().paymentIntent.id;
-    for (const id of [transactionId, "pi_unknown", "not an intent"]) {
-      const res = await post(ctx, alice, `/api/orders/${first.id}/pay`, { transactionId: id });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().detail).toBe(paymentMessages.intentMismatch);
-    }
-    expect(await orderRow(first.id)).toMatchObject({ status: "pending", transactionId: null });
-    expect(await paymentsOf(first.id)).toHaveLength(0);
-  });
-
-  it("refuses an intent that has not been confirmed yet with 402", async () => {
-    const order = await placeOrder(ctx, alice);
-    const { clientSecret } = await intentFor(ctx, alice, order.id);
-    await confirm(ctx, alice, clientSecret, { number: "4000 0000 0000 0002" });
-    const [intent] = await ctx.database.db
-      .select()
-      .from(sandboxIntents)
-      .where(eq(sandboxIntents.clientSecret, clientSecret));
-    const res = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId: intent?.id });
-    expect(res.statusCode).toBe(402);
-    expect(res.json().detail).toBe(paymentMessages.notCompleted);
-    expect(await orderRow(order.id)).toMatchObject({ status: "pending", transactionId: null });
-  });
-
-  it("answers 404 for another customer's order, even with its own intent", async () => {
-    const { order, transactionId } = await paidOrder(alice);
-    const unpaid = await placeOrder(ctx, alice);
-    for (const id of [order.id, unpaid.id]) {
-      const res = await post(ctx, bob, `/api/orders/${id}/pay`, { transactionId });
-      expect(res.statusCode).toBe(404);
-    }
-    expect(await orderRow(unpaid.id)).toMatchObject({ status: "pending" });
-  });
-
-  it("pays once when asked twice in a row and ten times at once", async () => {
-    const { order, transactionId } = await paidOrder(alice);
-    const again = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId });
-    expect(again.statusCode).toBe(200);
-    expect(again.json()).toMatchObject({ paid: true, transactionId });
-
-    const racing = await placeOrder(ctx, alice);
-    const { clientSecret } = await intentFor(ctx, alice, racing.id);
-    const racingId = (await confirm(ctx, alice, clientSecret, {})).json().paymentIntent.id;
-    const answers = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        post(ctx, alice, `/api/orders/${racing.id}/pay`, { transactionId: racingId }),
-      ),
-    );
-    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
-    expect(new Set(answers.map((r) => r.json().transactionId))).toEqual(new Set([racingId]));
-    for (const [id, tx] of [
-      [order.id, transactionId],
-      [racing.id, racingId],
-    ] as const) {
-      expect(await orderRow(id)).toMatchObject({ status: "paid", transactionId: tx });
-      expect(await paymentsOf(id)).toMatchObject([{ intentId: tx }]);
-    }
-  });
-
-  it("refuses a second intent for a paid order with 409, and the paid order stays", async () => {
-    const { order, transactionId } = await paidOrder(alice);
-    // A second intent that also succeeded, as two tabs racing for an intent could make.
-    const [second] = await ctx.database.db
-      .insert(sandboxIntents)
-      .values({
-        id: "pi_sandbox_second_tab",
-        clientSecret: "pi_sandbox_second_tab_secret_x",
-        orderId: order.id,
-        amount: order.totalPrice * 100,
-        currency: "usd",
-        status: "succeeded",
-        cardBrand: "visa",
-        cardLast4: "4242",
-      })
-      .returning();
-    const pay = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId: second?.id });
-    expect(pay.statusCode).toBe(409);
-    expect(pay.json().detail).toBe(paymentMessages.alreadyPaid);
-    const intent = await post(ctx, alice, `/api/orders/${order.id}/payment-intent`);
-    expect(intent.statusCode).toBe(409);
-    expect(intent.json().detail).toBe(paymentMessages.alreadyPaid);
-    const remove = await ctx.app.inject({
-      method: "DELETE",
-      url: `/api/orders/${order.id}`,
-      headers: { cookie: alice.cookie, origin: ORIGIN },
-    });
-    expect(remove.statusCode).toBe(409);
-    expect(await orderRow(order.id)).toMatchObject({ status: "paid", transactionId });
-    expect(await paymentsOf(order.id)).toMatchObject([{ intentId: transactionId }]);
+    const intent = await intentRow(clientSecret);
+    expect(intent.status).toBe("requires_payment_method");
   });
 });
 

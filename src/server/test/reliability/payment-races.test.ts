@@ -1,24 +1,31 @@
 import { eq } from "drizzle-orm";
-import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent } from "../../../shared/payments.js";
-import { orders, payments, products, sandboxIntents } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../app.js";
-import { type StripeStandIn, startStripeStandIn } from "../stripe-stand-in.js";
-import { ORIGIN, signUp, type TestUser } from "../users.js";
+import { sandboxIntents } from "../../db/schema/index.js";
+import { setUpTestApp } from "../app.js";
+import {
+  intentFor,
+  orderRow,
+  paymentsOf,
+  placeOrder,
+  post,
+  setUpStripeStandIn,
+  webhook as signedWebhook,
+  standInIntent,
+  stripeEnv,
+  succeededIntent,
+} from "../payments.js";
 import { recordResults } from "./figures.js";
 
 // Payments (README.md, Guarantees). Most of it is proven beside the payments code: /pay replayed
-// and sent ten times at once, two tabs asking for an intent (payments/sandbox.test.ts); duplicate
-// webhooks, a webhook before /pay and racing it, failed events before and after the success
-// (payments/stripe.test.ts). These tests fill the gaps: a success event arriving after /pay behind
-// older events, two succeeded intents of one order racing, and the sandbox card form sent from two
-// tabs at once.
+// and sent ten times at once, two tabs asking for an intent, with either provider
+// (test/payment-contract.ts); duplicate webhooks, a webhook before /pay and racing it, failed
+// events before and after the success (payments/stripe.test.ts). These tests fill the gaps: a
+// success event arriving after /pay behind older events, two succeeded intents of one order racing,
+// and the sandbox card form sent from two tabs at once.
 
-const WEBHOOK_SECRET = "whsec_reliability";
-const RATE_LIMIT = { rateLimit: { max: 10_000, windowSeconds: 60 } };
 const GOOD_CARD = {
   number: "4242424242424242",
   expMonth: 12,
@@ -26,88 +33,21 @@ const GOOD_CARD = {
   cvc: "123",
 };
 const DECLINED_CARD = { ...GOOD_CARD, number: "4000000000000002" };
+const RATE_LIMIT = { rateLimit: { max: 10_000, windowSeconds: 60 } };
 
-let standIn: StripeStandIn;
-let stripeShop: TestContext;
-let sandboxShop: TestContext;
-let stripeBuyer: TestUser;
-let sandboxBuyer: TestUser;
+const standIn = setUpStripeStandIn();
+const stripeShop = setUpTestApp(() => stripeEnv(standIn), RATE_LIMIT);
+const sandboxShop = setUpTestApp({}, RATE_LIMIT);
+const stripeBuyer = stripeShop.signedUpUser({ name: "Stripe Buyer" });
+const sandboxBuyer = sandboxShop.signedUpUser({ name: "Sandbox Buyer" });
 const figures: Record<string, unknown> = {};
-
-beforeAll(async () => {
-  standIn = await startStripeStandIn();
-  stripeShop = await createTestApp(
-    {
-      STRIPE_SECRET_KEY: standIn.secretKey,
-      STRIPE_PUBLISHABLE_KEY: "pk_test_reliability",
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: standIn.url,
-    },
-    RATE_LIMIT,
-  );
-  sandboxShop = await createTestApp({}, RATE_LIMIT);
-  stripeBuyer = await signUp(stripeShop.app, { name: "Stripe Buyer" });
-  sandboxBuyer = await signUp(sandboxShop.app, { name: "Sandbox Buyer" });
-});
-
-afterAll(async () => {
+afterAll(() => {
   recordResults("10 payments (gaps beside payments/*.test.ts)", figures);
-  await stripeShop?.close();
-  await sandboxShop?.close();
-  await standIn?.close();
 });
 
-function post(shop: TestContext, user: TestUser, url: string, payload: Record<string, unknown> = {}) {
-  return shop.app.inject({ method: "POST", url, headers: { origin: ORIGIN, cookie: user.cookie }, payload });
-}
-
-function webhook(payload: string) {
-  return stripeShop.app.inject({
-    method: "POST",
-    url: "/api/payments/webhook",
-    headers: {
-      "content-type": "application/json",
-      "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-    },
-    payload,
-  });
-}
-
-async function placeOrder(shop: TestContext, user: TestUser): Promise<Order> {
-  const [product] = await shop.database.db
-    .insert(products)
-    .values({
-      name: `Payment race keyboard ${Math.random()}`,
-      description: "d",
-      image: "/media/products/x.svg",
-      price: 49,
-      quantity: 1_000,
-      category: "keyboards",
-    })
-    .returning({ id: products.id });
-  const res = await post(shop, user, "/api/orders", {
-    productId: product?.id ?? "",
-    quantity: 10,
-    address: "1 Loop Road, Austin",
-    phone: "5550123",
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json();
-}
-
-async function stripeIntentFor(order: Order) {
-  const res = await post(stripeShop, stripeBuyer, `/api/orders/${order.id}/payment-intent`);
-  expect(res.statusCode).toBe(200);
-  const { clientSecret }: PaymentIntent = res.json();
-  const intent = [...standIn.intents.values()].find((i) => i.client_secret === clientSecret);
-  if (!intent) throw new Error("the shop answered a client secret the stand-in never made");
-  return intent;
-}
-
-const rowOf = async (shop: TestContext, id: string) =>
-  (await shop.database.db.select().from(orders).where(eq(orders.id, id)))[0];
-const paymentsOf = (shop: TestContext, id: string) =>
-  shop.database.db.select().from(payments).where(eq(payments.orderId, id));
+const stripeIntentFor = async (order: Order) =>
+  standInIntent(standIn, await intentFor(stripeShop, stripeBuyer, order.id));
+const webhook = (payload: string) => signedWebhook(stripeShop, payload);
 
 describe("Stripe webhooks arriving late and out of order", () => {
   it("change nothing once /pay has paid the order: a late success, its duplicates, and older events behind it", async () => {
@@ -120,7 +60,7 @@ describe("Stripe webhooks arriving late and out of order", () => {
       transactionId: intent.id,
     });
     expect(paid.statusCode).toBe(200);
-    const paidRow = await rowOf(stripeShop, order.id);
+    const paidRow = await orderRow(stripeShop, order.id);
 
     // Stripe delivers in no particular order: the success (three times at once), then the failure
     // of the first card and the creation, both older than the success.
@@ -132,14 +72,14 @@ describe("Stripe webhooks arriving late and out of order", () => {
     ];
     expect([...late, ...older].map((r) => r.statusCode)).toEqual(Array(5).fill(200));
 
-    expect(await rowOf(stripeShop, order.id)).toEqual(paidRow);
+    expect(await orderRow(stripeShop, order.id)).toEqual(paidRow);
     expect(await paymentsOf(stripeShop, order.id)).toMatchObject([
       { intentId: intent.id, cardLast4: "4242" },
     ]);
     figures.lateAndOutOfOrderWebhooks = {
       deliveries: late.length + older.length,
       paymentRecords: (await paymentsOf(stripeShop, order.id)).length,
-      transactionIdKept: (await rowOf(stripeShop, order.id))?.transactionId === intent.id,
+      transactionIdKept: (await orderRow(stripeShop, order.id))?.transactionId === intent.id,
     };
   });
 
@@ -148,12 +88,7 @@ describe("Stripe webhooks arriving late and out of order", () => {
     const first = await stripeIntentFor(order);
     standIn.succeed(first.id);
     // A second intent the customer also paid, as a second tab or a retried confirmation can make.
-    const second = standIn.addIntent({
-      amount: order.totalPrice * 100,
-      currency: "usd",
-      metadata: { orderId: order.id },
-      status: "succeeded",
-    });
+    const second = succeededIntent(standIn, order.id, order.totalPrice * 100);
     const pays = [first.id, second.id].flatMap((id) =>
       Array.from({ length: 3 }, () =>
         post(stripeShop, stripeBuyer, `/api/orders/${order.id}/pay`, { transactionId: id }).then((reply) => ({
@@ -167,7 +102,7 @@ describe("Stripe webhooks arriving late and out of order", () => {
     );
     const [payAnswers, hookAnswers] = await Promise.all([Promise.all(pays), Promise.all(hooks)]);
 
-    const row = await rowOf(stripeShop, order.id);
+    const row = await orderRow(stripeShop, order.id);
     const recorded = await paymentsOf(stripeShop, order.id);
     expect(row?.status).toBe("paid");
     expect([first.id, second.id]).toContain(row?.transactionId);
@@ -228,7 +163,7 @@ describe("the sandbox card form sent from two tabs at once", () => {
       .from(sandboxIntents)
       .where(eq(sandboxIntents.orderId, order.id));
     expect(intents).toMatchObject([{ id: transactionId, status: "succeeded", cardLast4: "4242" }]);
-    expect(await rowOf(sandboxShop, order.id)).toMatchObject({ status: "paid", transactionId });
+    expect(await orderRow(sandboxShop, order.id)).toMatchObject({ status: "paid", transactionId });
     expect(await paymentsOf(sandboxShop, order.id)).toMatchObject([{ intentId: transactionId }]);
     figures.sandboxTwoTabs = {
       confirmations: confirmations.length,

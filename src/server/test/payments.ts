@@ -1,0 +1,114 @@
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { expect } from "vitest";
+import type { Order } from "../../shared/orders.js";
+import type { PaymentIntent } from "../../shared/payments.js";
+import { orders, payments, products } from "../db/schema/index.js";
+import { madeInBeforeAll, type TestContext } from "./app.js";
+import { type StripeStandIn, startStripeStandIn } from "./stripe-stand-in.js";
+import { ORIGIN, type TestUser } from "./users.js";
+
+/** What the payment tests use of a test app (`createTestApp` or `setUpTestApp`). */
+export type Shop = Pick<TestContext, "app" | "database">;
+
+/** The Stripe stand-in, started in a `beforeAll` and closed in an `afterAll` (`madeInBeforeAll`). */
+export type StandIn = Omit<StripeStandIn, "close">;
+export function setUpStripeStandIn(): StandIn {
+  return madeInBeforeAll(
+    "The Stripe stand-in",
+    ["url", "secretKey", "intents", "requests", "addIntent", "succeed", "fail", "eventPayload"],
+    () => startStripeStandIn(),
+    (standIn) => standIn.close(),
+  );
+}
+
+export const STRIPE_PUBLISHABLE_KEY = "pk_test_gearhouse";
+export const STRIPE_WEBHOOK_SECRET = "whsec_gearhouse_test_secret";
+
+/** The settings of a shop that takes payments through the stand-in; `overrides` on top. */
+export function stripeEnv(
+  standIn: Pick<StandIn, "secretKey" | "url">,
+  overrides: Record<string, string> = {},
+) {
+  return {
+    STRIPE_SECRET_KEY: standIn.secretKey,
+    STRIPE_PUBLISHABLE_KEY,
+    STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_URL: standIn.url,
+    ...overrides,
+  };
+}
+
+/** A POST from the shop's own origin, as `user` or as a visitor (null). */
+export function post(shop: Shop, user: TestUser | null, url: string, payload?: unknown) {
+  return shop.app.inject({
+    method: "POST",
+    url,
+    headers: { origin: ORIGIN, ...(user ? { cookie: user.cookie } : {}) },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+}
+
+/** An order of ten units of a new product at `price` dollars, placed by `user`. */
+export async function placeOrder(shop: Shop, user: TestUser, price = 37): Promise<Order> {
+  const [product] = await shop.database.db
+    .insert(products)
+    .values({
+      name: `Payment test keyboard ${Math.random()}`,
+      description: "d",
+      image: "/media/products/x.svg",
+      price,
+      quantity: 1000,
+      category: "keyboards",
+    })
+    .returning({ id: products.id });
+  const res = await post(shop, user, "/api/orders", {
+    productId: product?.id,
+    quantity: 10,
+    address: "1 Loop Road, Austin",
+    phone: "5550123",
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+/** The shop's answer to the payment page: the order's intent. */
+export async function intentFor(shop: Shop, user: TestUser, orderId: string): Promise<PaymentIntent> {
+  const res = await post(shop, user, `/api/orders/${orderId}/payment-intent`);
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+/** The intent the shop answered, as the stand-in holds it. */
+export function standInIntent(standIn: Pick<StandIn, "intents">, answer: PaymentIntent) {
+  const intent = [...standIn.intents.values()].find((i) => i.client_secret === answer.clientSecret);
+  if (!intent) throw new Error("the shop answered a client secret the stand-in never made");
+  return intent;
+}
+
+/** An intent of `amount` cents for the order that has succeeded, made at Stripe beside the shop. */
+export function succeededIntent(standIn: Pick<StandIn, "addIntent">, orderId: string, amount: number) {
+  return standIn.addIntent({ amount, currency: "usd", metadata: { orderId }, status: "succeeded" });
+}
+
+/** Posts a webhook event signed with the shop's secret, another signature, or none (null). */
+export function webhook(shop: Shop, payload: string, signature: string | null = signEvent(payload)) {
+  return shop.app.inject({
+    method: "POST",
+    url: "/api/payments/webhook",
+    headers: {
+      "content-type": "application/json",
+      ...(signature === null ? {} : { "stripe-signature": signature }),
+    },
+    payload,
+  });
+}
+
+export function signEvent(payload: string, secret = STRIPE_WEBHOOK_SECRET): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret });
+}
+
+export const paymentsOf = (shop: Shop, orderId: string) =>
+  shop.database.db.select().from(payments).where(eq(payments.orderId, orderId));
+export const orderRow = async (shop: Shop, orderId: string) =>
+  (await shop.database.db.select().from(orders).where(eq(orders.id, orderId)))[0];
