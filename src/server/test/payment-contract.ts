@@ -5,7 +5,7 @@ import type { Order } from "../../shared/orders.js";
 import type { PaymentIntent } from "../../shared/payments.js";
 import type { TestApp } from "./app.js";
 import { intentFor, orderRow, paymentsOf, placeOrder, post } from "./payments.js";
-import { ORIGIN, type TestUser } from "./users.js";
+import { fromShop, type TestUser } from "./users.js";
 
 /** The card every provider's `succeed` pays with, so the shop must read it from the provider. */
 export const CONTRACT_CARD = { brand: "mastercard", last4: "4444" } as const;
@@ -194,11 +194,7 @@ export function describePaymentContract(ctx: TestApp, driver: ProviderDriver) {
       const intent = await post(ctx, alice, `/api/orders/${order.id}/payment-intent`);
       expect(intent.statusCode).toBe(409);
       expect(intent.json().detail).toBe(paymentMessages.alreadyPaid);
-      const remove = await ctx.app.inject({
-        method: "DELETE",
-        url: `/api/orders/${order.id}`,
-        headers: { cookie: alice.cookie, origin: ORIGIN },
-      });
+      const remove = await fromShop(ctx.app, "DELETE", `/api/orders/${order.id}`, alice.cookie);
       expect(remove.statusCode).toBe(409);
       expect(await orderRow(ctx, order.id)).toMatchObject({ status: "paid", transactionId });
       expect(await paymentsOf(ctx, order.id)).toMatchObject([{ intentId: transactionId }]);

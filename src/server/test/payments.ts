@@ -6,7 +6,7 @@ import type { PaymentIntent } from "../../shared/payments.js";
 import { orders, payments, products } from "../db/schema/index.js";
 import { madeInBeforeAll, type TestContext } from "./app.js";
 import { type StripeStandIn, startStripeStandIn } from "./stripe-stand-in.js";
-import { ORIGIN, type TestUser } from "./users.js";
+import { fromShop, type TestUser } from "./users.js";
 
 /** What the payment tests use of a test app (`createTestApp` or `setUpTestApp`). */
 export type Shop = Pick<TestContext, "app" | "database">;
@@ -41,12 +41,7 @@ export function stripeEnv(
 
 /** A POST from the shop's own origin, as `user` or as a visitor (null). */
 export function post(shop: Shop, user: TestUser | null, url: string, payload?: unknown) {
-  return shop.app.inject({
-    method: "POST",
-    url,
-    headers: { origin: ORIGIN, ...(user ? { cookie: user.cookie } : {}) },
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  });
+  return fromShop(shop.app, "POST", url, user?.cookie, payload);
 }
 
 /** An order of ten units of a new product at `price` dollars, placed by `user`. */

@@ -15,6 +15,22 @@ export function cookieHeader(setCookie: string | string[] | undefined): string {
     .join("; ");
 }
 
+/** A request as the shop's own page sends it: from its origin, with the session cookie when signed in. */
+export function fromShop(
+  app: FastifyInstance,
+  method: "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  cookie?: string,
+  payload?: unknown,
+) {
+  return app.inject({
+    method,
+    url,
+    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  });
+}
+
 let counter = 0;
 export function uniqueEmail(prefix = "user"): string {
   counter += 1;

@@ -1,8 +1,9 @@
+import type { FastifyInstance } from "fastify";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { cookieHeader, ORIGIN, signUp, uniqueEmail } from "../../test/users.js";
+import { createTestApp, setUpTestApp } from "../../test/app.js";
+import { cookieHeader, fromShop, signUp, uniqueEmail } from "../../test/users.js";
 
 /** Addresses ADMIN_EMAILS lists, one per test below. */
 const OWNER = "google.owner@example.com";
@@ -10,26 +11,27 @@ const SQUATTED = "google.squatted@example.com";
 const UNVERIFIED = "google.unverified@example.com";
 
 let provider: OAuth2Server;
-let ctx: TestContext;
-
 beforeAll(async () => {
   provider = new OAuth2Server();
   await provider.issuer.keys.generate("RS256");
   await provider.start(0, "127.0.0.1");
-  ctx = await createTestApp(
-    {
-      GOOGLE_CLIENT_ID: "gearhouse-test",
-      GOOGLE_CLIENT_SECRET: "secret",
-      GOOGLE_ISSUER: provider.issuer.url ?? "",
-      ADMIN_EMAILS: [OWNER, SQUATTED, UNVERIFIED].join(","),
-    },
-    { rateLimit: { max: 1000, windowSeconds: 60 } },
-  );
 });
 afterAll(async () => {
-  await ctx.close();
   await provider.stop();
 });
+const ctx = setUpTestApp(
+  () => ({
+    GOOGLE_CLIENT_ID: "gearhouse-test",
+    GOOGLE_CLIENT_SECRET: "secret",
+    GOOGLE_ISSUER: provider.issuer.url ?? "",
+    ADMIN_EMAILS: [OWNER, SQUATTED, UNVERIFIED].join(","),
+  }),
+  { rateLimit: { max: 1000, windowSeconds: 60 } },
+);
+
+/** The sign-in button's request: better-auth answers where to send the browser. */
+const startGoogleSignIn = (app: FastifyInstance) =>
+  fromShop(app, "POST", "/api/auth/sign-in/social", undefined, { provider: "google", callbackURL: "/" });
 
 /** Runs the whole authorization-code flow against the local OpenID provider as the given person. */
 async function googleSignIn(claims: { email: string; email_verified: boolean; name: string }) {
@@ -50,12 +52,7 @@ async function googleSignIn(claims: { email: string; email_verified: boolean; na
 }
 
 async function runFlow() {
-  const start = await ctx.app.inject({
-    method: "POST",
-    url: "/api/auth/sign-in/social",
-    headers: { origin: ORIGIN },
-    payload: { provider: "google", callbackURL: "/" },
-  });
+  const start = await startGoogleSignIn(ctx.app);
   expect(start.statusCode).toBe(200);
   const stateCookie = cookieHeader(start.headers["set-cookie"]);
   const authorize = await fetch(start.json().url, { redirect: "manual" });
@@ -124,12 +121,7 @@ describe("Google sign-in when not configured", () => {
   it("answers a clear problem instead of failing silently", async () => {
     const plain = await createTestApp();
     try {
-      const res = await plain.app.inject({
-        method: "POST",
-        url: "/api/auth/sign-in/social",
-        headers: { origin: ORIGIN },
-        payload: { provider: "google", callbackURL: "/" },
-      });
+      const res = await startGoogleSignIn(plain.app);
       expect(res.statusCode).toBe(404);
       expect(res.headers["content-type"]).toContain("application/problem+json");
       expect(res.json().detail).toBe(accountMessages.googleNotConfigured);

@@ -5,7 +5,7 @@ import { adminMessages } from "../../../shared/messages/admin.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
-import { ORIGIN } from "../../test/users.js";
+import { fromShop } from "../../test/users.js";
 
 const ADMIN_EMAIL = "catalog.admin@example.com";
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
@@ -28,20 +28,9 @@ async function productCount(): Promise<number> {
 }
 
 const addProduct = (payload: unknown, cookie = admin.cookie) =>
-  ctx.app.inject({
-    method: "POST",
-    url: "/api/products",
-    headers: { cookie, origin: ORIGIN },
-    payload: payload as object,
-  });
-
+  fromShop(ctx.app, "POST", "/api/products", cookie, payload);
 const patchProduct = (id: string, payload: object, cookie = admin.cookie) =>
-  ctx.app.inject({
-    method: "PATCH",
-    url: `/api/products/${id}`,
-    headers: { cookie, origin: ORIGIN },
-    payload,
-  });
+  fromShop(ctx.app, "PATCH", `/api/products/${id}`, cookie, payload);
 
 describe("POST /api/products", () => {
   it("adds a product that the catalog then shows, with trimmed texts", async () => {

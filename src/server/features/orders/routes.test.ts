@@ -7,7 +7,7 @@ import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { orders, products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
-import { ORIGIN, type TestUser } from "../../test/users.js";
+import { fromShop, ORIGIN, type TestUser } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
 const alice = ctx.signedUpUser({ name: "Alice Buyer" });
@@ -36,6 +36,9 @@ async function stockOf(id: string): Promise<number> {
     .where(eq(products.id, id));
   return row?.q ?? -1;
 }
+
+const removeOrder = (id: string, user: TestUser) =>
+  fromShop(ctx.app, "DELETE", `/api/orders/${id}`, user.cookie);
 
 function book(user: TestUser, body: Record<string, unknown>, headers: Record<string, string> = {}) {
   return ctx.app.inject({
@@ -216,12 +219,7 @@ describe("reading and removing orders", () => {
     const productId = await newProduct(100);
     const order: Order = (await book(alice, { productId, quantity: 40 })).json();
     expect(await stockOf(productId)).toBe(60);
-    const remove = (user: TestUser) =>
-      ctx.app.inject({
-        method: "DELETE",
-        url: `/api/orders/${order.id}`,
-        headers: { cookie: user.cookie, origin: ORIGIN },
-      });
+    const remove = (user: TestUser) => removeOrder(order.id, user);
     expect((await remove(bob)).statusCode).toBe(404);
     expect(await stockOf(productId)).toBe(60);
     expect((await remove(alice)).statusCode).toBe(204);
@@ -236,11 +234,7 @@ describe("reading and removing orders", () => {
       .update(orders)
       .set({ status: "paid", transactionId: `pi_${Math.random()}` })
       .where(eq(orders.id, order.id));
-    const res = await ctx.app.inject({
-      method: "DELETE",
-      url: `/api/orders/${order.id}`,
-      headers: { cookie: alice.cookie, origin: ORIGIN },
-    });
+    const res = await removeOrder(order.id, alice);
     expect(res.statusCode).toBe(409);
     expect(await stockOf(productId)).toBe(90);
   });
@@ -319,11 +313,7 @@ describe("admin Remove on Manage Orders", () => {
     const productId = await newProduct(100);
     const order: Order = (await book(bob, { productId, quantity: 30 })).json();
     expect(await stockOf(productId)).toBe(70);
-    const res = await ctx.app.inject({
-      method: "DELETE",
-      url: `/api/orders/${order.id}`,
-      headers: { cookie: admin.cookie, origin: ORIGIN },
-    });
+    const res = await removeOrder(order.id, admin);
     expect(res.statusCode).toBe(204);
     expect(await stockOf(productId)).toBe(100);
     const [left] = await ctx.database.db.select().from(orders).where(eq(orders.id, order.id));

@@ -7,7 +7,8 @@ import type { Review, ReviewPage } from "../../../shared/reviews.js";
 import { orders, reviews, users } from "../../db/schema/index.js";
 import { demoReviews } from "../../db/seed/demo-catalog.js";
 import { setUpTestApp } from "../../test/app.js";
-import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { forgedCursor } from "../../test/cursors.js";
+import { fromShop, ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
 const reviewer = ctx.signedUpUser({ name: "Riley Reviewer" });
@@ -79,8 +80,8 @@ describe("GET /api/reviews", () => {
 
   it.each([
     "garbage",
-    Buffer.from('["2026-11-23 22:04:05+00","not-a-uuid"]').toString("base64url"),
-    Buffer.from('["2026-02-30 22:04:05+00","3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f"]').toString("base64url"),
+    forgedCursor(["2026-11-23 22:04:05+00", "not-a-uuid"]),
+    forgedCursor(["2026-02-30 22:04:05+00", "3f1c2b8e-1d2a-4c5b-9e6f-7a8b9c0d1e2f"]),
   ])("answers a forged cursor %s with a 400 problem", async (cursor) => {
     const res = await ctx.app.inject({ method: "GET", url: `/api/reviews?cursor=${cursor}` });
     expect(res.statusCode).toBe(400);
@@ -91,12 +92,7 @@ describe("GET /api/reviews", () => {
 
 describe("POST /api/reviews", () => {
   const post = (payload: unknown, cookie = reviewer.cookie) =>
-    ctx.app.inject({
-      method: "POST",
-      url: "/api/reviews",
-      headers: { cookie, origin: ORIGIN },
-      payload: payload as object,
-    });
+    fromShop(ctx.app, "POST", "/api/reviews", cookie, payload);
 
   async function reviewCount(): Promise<number> {
     const [row] = await ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(reviews);
