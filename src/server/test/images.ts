@@ -1,3 +1,4 @@
+import { crc32 } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import { multipartImage } from "./route-cases.js";
@@ -29,6 +30,16 @@ export const tinyPng = (seed: number) =>
   })
     .png()
     .toBuffer();
+
+/** A PNG chunk: length, type, data and the CRC over type and data (PNG specification, 5.3). */
+export function pngChunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
 
 /** POST /api/uploads of `bytes` by the holder of `cookie`, as the shop's forms send it. */
 export async function postUpload(

@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from "node:zlib";
+import { deflateSync } from "node:zlib";
 import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { orderInputSchema } from "../../../shared/orders.js";
 import { images } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { pngChunk } from "../../test/images.js";
 import { ORIGIN } from "../../test/users.js";
 import { MAX_IMAGE_SIDE } from "./reencode.js";
 
@@ -65,15 +66,6 @@ const solid = (width: number, height: number, background: string) =>
 async function imageRows(): Promise<number> {
   const [row] = await ctx.database.db.select({ n: count() }).from(images);
   return row?.n ?? -1;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
 }
 
 /** A valid black 1-bit PNG: a few dozen kilobytes that would decode to `width × height` pixels. */

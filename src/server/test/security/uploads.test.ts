@@ -1,9 +1,9 @@
-import { crc32 } from "node:zlib";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { images } from "../../db/schema/index.js";
 import { setUpTestApp } from "../app.js";
+import { pngChunk } from "../images.js";
 import { multipartImage } from "../route-cases.js";
 import { ORIGIN } from "../users.js";
 
@@ -26,15 +26,6 @@ const ctx = setUpTestApp({}, { rateLimit: { max: 1000, windowSeconds: 60 } });
 const user = ctx.signedUpUser({ name: "Polyglot Uploader" });
 
 const solid = (background: string) => sharp({ create: { width: 24, height: 16, channels: 3, background } });
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 /** The PNG with a chunk inserted just before IEND (the last 12 bytes). */
 const withPngChunk = (png: Buffer, type: string, data: Buffer) =>
