@@ -57,6 +57,17 @@ async function outcome(run: () => Promise<unknown>): Promise<number | "ok"> {
   }
 }
 
+/** Five rounds of the last two admins acting on each other at once: each round, exactly one wins. */
+async function lastTwoAdminsAtOnce(act: (actorId: string, targetId: string) => Promise<unknown>) {
+  for (let round = 0; round < 5; round++) {
+    const [a, b] = [await insertUser(), await insertUser()];
+    await onlyAdmins(a, b);
+    const results = await Promise.all([outcome(() => act(a, b)), outcome(() => act(b, a))]);
+    expect(results.sort()).toEqual([409, "ok"]);
+    expect(await adminCount()).toBe(1);
+  }
+}
+
 describe("GET /api/users", () => {
   it("finds a user with id, name, email, phone and role", async () => {
     const res = await call("GET", `/api/users?search=${encodeURIComponent(customer.email)}`, admin.cookie);
@@ -143,18 +154,8 @@ describe("DELETE /api/users/:id", () => {
     expect(await roleOf(admin.id)).toBe("admin");
   });
 
-  it("leaves exactly one admin when the last two remove each other at the same time", async () => {
-    for (let round = 0; round < 5; round++) {
-      const [a, b] = [await insertUser(), await insertUser()];
-      await onlyAdmins(a, b);
-      const results = await Promise.all([
-        outcome(() => removeUser(ctx.database.db, a, b)),
-        outcome(() => removeUser(ctx.database.db, b, a)),
-      ]);
-      expect(results.sort()).toEqual([409, "ok"]);
-      expect(await adminCount()).toBe(1);
-    }
-  });
+  it("leaves exactly one admin when the last two remove each other at the same time", () =>
+    lastTwoAdminsAtOnce((actorId, targetId) => removeUser(ctx.database.db, actorId, targetId)));
 
   it("never leaves the shop without an admin when two admins remove each other over HTTP", async () => {
     const a = await signUp(ctx.app);
@@ -213,18 +214,8 @@ describe("PUT /api/users/:id/role", () => {
     expect(await roleOf(admin.id)).toBe("admin");
   });
 
-  it("leaves exactly one admin when the last two demote each other at the same time", async () => {
-    for (let round = 0; round < 5; round++) {
-      const [a, b] = [await insertUser(), await insertUser()];
-      await onlyAdmins(a, b);
-      const results = await Promise.all([
-        outcome(() => setRole(ctx.database.db, b, "user")),
-        outcome(() => setRole(ctx.database.db, a, "user")),
-      ]);
-      expect(results.sort()).toEqual([409, "ok"]);
-      expect(await adminCount()).toBe(1);
-    }
-  });
+  it("leaves exactly one admin when the last two demote each other at the same time", () =>
+    lastTwoAdminsAtOnce((_actorId, targetId) => setRole(ctx.database.db, targetId, "user")));
 
   it("refuses an unknown role or user, and customers and visitors, changing nothing", async () => {
     const user = await signUp(ctx.app);
