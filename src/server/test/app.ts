@@ -144,12 +144,23 @@ export function setUpTestApp(
     () => createTestApp(typeof env === "function" ? env() : env, options),
     (context) => context.close(),
   );
-  const signedUp = (signUpWith: typeof signUp, overrides: SignUpOverrides): TestUser =>
-    madeInBeforeAll("A user of setUpTestApp", ["email", "password", "cookie", "id"], () =>
-      signUpWith(made.app, overrides),
-    );
   return Object.assign(made, {
-    signedUpUser: (overrides: SignUpOverrides = {}) => signedUp(signUp, overrides),
-    signedUpAdmin: (overrides: SignUpOverrides = {}) => signedUp(signUpAdmin, overrides),
+    signedUpUser: (overrides: SignUpOverrides = {}) => signedUpInBeforeAll(() => made.app, overrides),
+    signedUpAdmin: (overrides: SignUpOverrides = {}) =>
+      signedUpInBeforeAll(() => made.app, overrides, signUpAdmin),
   });
+}
+
+/**
+ * A user signed up on `app()` in a `beforeAll` of its own, which runs after the hooks named before
+ * it (the app's); the user is read when used.
+ */
+export function signedUpInBeforeAll(
+  app: () => FastifyInstance,
+  overrides: SignUpOverrides = {},
+  signUpWith: typeof signUp = signUp,
+): TestUser {
+  return madeInBeforeAll("A user signed up in beforeAll", ["email", "password", "cookie", "id"], () =>
+    signUpWith(app(), overrides),
+  );
 }

@@ -1,15 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { products } from "../db/schema/index.js";
-import {
-  ACTORS,
-  createRouteWorld,
-  isSkippedPath,
-  type Method,
-  type Person,
-  ROUTES,
-  type RouteWorld,
-} from "./route-cases.js";
+import { ACTORS, isSkippedPath, type Method, type Person, ROUTES, setUpRouteWorld } from "./route-cases.js";
 import { ORIGIN } from "./users.js";
 
 /**
@@ -23,14 +15,7 @@ import { ORIGIN } from "./users.js";
  * out hidden routes.)
  */
 
-let world: RouteWorld;
-
-beforeAll(async () => {
-  world = await createRouteWorld();
-});
-afterAll(async () => {
-  await world?.ctx.close();
-});
+const world = setUpRouteWorld();
 
 describe("authorization matrix", () => {
   it("has a row for every registered /api route", () => {

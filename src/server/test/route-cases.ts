@@ -5,7 +5,7 @@ import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
 import { orders, products, profiles } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
-import { createTestApp, type TestContext } from "./app.js";
+import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
 import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
 
 /**
@@ -342,89 +342,71 @@ async function resetTokenOf(world: RouteWorld, email: string): Promise<string> {
  * Every better-auth POST endpoint the shop serves (AUTH_POST_PATHS in features/accounts/auth-routes.ts); the others
  * answer 404 to everyone, which the suites check from `app.auth.api`.
  */
-export const AUTH_ROUTES: Record<string, AuthCase> = {
+export const AUTH_ROUTES: Record<string, AuthCase> = authCases({
   "/sign-up/email": {
     session: false,
     ok: 200,
-    prepare: async () => ({
-      url: "/api/auth/sign-up/email",
-      payload: {
-        name: "New Customer",
-        email: `new.${randomUUID()}@example.com`,
-        password: "Passw0rd!",
-        phone: "5550123",
-      },
+    payload: () => ({
+      name: "New Customer",
+      email: `new.${randomUUID()}@example.com`,
+      password: "Passw0rd!",
+      phone: "5550123",
     }),
   },
   "/sign-in/email": {
     session: false,
     ok: 200,
-    prepare: async (_w, self) => ({
-      url: "/api/auth/sign-in/email",
-      payload: { email: self.email, password: self.password },
-    }),
+    payload: (_w, self) => ({ email: self.email, password: self.password }),
   },
   // Google is not configured on the suites' app, so better-auth's answer is a clear 404.
-  "/sign-in/social": {
-    session: false,
-    ok: 404,
-    prepare: async () => ({
-      url: "/api/auth/sign-in/social",
-      payload: { provider: "google", callbackURL: "/" },
-    }),
-  },
-  "/sign-out": { session: true, ok: 200, prepare: async () => ({ url: "/api/auth/sign-out", payload: {} }) },
-  "/request-password-reset": {
-    session: false,
-    ok: 200,
-    prepare: async (_w, self) => ({
-      url: "/api/auth/request-password-reset",
-      payload: { email: self.email },
-    }),
-  },
+  "/sign-in/social": { session: false, ok: 404, payload: () => ({ provider: "google", callbackURL: "/" }) },
+  "/sign-out": { session: true, ok: 200 },
+  "/request-password-reset": { session: false, ok: 200, payload: (_w, self) => ({ email: self.email }) },
   "/reset-password": {
     session: false,
     ok: 200,
-    prepare: async (w, self) => ({
-      url: "/api/auth/reset-password",
-      payload: { token: await resetTokenOf(w, self.email), newPassword: "N3wPassword" },
-    }),
+    payload: async (w, self) => ({ token: await resetTokenOf(w, self.email), newPassword: "N3wPassword" }),
   },
   "/change-password": {
     session: true,
     ok: 200,
-    prepare: async (_w, self) => ({
-      url: "/api/auth/change-password",
-      payload: { currentPassword: self.password, newPassword: "N3wPassword", revokeOtherSessions: true },
+    payload: (_w, self) => ({
+      currentPassword: self.password,
+      newPassword: "N3wPassword",
+      revokeOtherSessions: true,
     }),
   },
-  "/update-user": {
-    session: true,
-    ok: 200,
-    prepare: async () => ({
-      url: "/api/auth/update-user",
-      payload: { name: "Renamed Customer", phone: "5550999" },
-    }),
-  },
+  "/update-user": { session: true, ok: 200, payload: () => ({ name: "Renamed Customer", phone: "5550999" }) },
   "/revoke-session": {
     session: true,
     ok: 200,
-    prepare: async (_w, self) => ({
-      url: "/api/auth/revoke-session",
-      payload: { token: sessionTokenOf(self.cookie) },
-    }),
+    payload: (_w, self) => ({ token: sessionTokenOf(self.cookie) }),
   },
-  "/revoke-sessions": {
-    session: true,
-    ok: 200,
-    prepare: async () => ({ url: "/api/auth/revoke-sessions", payload: {} }),
-  },
-  "/revoke-other-sessions": {
-    session: true,
-    ok: 200,
-    prepare: async () => ({ url: "/api/auth/revoke-other-sessions", payload: {} }),
-  },
-};
+  "/revoke-sessions": { session: true, ok: 200 },
+  "/revoke-other-sessions": { session: true, ok: 200 },
+});
+
+/** Each endpoint's case: a POST to /api/auth + its path, with its payload (an empty object if none). */
+function authCases(
+  cases: Record<
+    string,
+    Omit<AuthCase, "prepare"> & { payload?: (world: RouteWorld, self: TestUser) => object | Promise<object> }
+  >,
+): Record<string, AuthCase> {
+  return Object.fromEntries(
+    Object.entries(cases).map(([path, { session, ok, payload }]) => [
+      path,
+      {
+        session,
+        ok,
+        prepare: async (world, self) => ({
+          url: `/api/auth${path}`,
+          payload: (await payload?.(world, self)) ?? {},
+        }),
+      },
+    ]),
+  );
+}
 
 /** better-auth's endpoints that take `method`, as "/path" under /api/auth, read from the running app. */
 export function authEndpointPaths(app: FastifyInstance, method: "GET" | "POST"): string[] {
@@ -479,6 +461,16 @@ export async function createRouteWorld(env: Record<string, string> = {}): Promis
   world.people.admin = await signUpAdmin(ctx.app, { email: ADMIN_EMAIL, name: "Matrix Admin" });
   world.stockedProductId = await newProduct(world);
   return world;
+}
+
+/** The test file's world (createRouteWorld): made in a `beforeAll`, its app closed in an `afterAll`. */
+export function setUpRouteWorld(env: Record<string, string> = {}): RouteWorld {
+  return madeInBeforeAll(
+    "The route world",
+    ["ctx", "registered", "people", "stockedProductId", "mailer", "cookieOf", "snapshot"],
+    () => createRouteWorld(env),
+    (world) => world.ctx.close(),
+  );
 }
 
 /**

@@ -1,39 +1,31 @@
 import { inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orders, users } from "../../db/schema/index.js";
+import { signedUpInBeforeAll } from "../app.js";
 import {
   ACTORS,
   AUTH_POST_PATHS,
   AUTH_ROUTES,
   authPostPaths,
   confirmedPaymentOfA,
-  createRouteWorld,
   intentOfA,
   type Method,
   type Prepared,
   ROUTES,
-  type RouteWorld,
   sandboxCard,
   sessionTokenOf,
+  setUpRouteWorld,
 } from "../route-cases.js";
-import { ORIGIN, signUp, type TestUser } from "../users.js";
+import { ORIGIN, signUp } from "../users.js";
 
 /**
  * ASVS V4 (access control) beyond the authorization matrix: customer B naming customer A's
  * resources, and bodies that try to set what the server owns.
  */
 
-let world: RouteWorld;
+const world = setUpRouteWorld();
 /** A customer who never sends anything: no row may come to belong to them. */
-let bystander: TestUser;
-
-beforeAll(async () => {
-  world = await createRouteWorld();
-  bystander = await signUp(world.ctx.app, { name: "Bystander" });
-});
-afterAll(async () => {
-  await world?.ctx.close();
-});
+const bystander = signedUpInBeforeAll(() => world.ctx.app, { name: "Bystander" });
 
 const send = (method: Method, request: Prepared, cookie: string | undefined) =>
   world.ctx.app.inject({

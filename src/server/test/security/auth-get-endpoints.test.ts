@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AUTH_GET_PATHS,
-  authEndpointPaths,
-  authUrl,
-  createRouteWorld,
-  type RouteWorld,
-} from "../route-cases.js";
-import { signUp, type TestUser } from "../users.js";
+import { describe, expect, it } from "vitest";
+import { signedUpInBeforeAll } from "../app.js";
+import { AUTH_GET_PATHS, authEndpointPaths, authUrl, setUpRouteWorld } from "../route-cases.js";
 
 /**
  * Access control (README.md, Guarantees): better-auth's GET endpoints are allow-listed like its
@@ -26,15 +20,8 @@ const QUERIES = [
   "?disableCookieCache=true&disableRefresh=true",
 ];
 
-let world: RouteWorld;
-let customer: TestUser;
-beforeAll(async () => {
-  world = await createRouteWorld();
-  customer = await signUp(world.ctx.app, { name: "Get Tester" });
-});
-afterAll(async () => {
-  await world?.ctx.close();
-});
+const world = setUpRouteWorld();
+const customer = signedUpInBeforeAll(() => world.ctx.app, { name: "Get Tester" });
 
 const closedPaths = () =>
   authEndpointPaths(world.ctx.app, "GET").filter(

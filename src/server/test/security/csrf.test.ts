@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Actor,
   AUTH_ROUTES,
   authPostPaths,
-  createRouteWorld,
   type Method,
   type Prepared,
   ROUTES,
-  type RouteWorld,
+  setUpRouteWorld,
 } from "../route-cases.js";
 import { signUp } from "../users.js";
 import { multipartBytes } from "./hostile.js";
@@ -20,13 +19,7 @@ import { multipartBytes } from "./hostile.js";
  */
 
 const EVIL = "https://evil.example";
-let world: RouteWorld;
-beforeAll(async () => {
-  world = await createRouteWorld();
-});
-afterAll(async () => {
-  await world?.ctx.close();
-});
+const world = setUpRouteWorld();
 
 interface Attack {
   name: string;

@@ -9,11 +9,10 @@ import {
   ACTORS,
   type Actor,
   AUTH_ROUTES,
-  createRouteWorld,
   type Method,
   multipartImage,
   ROUTES,
-  type RouteWorld,
+  setUpRouteWorld,
 } from "../route-cases.js";
 import { cookieHeader, ORIGIN, signUp, uniqueEmail } from "../users.js";
 
@@ -246,13 +245,7 @@ describe("session cookies", () => {
  * for everyone, keep their own caching.
  */
 describe("Cache-Control on every /api answer", () => {
-  let world: RouteWorld;
-  beforeAll(async () => {
-    world = await createRouteWorld();
-  });
-  afterAll(async () => {
-    await world?.ctx.close();
-  });
+  const world = setUpRouteWorld();
 
   /** Routes whose answers are the same for everyone and say how they may be kept. */
   const OWN_CACHING: Record<string, string> = {

@@ -1,19 +1,14 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AUTH_POST_PATHS,
-  AUTH_ROUTES,
-  authPostPaths,
-  createRouteWorld,
-  type RouteWorld,
-} from "../route-cases.js";
+import { describe, expect, it } from "vitest";
+import { AUTH_POST_PATHS, AUTH_ROUTES, authPostPaths, setUpRouteWorld } from "../route-cases.js";
 import { newSession, signUp } from "../users.js";
 import {
   expectNoLeak,
   hostileBodies,
+  hostileRunCounts,
   NOT_FINGERPRINTED,
-  newTally,
   RUNS,
+  refusedChangingNothing,
   SEED,
   sendHostile,
 } from "./hostile.js";
@@ -24,21 +19,8 @@ import {
  * internals, and a refused request changes no row.
  */
 
-let world: RouteWorld;
-const tally = newTally();
-const perPath: Record<string, number> = {};
-
-beforeAll(async () => {
-  world = await createRouteWorld();
-});
-afterAll(async () => {
-  console.info(
-    `hostile input (better-auth): ${Object.keys(perPath).length} endpoints, ${tally.requests} requests, ` +
-      `${tally.serverErrors} × 5xx, ${tally.refused} refused, ${tally.accepted} accepted, ` +
-      `${tally.changedOnRefusal} refusals that changed data`,
-  );
-  await world?.ctx.close();
-});
+const world = setUpRouteWorld();
+const { tally, perTarget: perPath } = hostileRunCounts("hostile input (better-auth)", "endpoints");
 
 const isSignedIn = async (cookie: string) =>
   (await world.ctx.app.inject({ url: "/api/me", headers: { cookie } })).statusCode === 200;
@@ -63,16 +45,8 @@ describe("hostile input on better-auth's endpoints", () => {
             { method: "POST", url: base.url, headers: cookie ? { cookie } : {} },
             body,
           );
-          expectNoLeak(res, label, tally);
           perPath[path] = (perPath[path] ?? 0) + 1;
-          if (res.statusCode >= 400) {
-            tally.refused += 1;
-            const after = await world.snapshot(NOT_FINGERPRINTED);
-            if (JSON.stringify(after) !== JSON.stringify(current)) tally.changedOnRefusal += 1;
-            expect(after, `${label} was refused (${res.statusCode}) but changed data`).toEqual(current);
-            return;
-          }
-          tally.accepted += 1;
+          if (await refusedChangingNothing(world, res, label, tally, current)) return;
           // An accepted sign-out or revocation ends the session the next request needs.
           if (cookie && !(await isSignedIn(cookie))) cookie = await newSession(world.ctx.app, self.id);
           current = await world.snapshot(NOT_FINGERPRINTED);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
-import { expect } from "vitest";
+import { afterAll, expect } from "vitest";
 import type { Method, RouteWorld } from "../route-cases.js";
 import { ORIGIN } from "../users.js";
 
@@ -278,6 +278,46 @@ export const NOT_FINGERPRINTED = [
   // The sign-in/sign-up/reset rate limit counts every attempt, refused ones included: that is its job.
   "rate_limit",
 ];
+
+/**
+ * Checks one hostile request's answer (expectNoLeak) and counts it in `tally`; a refusal (4xx) must
+ * leave every table as `before` was. True when it was refused.
+ */
+export async function refusedChangingNothing(
+  world: RouteWorld,
+  res: LightMyRequestResponse,
+  label: string,
+  tally: Tally,
+  before: Record<string, string>,
+): Promise<boolean> {
+  expectNoLeak(res, label, tally);
+  if (res.statusCode < 400) {
+    tally.accepted += 1;
+    return false;
+  }
+  tally.refused += 1;
+  const after = await world.snapshot(NOT_FINGERPRINTED);
+  if (JSON.stringify(after) !== JSON.stringify(before)) tally.changedOnRefusal += 1;
+  expect(after, `${label} was refused (${res.statusCode}) but changed data`).toEqual(before);
+  return true;
+}
+
+/**
+ * The counts of a hostile-input file: every answer in `tally`, the requests per route or endpoint in
+ * `perTarget`; printed after its tests (the figures the README's Guarantees section quotes).
+ */
+export function hostileRunCounts(title: string, targets: string) {
+  const tally = newTally();
+  const perTarget: Record<string, number> = {};
+  afterAll(() => {
+    console.info(
+      `${title}: ${Object.keys(perTarget).length} ${targets}, ${tally.requests} requests, ` +
+        `${tally.serverErrors} × 5xx, ${tally.refused} refused, ${tally.accepted} accepted, ` +
+        `${tally.changedOnRefusal} refusals that changed data`,
+    );
+  });
+  return { tally, perTarget };
+}
 
 export interface HostileTarget {
   method: Method;
