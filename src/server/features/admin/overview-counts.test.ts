@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
-import { products } from "../../db/schema/index.js";
 import { seedScale } from "../../db/seed/scale.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import { stockedProduct } from "../../test/products.js";
+import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
 
 // The overview reads running counts kept by triggers (schema/overview.ts); here they race every
 // kind of change and are compared with full counts afterwards.
@@ -13,31 +13,12 @@ import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js"
 const THIS_YEAR = new Date().getUTCFullYear();
 const CARD = { number: "4242 4242 4242 4242", expMonth: 12, expYear: THIS_YEAR + 3, cvc: "123" };
 
-let ctx: TestContext;
-let admin: TestUser;
-let customers: TestUser[];
+const ctx = setUpTestApp({}, { rateLimit: { max: 100_000, windowSeconds: 60 } });
+const admin = ctx.signedUpAdmin({ email: "overview.counts.admin@example.com" });
+const customers = [0, 1, 2].map((i) => ctx.signedUpUser({ name: `Racer ${i}` }));
 let productId: string;
-
 beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 100_000, windowSeconds: 60 } });
-  admin = await signUpAdmin(ctx.app, { email: "overview.counts.admin@example.com" });
-  customers = [];
-  for (let i = 0; i < 3; i++) customers.push(await signUp(ctx.app, { name: `Racer ${i}` }));
-  const [row] = await ctx.database.db
-    .insert(products)
-    .values({
-      name: "Overview race fan",
-      description: "Plenty of stock for the race.",
-      image: "/media/products/gale-120-high-static-pressure-fan.svg",
-      price: 11,
-      quantity: 1_000_000,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  productId = row?.id ?? "";
-});
-afterAll(async () => {
-  await ctx.close();
+  productId = await stockedProduct(ctx.database.db, 1_000_000, 11);
 });
 
 function post(user: TestUser, url: string, payload?: object) {

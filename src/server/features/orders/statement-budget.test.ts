@@ -3,8 +3,8 @@ import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
-import { products } from "../../db/schema/index.js";
 import { createTestDatabase, testConfig } from "../../test/app.js";
+import { stockedProduct } from "../../test/products.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
 
 /**
@@ -43,18 +43,7 @@ beforeAll(async () => {
   app = await buildApp(testConfig(), database, { logger: false });
   await app.ready();
   customer = await signUp(app);
-  const [row] = await database.db
-    .insert(products)
-    .values({
-      name: "Budget fan",
-      description: "A fan with plenty of stock.",
-      image: "/media/products/gale-120-high-static-pressure-fan.svg",
-      price: 12,
-      quantity: 10_000,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  productId = row?.id ?? "";
+  productId = await stockedProduct(database.db, 10_000, 12);
 });
 afterAll(async () => {
   await app.close();

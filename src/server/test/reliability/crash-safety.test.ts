@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Order } from "../../../shared/orders.js";
 import { runningPostmaster } from "../../db/embedded.js";
+import { stockedProduct } from "../products.js";
 import { FIGURES, recordResults, seededRandom, TEST_DATA_DIR } from "./figures.js";
 import { type Customer, ShopClient, signUpCustomers } from "./shop-client.js";
 import {
@@ -13,7 +14,7 @@ import {
   startShop,
   stopLeftoverPostgres,
 } from "./shop-process.js";
-import { freshProduct, productLedger, withDatabase } from "./stock.js";
+import { productLedger, withDatabase } from "./stock.js";
 
 // Crash safety (README.md, Guarantees): the shop process, with its own embedded PostgreSQL, is
 // SIGKILLed at random moments while customers place orders. Odd kills hit the shop alone (its
@@ -112,7 +113,7 @@ describe("crash safety", () => {
       const firstStartMs = shop.startMs;
       client = new ShopClient(shop.url);
       const customers = await signUpCustomers(client, BUYERS);
-      const productId = await withDatabase(place.databaseUrl, (db) => freshProduct(db, START_STOCK));
+      const productId = await withDatabase(place.databaseUrl, (db) => stockedProduct(db, START_STOCK));
       const acked = new Map<string, number>();
       const cycles: Record<string, unknown>[] = [];
 

@@ -2,11 +2,12 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../../../shared/orders.js";
 import { type EmbeddedDatabase, serverProcesses, startEmbeddedPostgres } from "../../db/embedded.js";
+import { stockedProduct } from "../products.js";
 import { FIGURES, recordResults } from "./figures.js";
 import { UNITS_PER_ORDER } from "./oversell-round.js";
 import { type Customer, type HttpReply, ORDER_DETAILS, ShopClient } from "./shop-client.js";
 import { type ShopProcess, shopPlace, showOutputOnFailure, startShop } from "./shop-process.js";
-import { freshProduct, productLedger, withDatabase } from "./stock.js";
+import { productLedger, withDatabase } from "./stock.js";
 
 // Database outage (README.md, Guarantees): the shop's PostgreSQL goes away and comes back. The shop
 // talks to a PostgreSQL of this test file's own (DATABASE_URL), which the tests stop, freeze and
@@ -36,7 +37,7 @@ beforeAll(async () => {
   shop = await startShop({ port: httpPort, dataDir, env: { DATABASE_URL: databaseUrl } });
   client = new ShopClient(shop.url);
   customer = await client.signUp("Outage Buyer");
-  productId = await withDatabase(databaseUrl, (db) => freshProduct(db, START_STOCK));
+  productId = await withDatabase(databaseUrl, (db) => stockedProduct(db, START_STOCK));
 }, 300_000);
 
 afterAll(async () => {

@@ -5,10 +5,10 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createDatabase } from "../../db/client.js";
 import { processInfo, runningPostmaster } from "../../db/embedded.js";
 import { orders } from "../../db/schema/index.js";
+import { stockedProduct } from "../products.js";
 import { until } from "../until.js";
 import { ShopClient } from "./shop-client.js";
 import { type ShopProcess, shopPlace, showOutputOnFailure, stopLeftoverPostgres } from "./shop-process.js";
-import { freshProduct } from "./stock.js";
 
 // The shop with its own embedded PostgreSQL is stopped the three ways a shop is stopped: SIGTERM
 // from a supervisor, SIGINT (Ctrl+C), and the death of the process that launched it. Each time it
@@ -37,7 +37,7 @@ describe("stopping the shop", () => {
   it("SIGTERM with an order in flight: the order is answered and kept, then the shop exits 0 and its PostgreSQL stops", async () => {
     shop = await start();
     const database = createDatabase(databaseUrl, { max: 2 });
-    const productId = await freshProduct(database.db, 100);
+    const productId = await stockedProduct(database.db, 100);
     const client = new ShopClient(shop.url);
     const customer = await client.signUp("Late Buyer");
 

@@ -7,12 +7,12 @@ import type { Order } from "../../../shared/orders.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
 import { createTestDatabase } from "../app.js";
+import { stockedProduct } from "../products.js";
 import { signedInCrowd } from "./crowd.js";
 import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
 import { sellOutRounds, UNITS_PER_ORDER } from "./oversell-round.js";
 import { type Customer, ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
-import { freshProduct } from "./stock.js";
 
 // No oversell and Idempotency (README.md, Guarantees) over real HTTP: a shop process listening on a
 // port, many connections at once. The in-process variants are in features/orders/routes.test.ts.
@@ -64,7 +64,7 @@ describe("no oversell over HTTP", () => {
 
 describe("Idempotency-Key over HTTP", () => {
   it("makes one order for a key sent ten times at once, with identical bodies, and refuses it with another body", async () => {
-    const productId = await freshProduct(database.db, 1_000);
+    const productId = await stockedProduct(database.db, 1_000);
     const customer = buyers[0] as Customer;
     const key = `reliability-${productId}`;
     const replies = await Promise.all(

@@ -4,9 +4,10 @@ import { expect } from "vitest";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
+import { stockedProduct } from "../products.js";
 import { FIGURES } from "./figures.js";
 import type { Customer, HttpReply, ShopClient } from "./shop-client.js";
-import { freshProduct, productLedger } from "./stock.js";
+import { productLedger } from "./stock.js";
 
 export const UNITS_PER_ORDER = 10;
 /** How often one buyer asks again after 503 + Retry-After before the round counts a failure. */
@@ -50,7 +51,7 @@ export async function oversellRound(
   buyers: { customer: Customer; client: ShopClient }[],
   ordersInStock: number,
 ): Promise<RoundFigures> {
-  const productId = await freshProduct(db, ordersInStock * UNITS_PER_ORDER);
+  const productId = await stockedProduct(db, ordersInStock * UNITS_PER_ORDER);
   let lowestStockSeen = ordersInStock * UNITS_PER_ORDER;
   let buying = true;
   const watcher = (async () => {

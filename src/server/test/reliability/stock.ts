@@ -1,24 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createDatabase, type Db } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
-
-/** A new product with `stock` units, so every round starts from fresh stock. */
-export async function freshProduct(db: Db, stock: number): Promise<string> {
-  const [row] = await db
-    .insert(products)
-    .values({
-      name: `Reliability fan ${randomUUID()}`,
-      description: "A fan sold to many buyers at once.",
-      image: "/media/products/gale-120-high-static-pressure-fan.svg",
-      price: 25,
-      quantity: stock,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  if (!row) throw new Error("product insert returned nothing");
-  return row.id;
-}
 
 /**
  * What the database holds of one product: its orders (id → quantity) and its stock. Every unit is

@@ -9,12 +9,12 @@ import { createDatabase, type Database } from "../../db/client.js";
 import { products, users } from "../../db/schema/index.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
 import { DEMO_ACCOUNTS } from "../../features/accounts/setup.js";
+import { stockedProduct } from "../products.js";
 import { signedInCrowd } from "./crowd.js";
 import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
 import { sellOutRounds, UNITS_PER_ORDER } from "./oversell-round.js";
 import { ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
-import { freshProduct } from "./stock.js";
 
 // Two instances (docs/scaling.md): two shop processes on one PostgreSQL, as behind a load balancer.
 // They start together on an empty database, so both race to migrate and seed it.
@@ -100,7 +100,7 @@ describe("two instances on one database", () => {
 
   it("shows an order placed on one instance on the other", async () => {
     const customer = await b.signUp("Order Traveller");
-    const productId = await freshProduct(database.db, 100);
+    const productId = await stockedProduct(database.db, 100);
     const placed = await b.placeOrder(customer, productId, UNITS_PER_ORDER);
     expect(placed.status).toBe(201);
     const order = placed.json<Order>();

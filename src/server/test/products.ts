@@ -1,0 +1,20 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db/client.js";
+import { products } from "../db/schema/index.js";
+
+/** A new product (a fan at `price` dollars) with `stock` units, for a test that sells its own stock. */
+export async function stockedProduct(db: Db, stock: number, price = 25): Promise<string> {
+  const [row] = await db
+    .insert(products)
+    .values({
+      name: `Test fan ${randomUUID()}`,
+      description: "A fan sold to many buyers at once.",
+      image: "/media/products/gale-120-high-static-pressure-fan.svg",
+      price,
+      quantity: stock,
+      category: "cooling-fans",
+    })
+    .returning({ id: products.id });
+  if (!row) throw new Error("product insert returned nothing");
+  return row.id;
+}
