@@ -27,50 +27,46 @@ const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
 // are a safety net, not a budget.
 const RUN_LIMIT_MS = 300_000;
 
+/** A test that runs `command` on the planted failure: its output shows `shown`, and it exits non-zero. */
+const failsOnThePlantedTest =
+  (command: string, args: string[], ...shown: RegExp[]) =>
+  async () => {
+    const run = await runPlanted(command, args);
+    for (const pattern of shown) expect(run.output, run.output).toMatch(pattern);
+    expect(run.code, run.output).not.toBe(0);
+  };
+
 describe("a failing test fails the command that ran it", () => {
   it(
     "npm run test:unit (Vitest with the database set-up) exits non-zero",
-    async () => {
-      const run = await runPlanted("npm", ["run", "test:unit", "--", "planted-failure"]);
-      expect(run.output).toMatch(/1 failed/);
-      expect(run.code, run.output).not.toBe(0);
-    },
+    failsOnThePlantedTest("npm", ["run", "test:unit", "--", "planted-failure"], /1 failed/),
     RUN_LIMIT_MS,
   );
 
   it(
     "a test that times out is stopped: the requests it goes on sending are refused, the next test passes",
-    async () => {
-      const run = await runPlanted(bin("vitest"), ["run", "timed-out"]);
-      expect(run.output, run.output).toMatch(/Test timed out in 500ms/);
-      expect(run.output, run.output).toMatch(/1 failed \| 1 passed/);
-      expect(run.code, run.output).not.toBe(0);
-    },
+    failsOnThePlantedTest(
+      bin("vitest"),
+      ["run", "timed-out"],
+      /Test timed out in 500ms/,
+      /1 failed \| 1 passed/,
+    ),
     RUN_LIMIT_MS,
   );
 
   it(
     "npm run test:stress's configuration exits non-zero",
-    async () => {
-      const run = await runPlanted(bin("vitest"), [
-        "run",
-        "--config",
-        "vitest.stress.config.ts",
-        "planted-failure",
-      ]);
-      expect(run.output).toMatch(/1 failed/);
-      expect(run.code, run.output).not.toBe(0);
-    },
+    failsOnThePlantedTest(
+      bin("vitest"),
+      ["run", "--config", "vitest.stress.config.ts", "planted-failure"],
+      /1 failed/,
+    ),
     RUN_LIMIT_MS,
   );
 
   it(
     "Playwright with the browser tests' configuration exits non-zero",
-    async () => {
-      const run = await runPlanted(bin("playwright"), ["test", "planted-failure"]);
-      expect(run.output).toMatch(/1 failed/);
-      expect(run.code, run.output).not.toBe(0);
-    },
+    failsOnThePlantedTest(bin("playwright"), ["test", "planted-failure"], /1 failed/),
     RUN_LIMIT_MS,
   );
 });
