@@ -433,7 +433,7 @@ export { AUTH_GET_PATHS, AUTH_POST_PATHS };
  * security/review-flooding.test.ts and security/upload-quotas.test.ts check the real limits on
  * apps of their own.
  */
-export async function createRouteWorld(env: Record<string, string> = {}): Promise<RouteWorld> {
+async function createRouteWorld(env: Record<string, string> = {}): Promise<RouteWorld> {
   const registered = new Set<string>();
   const mailer = memoryMailer();
   const ctx = await createTestApp(

@@ -13,7 +13,7 @@ export const UNITS_PER_ORDER = 10;
 /** How often one buyer asks again after 503 + Retry-After before the round counts a failure. */
 const MAX_ATTEMPTS = 10;
 
-export interface RoundFigures {
+interface RoundFigures {
   round: number;
   buyers: number;
   created: number;
@@ -45,7 +45,7 @@ const isCleanOutOfStock = (reply: HttpReply) =>
  * Every buyer orders UNITS_PER_ORDER of one fresh product at the same moment, each through the
  * client beside it (one shop, or several sharing a database), while the stock is watched.
  */
-export async function oversellRound(
+async function oversellRound(
   db: Db,
   round: number,
   buyers: { customer: Customer; client: ShopClient }[],

@@ -257,7 +257,7 @@ export interface Tally {
   changedOnRefusal: number;
 }
 
-export const newTally = (): Tally => ({
+const newTally = (): Tally => ({
   requests: 0,
   serverErrors: 0,
   refused: 0,
