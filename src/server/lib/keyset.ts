@@ -1,6 +1,8 @@
-import { type AnyColumn, asc, desc, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, desc, type SQL, sql } from "drizzle-orm";
+import type { PgTable, SelectedFields } from "drizzle-orm/pg-core";
 import { pagingMessages } from "../../shared/messages/paging.js";
-import { decodeCursor, encodeCursor, type KeyCursor } from "./paging.js";
+import type { Db } from "../db/client.js";
+import { boundedCount, decodeCursor, encodeCursor, type KeyCursor } from "./paging.js";
 import { badRequest } from "./problem.js";
 
 /** The sort key of a list newest first: the creation time, then the id to break ties. */
@@ -91,4 +93,30 @@ export async function keysetPage<Row extends KeysetRow>(
     prevCursor:
       first && (from.before !== undefined ? more : from.after !== undefined) ? cursorOf(first) : null,
   };
+}
+
+/**
+ * One page at `position` of the rows of `table` that match `filter` (its `columns` and the cursor),
+ * and how many match (boundedCount). Both are asked for at once, on two connections: a search that
+ * matches thousands of rows then costs the slower of the two queries, not their sum.
+ */
+export function countedPage<Columns extends SelectedFields & { id: AnyColumn }>(
+  db: Db,
+  table: PgTable & NewestFirstKey,
+  columns: Columns,
+  filter: SQL | undefined,
+  position: Position,
+  limit: number,
+) {
+  return Promise.all([
+    keysetPage(table, position, limit, (window, take) =>
+      db
+        .select({ ...columns, cursorAt: cursorAt(table) })
+        .from(table)
+        .where(and(filter, window.where))
+        .orderBy(...window.orderBy)
+        .limit(take),
+    ),
+    boundedCount(db, sql`from ${table}${filter ? sql` where ${filter}` : sql``}`),
+  ]);
 }

@@ -1,10 +1,10 @@
-import { and, eq, getTableColumns, gte, ilike, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, ilike, inArray, lt, or, type SQL } from "drizzle-orm";
 import { isOrderId, ORDER_STATUSES, type OrderFilter, type OrderPage } from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
-import { cursorAt, decodePosition, keysetPage } from "../../lib/keyset.js";
+import { countedPage, decodePosition } from "../../lib/keyset.js";
 import { escapeLike } from "../../lib/like.js";
-import { boundedCount, UUID_ID } from "../../lib/paging.js";
+import { UUID_ID } from "../../lib/paging.js";
 import { toOrder } from "./service.js";
 
 /**
@@ -47,22 +47,11 @@ type PageQuery = { cursor?: string; before?: string; limit: number };
 
 /**
  * One page of the orders matching `where`, and how many match: exact up to EXACT_COUNT_LIMIT, so
- * the count reads at most that many rows. Both are asked for at once, on two connections: a search
- * that matches thousands of orders then costs the slower of the two queries, not their sum.
+ * the count reads at most that many rows (countedPage).
  */
 async function orderPage(db: Db, where: SQL | undefined, query: PageQuery): Promise<OrderPage> {
   const position = decodePosition(query, UUID_ID);
-  const [page, total] = await Promise.all([
-    keysetPage(orders, position, query.limit, (window, take) =>
-      db
-        .select({ ...getTableColumns(orders), cursorAt: cursorAt(orders) })
-        .from(orders)
-        .where(and(where, window.where))
-        .orderBy(...window.orderBy)
-        .limit(take),
-    ),
-    boundedCount(db, sql`from ${orders}${where ? sql` where ${where}` : sql``}`),
-  ]);
+  const [page, total] = await countedPage(db, orders, getTableColumns(orders), where, position, query.limit);
   return {
     items: page.rows.map(toOrder),
     nextCursor: page.nextCursor,

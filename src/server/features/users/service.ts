@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, or, type SQL } from "drizzle-orm";
 import type { Role } from "../../../shared/accounts.js";
 import { userMessages } from "../../../shared/messages/users.js";
 import {
@@ -9,9 +9,8 @@ import {
 } from "../../../shared/users.js";
 import type { Db, Tx } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
-import { cursorAt, decodePosition, keysetPage } from "../../lib/keyset.js";
+import { countedPage, decodePosition } from "../../lib/keyset.js";
 import { escapeLike } from "../../lib/like.js";
-import { boundedCount } from "../../lib/paging.js";
 import { conflict, notFound } from "../../lib/problem.js";
 
 const columns = {
@@ -50,17 +49,7 @@ export async function listUsers(db: Db, query: UserListParams): Promise<UserPage
     query.role ? eq(users.role, query.role) : undefined,
     query.search ? searchMatch(query.search) : undefined,
   );
-  const [page, total] = await Promise.all([
-    keysetPage(users, position, query.limit, (window, take) =>
-      db
-        .select({ ...columns, cursorAt: cursorAt(users) })
-        .from(users)
-        .where(and(filter, window.where))
-        .orderBy(...window.orderBy)
-        .limit(take),
-    ),
-    boundedCount(db, sql`from ${users}${filter ? sql` where ${filter}` : sql``}`),
-  ]);
+  const [page, total] = await countedPage(db, users, columns, filter, position, query.limit);
   return {
     items: page.rows.map(({ cursorAt: _, ...row }) => toUser(row)),
     nextCursor: page.nextCursor,
