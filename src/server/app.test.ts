@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestContext } from "./test/app.js";
+import { describe, expect, it } from "vitest";
+import { setUpTestApp } from "./test/app.js";
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp();
 
 describe("platform", () => {
   it("answers /healthz and /readyz when the database is up", async () => {

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ProductList } from "../../shared/catalog.js";
 import { paymentMessages } from "../../shared/messages/payments.js";
 import { products } from "../db/schema/index.js";
 import { testModeBanner } from "../features/payments/test-mode.js";
-import { createTestApp, type TestContext } from "../test/app.js";
+import { createTestApp, setUpTestApp } from "../test/app.js";
 
 const TOOLS = `<html><body>${"<p>prerendered tools</p>".repeat(100)}</body></html>`;
 const page = (text: string) => `<html><body>${text}</body></html>`;
@@ -31,13 +31,7 @@ function clientDir(): string {
   return dir;
 }
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp({ STATIC_DIR: clientDir() });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({ STATIC_DIR: clientDir() });
 
 describe("the built client", () => {
   it("sends a route its landing page, and index.html to every other client route", async () => {

@@ -1,19 +1,13 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { z } from "zod";
 import { CATEGORIES } from "../../../shared/constants.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
+import { setUpTestApp } from "../../test/app.js";
 import { seedScale } from "./scale.js";
 
 /** `npm run seed:scale` at a test's size: the data it makes is whole, varied and valid. */
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = setUpTestApp();
 
 const counts = { users: 300, products: 200, orders: 3000, reviews: 600 };
 const one = async <T>(query: ReturnType<typeof sql>) => (await ctx.database.db.execute(query)).rows[0] as T;

@@ -1,20 +1,14 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
+import { createTestApp, setUpTestApp } from "../../test/app.js";
 import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../../test/users.js";
 
 const mailer = memoryMailer();
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp(
-    { ADMIN_EMAILS: "boss@example.com" },
-    { mailer, rateLimit: { max: 1000, windowSeconds: 60 } },
-  );
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp(
+  { ADMIN_EMAILS: "boss@example.com" },
+  { mailer, rateLimit: { max: 1000, windowSeconds: 60 } },
+);
 
 const me = (cookie: string) => ctx.app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
 

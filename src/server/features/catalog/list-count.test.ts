@@ -1,27 +1,23 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import type { ProductList } from "../../../shared/catalog.js";
 import { DEFAULT_PAGE_SIZE, SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
 import { demoProducts } from "../../db/seed/demo-catalog.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
+import { setUpTestApp } from "../../test/app.js";
 
 /**
  * A list's count stops at SEARCH_COUNT_LIMIT ("more than 1,000"), so a page never reads a whole
  * category to count it (76 ms at 100,000 products when it counted them all); below it the count is
  * exact.
  */
-let ctx: TestContext;
+const ctx = setUpTestApp();
 beforeAll(async () => {
-  ctx = await createTestApp();
   await ctx.database.db.execute(sql`
     insert into product (name, description, image, price, quantity, category)
     select 'Bulk Stick ' || lpad(g::text, 5, '0'), 'A memory stick of the count test.',
            '/media/products/stealth-ddr4-3600-16gb-kit.svg', 50, 100, 'memory'
     from generate_series(1, ${SEARCH_COUNT_LIMIT + 5}) g`);
   ctx.app.catalogCache.everythingChanged();
-});
-afterAll(async () => {
-  await ctx?.close();
 });
 
 async function list(query: string): Promise<ProductList> {

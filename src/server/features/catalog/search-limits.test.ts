@@ -1,28 +1,23 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { type BuildOptions, buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
-import { createTestApp, type TestContext, testConfig } from "../../test/app.js";
+import { setUpTestApp, testConfig } from "../../test/app.js";
 import type { SearchLimits } from "./search.js";
 
 // Searches are rationed (search.ts): a few at a time, a bounded line, a time limit per statement.
 // The tests hold every search still, deterministically, by locking the table of search words that
 // each search reads first, from a connection of their own; the product list itself does not read it.
 
-let ctx: TestContext;
+const ctx = setUpTestApp();
 const extra: { app: FastifyInstance; database: Database }[] = [];
-
-beforeAll(async () => {
-  ctx = await createTestApp();
-});
 afterAll(async () => {
   for (const { app, database } of extra) {
     await app.close();
     await database.close();
   }
-  await ctx.close();
 });
 
 /** One more app on the test's database, with its searches rationed as given. */

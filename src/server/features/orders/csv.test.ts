@@ -1,17 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { OrderPage } from "../../../shared/orders.js";
 import { orders } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import type { TestUser } from "../../test/users.js";
 import { CSV_HEADER } from "./csv.js";
 
 /** GET /api/orders/export.csv: what a spreadsheet gets, and that it streams. */
-
-let ctx: TestContext;
-let admin: TestUser;
-let customer: TestUser;
 
 /** Reads RFC 4180 CSV (CRLF line ends, quoted cells with doubled quotes) into rows of cells. */
 function parseCsv(text: string): string[][] {
@@ -69,14 +65,9 @@ function exportCsv(query = "", user: TestUser | null = admin) {
   });
 }
 
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUpAdmin(ctx.app, { email: "export.admin@example.com" });
-  customer = await signUp(ctx.app);
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const admin = ctx.signedUpAdmin({ email: "export.admin@example.com" });
+const customer = ctx.signedUpUser();
 
 describe("the CSV file", () => {
   it("is an attachment with a byte order mark, a header row and CRLF line ends", async () => {

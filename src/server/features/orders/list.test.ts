@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { pagingMessages } from "../../../shared/messages/paging.js";
 import {
@@ -11,18 +11,13 @@ import {
 import { MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
 import { encodeCursor } from "../../lib/paging.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
-import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
+import { setUpTestApp } from "../../test/app.js";
+import { ORIGIN, type TestUser } from "../../test/users.js";
 
 /**
  * GET /api/orders and /api/orders/mine on small data: keyset pages, filters and search, and the
  * refusals. The plans at 1,000,000 orders are in docs/decisions/order-lists.md.
  */
-
-let ctx: TestContext;
-let admin: TestUser;
-let carol: TestUser;
-let dave: TestUser;
 
 type Seed = {
   user?: TestUser;
@@ -106,11 +101,11 @@ async function everyOrder() {
 
 const SAME_MOMENT = "2025-03-01T12:00:00.000Z";
 
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const admin = ctx.signedUpAdmin({ email: "list.admin@example.com" });
+const carol = ctx.signedUpUser({ name: "Carol Lister" });
+const dave = ctx.signedUpUser({ name: "Dave Other" });
 beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-  admin = await signUpAdmin(ctx.app, { email: "list.admin@example.com" });
-  carol = await signUp(ctx.app, { name: "Carol Lister" });
-  dave = await signUp(ctx.app, { name: "Dave Other" });
   // 30 orders: five at one and the same moment (the id breaks the tie), the rest spread over days.
   for (let i = 0; i < 5; i++) await seed({ user: carol, at: SAME_MOMENT, status: "paid" });
   for (let i = 0; i < 25; i++)
@@ -121,9 +116,6 @@ beforeAll(async () => {
       status: (["pending", "paid", "shipped"] as const)[i % 3],
       at: new Date(Date.UTC(2025, 0, 1 + i * 3, 8)).toISOString(),
     });
-});
-afterAll(async () => {
-  await ctx.close();
 });
 
 describe("GET /api/orders: keyset pages", () => {

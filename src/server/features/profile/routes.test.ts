@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { profileMessages } from "../../../shared/messages/profile.js";
-import { createTestApp, type TestContext } from "../../test/app.js";
+import { setUpTestApp } from "../../test/app.js";
 import { ORIGIN, signUp } from "../../test/users.js";
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp({}, { rateLimit: { max: 1000, windowSeconds: 60 } });
-});
-afterAll(async () => {
-  await ctx.close();
-});
+const ctx = setUpTestApp({}, { rateLimit: { max: 1000, windowSeconds: 60 } });
 
 const call = (method: "GET" | "POST" | "PUT", cookie: string, payload?: object) =>
   ctx.app.inject({

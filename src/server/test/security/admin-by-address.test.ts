@@ -3,13 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { startupMessages } from "../../../shared/messages/startup.js";
 import { users } from "../../db/schema/index.js";
 import { ADMIN_LINK_HOURS, sendAdminLink } from "../../features/accounts/admin-link.js";
 import { setUpAccounts } from "../../features/accounts/setup.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { setUpTestApp } from "../app.js";
 import { memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
 /**
@@ -25,16 +25,10 @@ const EXPIRED = "expired.owner@shop.example";
 const NEWER = "newer.owner@shop.example";
 
 const mailer = memoryMailer();
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp(
-    { ADMIN_EMAILS: [OWNER, EXPIRED, NEWER].join(",") },
-    { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } },
-  );
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = setUpTestApp(
+  { ADMIN_EMAILS: [OWNER, EXPIRED, NEWER].join(",") },
+  { mailer, rateLimit: { max: 10_000, windowSeconds: 60 } },
+);
 
 const post = (url: string, payload: object) =>
   ctx.app.inject({ method: "POST", url, headers: { origin: ORIGIN }, payload });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reviewMessages } from "../../../shared/messages/reviews.js";
 import type { ReviewPage } from "../../../shared/reviews.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { setUpTestApp } from "../app.js";
 import { ORIGIN, signUp, signUpAdmin } from "../users.js";
 
 /**
@@ -13,14 +13,8 @@ import { ORIGIN, signUp, signUpAdmin } from "../users.js";
  * never by name or by body.
  */
 
-let ctx: TestContext;
-beforeAll(async () => {
-  // The default review limit; the sign-up limit out of the way (this file signs up many accounts).
-  ctx = await createTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+// The default review limit; the sign-up limit out of the way (this file signs up many accounts).
+const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
 
 const review = (cookie: string, payload: object) =>
   ctx.app.inject({ method: "POST", url: "/api/reviews", headers: { cookie, origin: ORIGIN }, payload });

@@ -1,8 +1,8 @@
 import { count, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { images, uploadQuotas, users } from "../../db/schema/index.js";
-import { createTestApp, type TestContext } from "../app.js";
+import { setUpTestApp } from "../app.js";
 import { postUpload, tinyPng } from "../images.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
 
@@ -16,21 +16,15 @@ import { ORIGIN, signUp, type TestUser } from "../users.js";
 const DAY = 24 * 60 * 60;
 const MB = 1024 * 1024;
 
-let ctx: TestContext;
-beforeAll(async () => {
-  ctx = await createTestApp(
-    {
-      UPLOAD_LIMIT_PER_DAY: "3",
-      UPLOAD_MB_PER_DAY: "5",
-      ADMIN_UPLOAD_LIMIT_PER_DAY: "5",
-      ADMIN_UPLOAD_MB_PER_DAY: "50",
-    },
-    { rateLimit: { max: 1000, windowSeconds: 60 } },
-  );
-});
-afterAll(async () => {
-  await ctx?.close();
-});
+const ctx = setUpTestApp(
+  {
+    UPLOAD_LIMIT_PER_DAY: "3",
+    UPLOAD_MB_PER_DAY: "5",
+    ADMIN_UPLOAD_LIMIT_PER_DAY: "5",
+    ADMIN_UPLOAD_MB_PER_DAY: "50",
+  },
+  { rateLimit: { max: 1000, windowSeconds: 60 } },
+);
 
 let seed = 0;
 /** A different small PNG each time. */
