@@ -1,6 +1,7 @@
-import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { QueryKey } from "@tanstack/react-query";
 import { api } from "./api.js";
 import { catalogKeys, orderKeys } from "./query-keys.js";
+import { useApiMutation } from "./use-api-mutation.js";
 
 function removeOrder(id: string): Promise<void> {
   return api<void>(`/api/orders/${encodeURIComponent(id)}`, { method: "DELETE" });
@@ -11,14 +12,5 @@ function removeOrder(id: string): Promise<void> {
  * orders that live outside orderKeys.all (the admin overview counts them).
  */
 export function useRemoveOrder(alsoStale: readonly QueryKey[] = []) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeOrder,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
-        queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
-        ...alsoStale.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      ]),
-  });
+  return useApiMutation(removeOrder, { invalidates: [orderKeys.all, catalogKeys.all, ...alsoStale] });
 }

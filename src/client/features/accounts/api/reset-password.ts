@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api.js";
 import { sessionQueryKey } from "../../../lib/auth.js";
+import { useApiMutation } from "../../../lib/use-api-mutation.js";
 
 type ResetPasswordInput = { token: string; newPassword: string };
 
@@ -10,9 +10,9 @@ function resetPassword(input: ResetPasswordInput): Promise<unknown> {
 
 /** Sets a new password with the mailed token; the server ends every session of that user. */
 export function useResetPassword() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: resetPassword,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueryKey, refetchType: "all" }),
+  return useApiMutation(resetPassword, {
+    // "all": the session query refetches even when no page is showing it.
+    onSuccess: (_answer, _input, queryClient) =>
+      queryClient.invalidateQueries({ queryKey: sessionQueryKey, refetchType: "all" }),
   });
 }

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { signInSchema } from "../../../../shared/accounts.js";
 import { api } from "../../../lib/api.js";
+import { useApiMutation } from "../../../lib/use-api-mutation.js";
 import { startSession } from "./start-session.js";
 
 type SignInValues = z.output<typeof signInSchema>;
@@ -12,9 +12,5 @@ function signIn(values: SignInValues): Promise<unknown> {
 
 /** Signs in with email and password; settles once the session query holds the new user. */
 export function useSignIn() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: signIn,
-    onSuccess: () => startSession(queryClient),
-  });
+  return useApiMutation(signIn, { onSuccess: (_answer, _values, queryClient) => startSession(queryClient) });
 }

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Product, ProductPatch } from "../../../../shared/catalog.js";
 import { api } from "../../../lib/api.js";
 import { adminKeys, catalogKeys } from "../../../lib/query-keys.js";
+import { useApiMutation } from "../../../lib/use-api-mutation.js";
 
 type UpdateProductInput = { id: string; patch: ProductPatch };
 
@@ -10,14 +10,6 @@ function updateProduct({ id, patch }: UpdateProductInput): Promise<Product> {
 }
 
 export function useUpdateProduct() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateProduct,
-    // Lists, the product's own page and the overview's low-stock list all show price or stock.
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
-        queryClient.invalidateQueries({ queryKey: adminKeys.overview() }),
-      ]),
-  });
+  // Lists, the product's own page and the overview's low-stock list all show price or stock.
+  return useApiMutation(updateProduct, { invalidates: [catalogKeys.all, adminKeys.overview()] });
 }

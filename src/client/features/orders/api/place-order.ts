@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { Order, OrderInput } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
 import { catalogKeys, orderKeys } from "../../../lib/query-keys.js";
+import { useApiMutation } from "../../../lib/use-api-mutation.js";
 
 type PlaceOrderVariables = {
   input: OrderInput;
@@ -18,14 +18,6 @@ function placeOrder({ input, idempotencyKey }: PlaceOrderVariables): Promise<Ord
 }
 
 export function usePlaceOrder() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: placeOrder,
-    // The stock changed: every product list and detail, and the customer's orders, are stale.
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: catalogKeys.all }),
-        queryClient.invalidateQueries({ queryKey: orderKeys.all }),
-      ]),
-  });
+  // The stock changed: every product list and detail, and the customer's orders, are stale.
+  return useApiMutation(placeOrder, { invalidates: [catalogKeys.all, orderKeys.all] });
 }

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { Profile, profileInputSchema } from "../../../../shared/accounts.js";
 import { api } from "../../../lib/api.js";
+import { useApiMutation } from "../../../lib/use-api-mutation.js";
 import { profileKeys } from "./keys.js";
 
 type ProfileValues = z.output<typeof profileInputSchema>;
@@ -13,9 +13,5 @@ function saveProfile({ mode, values }: { mode: ProfileMode; values: ProfileValue
 }
 
 export function useSaveProfile() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveProfile,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.all }),
-  });
+  return useApiMutation(saveProfile, { invalidates: [profileKeys.all] });
 }

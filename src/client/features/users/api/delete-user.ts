@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api.js";
 import { adminKeys } from "../../../lib/query-keys.js";
+import { useApiMutation } from "../../../lib/use-api-mutation.js";
 import { userKeys } from "./keys.js";
 
 function deleteUser(id: string): Promise<void> {
@@ -8,14 +8,6 @@ function deleteUser(id: string): Promise<void> {
 }
 
 export function useDeleteUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteUser,
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: userKeys.all }),
-        // The admin overview counts users.
-        queryClient.invalidateQueries({ queryKey: adminKeys.overview() }),
-      ]),
-  });
+  // The admin overview counts users.
+  return useApiMutation(deleteUser, { invalidates: [userKeys.all, adminKeys.overview()] });
 }

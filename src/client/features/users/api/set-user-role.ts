@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RoleInput, User } from "../../../../shared/users.js";
 import { api } from "../../../lib/api.js";
 import { sessionQueryKey, useSession } from "../../../lib/auth.js";
+import { useApiMutation } from "../../../lib/use-api-mutation.js";
 import { userKeys } from "./keys.js";
 
 type SetUserRoleInput = { id: string } & RoleInput;
@@ -11,15 +11,9 @@ function setUserRole({ id, role }: SetUserRoleInput): Promise<User> {
 }
 
 export function useSetUserRole() {
-  const queryClient = useQueryClient();
   const { user } = useSession();
-  return useMutation({
-    mutationFn: setUserRole,
-    onSuccess: (_changed, { id }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: userKeys.all }),
-        // An admin who steps down loses the admin menu at once.
-        id === user?.id ? queryClient.invalidateQueries({ queryKey: sessionQueryKey }) : undefined,
-      ]),
+  return useApiMutation(setUserRole, {
+    // An admin who steps down loses the admin menu at once.
+    invalidates: ({ id }) => (id === user?.id ? [userKeys.all, sessionQueryKey] : [userKeys.all]),
   });
 }
