@@ -13,8 +13,6 @@ import type { PageAt } from "./use-page-position.js";
 export const catalogKeys = {
   all: ["products"] as const,
   list: (filter: Partial<ProductListQuery>) => [...catalogKeys.all, "list", filter] as const,
-  /** The admin's product pages, newest first. */
-  adminPage: (page: number) => [...catalogKeys.all, "admin", { page }] as const,
   detail: (id: string) => [...catalogKeys.all, "detail", id] as const,
 };
 

@@ -4,8 +4,8 @@ import { homeMessages } from "../../../../shared/messages/home.js";
 import { LoadError } from "../../../components/load-error.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TitledSection } from "../../../components/titled-section.js";
+import { useProducts } from "../../../lib/get-products.js";
 import { paths } from "../../../lib/paths.js";
-import { useProducts } from "../api/get-products.js";
 import { ProductGrid } from "./product-grid.js";
 
 /** Home section 2: a first look at the catalog, each card leading to its product page. */

@@ -1,10 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import type { ProductList, ProductListQuery } from "../../../../shared/catalog.js";
-import { productListPath } from "../../../../shared/constants.js";
-import { api } from "../../../lib/api.js";
-import { catalogKeys } from "../../../lib/query-keys.js";
+import type { ProductList, ProductListQuery } from "../../shared/catalog.js";
+import { productListPath } from "../../shared/constants.js";
+import { api } from "./api.js";
+import { catalogKeys } from "./query-keys.js";
 
-export type ProductsFilter = Partial<ProductListQuery>;
+type ProductsFilter = Partial<ProductListQuery>;
 
 function getProducts(filter: ProductsFilter, signal?: AbortSignal): Promise<ProductList> {
   // One spelling of the URL for the client and the server's preload of /tools (constants.ts).
@@ -18,7 +18,10 @@ function productsQueryOptions(filter: ProductsFilter) {
   });
 }
 
-/** One page of the catalog; the previous page stays on screen while the next one loads. */
+/**
+ * One page of the catalog (the storefront's lists, the admin's product cards); the previous page
+ * stays on screen while the next one loads.
+ */
 export function useProducts(filter: ProductsFilter) {
   return useQuery({ ...productsQueryOptions(filter), placeholderData: keepPreviousData });
 }
