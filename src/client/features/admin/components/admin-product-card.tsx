@@ -114,7 +114,7 @@ export function AdminProductCard({ product }: { product: Product }) {
   const low = product.quantity < LOW_STOCK_THRESHOLD;
   return (
     <article className="card h-full border border-base-content/10 bg-base-200">
-      <ProductImage product={product} />
+      <ProductImage src={product.image} alt={product.name} />
       <div className="card-body gap-3">
         <p className="text-xs font-semibold uppercase tracking-wider text-primary">
           {CATEGORY_LABELS[product.category]}

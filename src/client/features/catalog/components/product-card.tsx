@@ -17,7 +17,7 @@ type Props = {
 export function ProductCard({ product, titleAs: Title = "h3", imageLoading }: Props) {
   return (
     <article className="card h-full border border-base-content/10 bg-base-200 transition-colors hover:border-primary/60">
-      <ProductImage product={product} loading={imageLoading} />
+      <ProductImage src={product.image} alt={product.name} loading={imageLoading} />
       <div className="card-body gap-3">
         <p className="flex-none text-xs font-semibold uppercase tracking-wider text-primary">
           {CATEGORY_LABELS[product.category]}

@@ -6,6 +6,7 @@ import { catalogMessages } from "../../../../shared/messages/catalog.js";
 import { commonMessages } from "../../../../shared/messages/common.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
+import { ProductImage } from "../../../components/product-image.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
@@ -55,15 +56,15 @@ export function ProductPage({ renderAction }: Props) {
       </Link>
       <div className="mt-6 grid gap-10 lg:grid-cols-2">
         <div className="flex flex-col gap-6">
-          <figure className="overflow-hidden rounded-box border border-base-content/10 bg-base-200">
-            <img
-              src={item.image}
-              alt={item.name}
-              width={800}
-              height={600}
-              className="aspect-[4/3] h-auto w-full object-contain p-6"
-            />
-          </figure>
+          <ProductImage
+            src={item.image}
+            alt={item.name}
+            loading="eager"
+            whole={{
+              frame: "overflow-hidden rounded-box border border-base-content/10 bg-base-200",
+              inset: "p-6",
+            }}
+          />
           <video
             controls
             muted

@@ -1,5 +1,6 @@
 import { paymentMessages } from "../../../../shared/messages/payments.js";
 import type { Order } from "../../../../shared/orders.js";
+import { ProductImage } from "../../../components/product-image.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 
 const text = paymentMessages.page;
@@ -20,12 +21,11 @@ export function OrderSummary({ order }: { order: Order }) {
         <h2 id="order-summary-title" className="card-title text-xl">
           {text.detailTitle}
         </h2>
-        <img
+        <ProductImage
           src={order.img}
           alt={order.productName}
-          width={480}
-          height={360}
-          className="aspect-[4/3] h-auto w-full rounded-box bg-base-300 object-contain p-4"
+          loading="eager"
+          whole={{ frame: "overflow-hidden rounded-box bg-base-300", inset: "p-4" }}
         />
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
           {rows.map(([label, value]) => (
