@@ -10,6 +10,11 @@ export const LIST_PAGE_SIZE = 25;
 export const MAX_LIST_PAGE_SIZE = 100;
 /** Above this many matching rows a list says "more than" instead of counting them all. */
 export const EXACT_COUNT_LIMIT = 10_000;
+/**
+ * A text search counts less far: every row it counts is read to confirm the match, where other
+ * counts read only index entries (docs/decisions/order-lists.md).
+ */
+export const SEARCH_COUNT_LIMIT = 1_000;
 /** A cursor is a short opaque token; anything longer is refused before it is decoded. */
 export const MAX_CURSOR_LENGTH = 200;
 
@@ -18,7 +23,7 @@ export const cursorQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_LIST_PAGE_SIZE).optional().default(LIST_PAGE_SIZE),
 });
 
-/** How many rows match: exact up to EXACT_COUNT_LIMIT, otherwise "more than `count`". */
+/** How many rows match: exact up to a list's limit (EXACT_COUNT_LIMIT, SEARCH_COUNT_LIMIT), otherwise "more than `count`". */
 const listCountSchema = z.object({
   count: z.number().int().min(0),
   exact: z.boolean(),

@@ -23,7 +23,7 @@ it("keeps the pending list of every GIN index, those of migrations to come inclu
     select c.relname as name, c.reloptions as options
     from pg_class c join pg_am am on am.oid = c.relam join pg_namespace n on n.oid = c.relnamespace
     where c.relkind = 'i' and am.amname = 'gin' and n.nspname = 'public' order by 1`);
-  expect(rows.map((r) => r.name)).toContain("order_email_trgm_idx");
+  expect(rows.map((r) => r.name)).toContain("order_search_text_trgm_idx");
   expect(rows.filter((r) => !r.options?.includes("gin_pending_list_limit=128")).map((r) => r.name)).toEqual(
     [],
   );

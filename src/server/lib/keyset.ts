@@ -107,6 +107,7 @@ export function countedPage<Columns extends SelectedFields & { id: AnyColumn }>(
   filter: SQL | undefined,
   position: Position,
   limit: number,
+  countLimit?: number,
 ) {
   return Promise.all([
     keysetPage(table, position, limit, (window, take) =>
@@ -117,6 +118,6 @@ export function countedPage<Columns extends SelectedFields & { id: AnyColumn }>(
         .orderBy(...window.orderBy)
         .limit(take),
     ),
-    boundedCount(db, sql`from ${table}${filter ? sql` where ${filter}` : sql``}`),
+    boundedCount(db, sql`from ${table}${filter ? sql` where ${filter}` : sql``}`, countLimit),
   ]);
 }

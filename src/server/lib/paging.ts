@@ -73,13 +73,13 @@ export function decodeCursor(
 }
 
 /**
- * Counts the rows of `from` (a FROM ... WHERE ... clause) up to EXACT_COUNT_LIMIT: exact below it,
- * "more than EXACT_COUNT_LIMIT" above, so a count never reads more than that many index entries.
+ * Counts the rows of `from` (a FROM ... WHERE ... clause) up to `limit` (EXACT_COUNT_LIMIT unless
+ * said): exact below it, "more than `limit`" above, so a count never reads more rows than that.
  */
-export async function boundedCount(db: Db, from: SQL): Promise<ListCount> {
+export async function boundedCount(db: Db, from: SQL, limit = EXACT_COUNT_LIMIT): Promise<ListCount> {
   const result = await db.execute<{ n: number }>(
-    sql`select count(*)::int as n from (select 1 ${from} limit ${EXACT_COUNT_LIMIT + 1}) capped`,
+    sql`select count(*)::int as n from (select 1 ${from} limit ${limit + 1}) capped`,
   );
   const n = result.rows[0]?.n ?? 0;
-  return n > EXACT_COUNT_LIMIT ? { count: EXACT_COUNT_LIMIT, exact: false } : { count: n, exact: true };
+  return n > limit ? { count: limit, exact: false } : { count: n, exact: true };
 }

@@ -82,6 +82,19 @@ it("adds the counts asked for, beside the demo data, all of it valid and spread 
   );
   expect(ratings.ratings).toEqual([1, 2, 3, 4, 5]);
 
+  // The seed lifts the GIN indexes' pending list limit while it adds rows: it is back, and the
+  // VACUUM has merged what the lists held.
+  await ctx.database.db.execute(sql`create extension if not exists pgstattuple`);
+  const gin = (
+    await ctx.database.db.execute(sql`
+      select c.relname as name, c.reloptions as options, (pgstatginindex(c.oid)).pending_pages as pending
+      from pg_index x join pg_class c on c.oid = x.indexrelid join pg_am am on am.oid = c.relam
+      where am.amname = 'gin' and x.indrelid in ('"user"'::regclass, 'product'::regclass, '"order"'::regclass)`)
+  ).rows as { name: string; options: string[] | null; pending: number }[];
+  expect(gin.map((g) => g.name)).toContain("order_search_text_trgm_idx");
+  for (const index of gin)
+    expect(index, index.name).toMatchObject({ options: ["gin_pending_list_limit=128"], pending: 0 });
+
   // The shop's catalog, cached, hears of the new products.
   await expect
     .poll(async () => (await ctx.app.inject({ url: "/api/products?pageSize=1" })).json().total)

@@ -11,7 +11,8 @@ import type { CatalogChange } from "../catalog/index.js";
 
 type OrderRow = typeof orders.$inferSelect;
 
-export function toOrder(row: OrderRow): Order {
+/** The answer for an order: any row of it, with or without its search text (never answered). */
+export function toOrder(row: Omit<OrderRow, "searchText">): Order {
   return {
     id: row.id,
     productId: row.productId,
@@ -89,7 +90,8 @@ async function takeStockAndInsert(
     .with(taken)
     .insert(orders)
     .select((qb) =>
-      // INSERT … SELECT names every column, in the table's order.
+      // INSERT … SELECT names every column but the generated search text, in the table's order
+      // (as SQL: Drizzle's own check of the names would want the generated column too).
       qb
         .select({
           id: sql<string>`gen_random_uuid()`.as("id"),
@@ -110,7 +112,8 @@ async function takeStockAndInsert(
           shippedAt: sql<null>`null`.as("shipped_at"),
           createdAt: sql<Date>`now()`.as("created_at"),
         })
-        .from(taken),
+        .from(taken)
+        .getSQL(),
     )
     .returning();
   return row;
