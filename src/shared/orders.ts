@@ -5,8 +5,17 @@ import { orderMessages } from "./messages/orders.js";
 import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
-export const ORDER_STATUSES = ["pending", "paid", "shipped"] as const;
+/**
+ * An order's lifecycle (the server's one state machine: features/orders/lifecycle.ts):
+ * pending -> paid | expired | removed (the row is deleted), paid -> shipped | refunded.
+ * "pending" is unpaid and holds its units until `expiresAt`; "expired" and "refunded" gave them back.
+ */
+export const ORDER_STATUSES = ["pending", "paid", "shipped", "refunded", "expired"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Carrier and tracking number, each optional when shipping. */
+export const CARRIER_MAX_LENGTH = 60;
+export const TRACKING_NUMBER_MAX_LENGTH = 60;
 
 /** What a customer sends to book; name, email, product name, prices and total come from the server. */
 export const orderInputSchema = z.object({
@@ -42,12 +51,39 @@ export const orderSchema = z.object({
   phone: z.string(),
   unitPrice: z.number().int(),
   totalPrice: z.number().int(),
+  /** Whether the order was ever paid (paid, shipped or refunded). */
   paid: z.boolean(),
   status: z.enum(ORDER_STATUSES),
   transactionId: z.string().nullable(),
   createdAt: z.string(),
+  /** When an unpaid order's hold ends (null once it is paid or expired). ISO 8601. */
+  expiresAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  shippedAt: z.string().nullable(),
+  refundedAt: z.string().nullable(),
+  /** When the hold ran out and the units went back to stock. */
+  expiredAt: z.string().nullable(),
+  carrier: z.string().nullable(),
+  trackingNumber: z.string().nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** POST /api/orders/{id}/ship: optionally, who carries it and its tracking number. */
+export const shipOrderInputSchema = z
+  .object({
+    carrier: z.string().trim().max(CARRIER_MAX_LENGTH, orderMessages.ship.carrierTooLong).optional(),
+    trackingNumber: z
+      .string()
+      .trim()
+      .max(TRACKING_NUMBER_MAX_LENGTH, orderMessages.ship.trackingTooLong)
+      .regex(/^[A-Za-z0-9 -]*$/, orderMessages.ship.trackingInvalid)
+      .optional(),
+  })
+  .refine((v) => !v.trackingNumber || v.carrier, {
+    error: orderMessages.ship.carrierRequired,
+    path: ["carrier"],
+  });
+export type ShipOrderInput = z.input<typeof shipOrderInputSchema>;
 
 export const orderIdParamsSchema = z.object({ id: z.uuid() });
 
@@ -84,7 +120,7 @@ const filterShape = {
     .regex(STATUS_LIST, orderMessages.list.statusInvalid)
     .transform((value) => [...new Set(value.split(","))] as OrderStatus[])
     .optional()
-    .meta({ description: "One status or several, comma-separated: pending, paid, shipped." }),
+    .meta({ description: `One status or several, comma-separated: ${ORDER_STATUSES.join(", ")}.` }),
   search: z
     .string()
     .trim()

@@ -52,12 +52,71 @@ export const orderMessages = {
     browse: "Browse products",
     imageAlt: (product: string) => `Image of the order for ${product}`,
   },
+  /** An order's status in words (My Orders, Manage Orders), and its dates. */
+  status: {
+    pending: "Unpaid",
+    paid: "Paid",
+    shipped: "Shipped",
+    refunded: "Refunded",
+    expired: "Expired",
+  },
+  dates: {
+    placed: (when: string) => `Placed ${when}`,
+    paid: (when: string) => `Paid ${when}`,
+    shipped: (when: string) => `Shipped ${when}`,
+    refunded: (when: string) => `Refunded ${when}`,
+    expired: (when: string) => `Expired ${when}`,
+    /** The hold's time left: `left` such as "23 hours 5 minutes", `deadline` a date and time. */
+    payWithin: (left: string, deadline: string) =>
+      `Pay within ${left} (by ${deadline}) or the units go back to stock.`,
+    tracking: (carrier: string, number: string) => `${carrier} tracking number ${number}`,
+    carrierOnly: (carrier: string) => `Sent with ${carrier}`,
+  },
+  /** Why an order cannot take an action in its state (409), and what to do instead. */
+  lifecycle: {
+    expired:
+      "This order expired: its hold ran out and its units went back to stock. Book it again to buy them.",
+    refunded: "This order was refunded.",
+    notPaidForShipping: "This order is not paid yet, so it cannot be shipped.",
+    shippedNoRefund: "This order has shipped, so it cannot be refunded here.",
+    notPaidForRefund: "This order is not paid, so there is nothing to refund. Remove it instead.",
+    alreadyShipped: "This order has already shipped.",
+    /** `max`: ORDER_MAX_UNPAID. */
+    tooManyUnpaid: (max: number) =>
+      `You already have ${max} unpaid orders, the most one customer can hold. Pay for one or remove one in My Orders, then book again.`,
+    /** `max`: ORDER_MAX_UNPAID_UNITS as text; `held`: the units the customer's unpaid orders hold. */
+    tooManyUnits: (max: string, held: string) =>
+      `Your unpaid orders already hold ${held} units, and one customer can hold at most ${max}. Pay for or remove an order in My Orders, or book fewer units.`,
+  },
+  /** Shipping with a carrier and tracking number (Manage Orders). */
+  ship: {
+    title: "Ship this order",
+    carrier: "Carrier (optional)",
+    trackingNumber: "Tracking number (optional)",
+    confirm: "Ship",
+    cancel: "Cancel",
+    carrierTooLong: "The carrier's name is too long.",
+    trackingTooLong: "The tracking number is too long.",
+    trackingInvalid: "A tracking number has letters, digits, spaces and dashes only.",
+    carrierRequired: "Name the carrier of this tracking number.",
+  },
+  /** Refunding a paid order in full (Manage Orders). */
+  refund: {
+    action: "Refund",
+    actionFor: (product: string) => `Refund the order for ${product}`,
+    confirm: (amount: string) =>
+      `Refund ${amount} to the customer's card? The order becomes refunded and its units go back to stock.`,
+    confirmButton: "Refund",
+    cancel: "Cancel",
+    done: "The order is refunded.",
+    failed: "The card payment provider did not take the refund. Nothing changed; try again.",
+  },
   /** The order lists' filters and pages (GET /api/orders, /api/orders/mine, the CSV export). */
   list: {
     /** `run`: ORDER_SEARCH_MIN_RUN (src/shared/orders.ts). */
     searchTooShort: (run: number) =>
       `Search with at least ${run} letters or digits in a row (A to Z, 0 to 9), or with a whole order id or transaction id.`,
-    statusInvalid: "Status takes pending, paid or shipped, several separated by commas.",
+    statusInvalid: "Status takes pending, paid, shipped, refunded or expired, several separated by commas.",
     dateInvalid: "Give a date such as 2026-01-31, or a date and time with its offset.",
     rangeReversed: "The end of the date range must come after its start.",
     /** The list's match count: exact, or "more than" past the counting limit. */

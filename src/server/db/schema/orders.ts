@@ -16,7 +16,7 @@ import {
 import { users } from "./auth.js";
 import { products } from "./catalog.js";
 
-export const orderStatusEnum = pgEnum("order_status", ["pending", "paid", "shipped"]);
+export const orderStatusEnum = pgEnum("order_status", ["pending", "paid", "shipped", "refunded", "expired"]);
 
 export const orders = pgTable(
   "order",
@@ -39,6 +39,12 @@ export const orders = pgTable(
     transactionId: text("transaction_id"),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     shippedAt: timestamp("shipped_at", { withTimezone: true }),
+    /** Until when an unpaid order holds its units (ORDER_HOLD_HOURS after it was placed). */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    expiredAt: timestamp("expired_at", { withTimezone: true }),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    carrier: text("carrier"),
+    trackingNumber: text("tracking_number"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /**
      * What Manage Orders searches: the customer's email and name and the product name, lower case,
@@ -58,6 +64,8 @@ export const orders = pgTable(
     index("order_user_created_id_idx").on(t.userId, t.createdAt, t.id),
     index("order_created_id_idx").on(t.createdAt, t.id),
     index("order_status_created_id_idx").on(t.status, t.createdAt, t.id),
+    // The expiry job's next batch: unpaid orders whose hold has run out, soonest first.
+    index("order_pending_expires_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     // Search (LIKE) on Manage Orders; pg_trgm comes with migration 0003_people_list_indexes.
     index("order_search_text_trgm_idx")
       .using("gin", t.searchText.op("gin_trgm_ops"))

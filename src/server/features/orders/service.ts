@@ -11,6 +11,8 @@ import type { CatalogChange } from "../catalog/index.js";
 
 type OrderRow = typeof orders.$inferSelect;
 
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
 /** The answer for an order: any row of it, with or without its search text (never answered). */
 export function toOrder(row: Omit<OrderRow, "searchText">): Order {
   return {
@@ -25,10 +27,17 @@ export function toOrder(row: Omit<OrderRow, "searchText">): Order {
     phone: row.phone,
     unitPrice: row.unitPrice,
     totalPrice: row.totalPrice,
-    paid: row.status !== "pending",
+    paid: row.paidAt !== null || (row.status !== "pending" && row.status !== "expired"),
     status: row.status,
     transactionId: row.transactionId,
     createdAt: row.createdAt.toISOString(),
+    expiresAt: row.status === "pending" ? iso(row.expiresAt) : null,
+    paidAt: iso(row.paidAt),
+    shippedAt: iso(row.shippedAt),
+    refundedAt: iso(row.refundedAt),
+    expiredAt: iso(row.expiredAt),
+    carrier: row.carrier,
+    trackingNumber: row.trackingNumber,
   };
 }
 
@@ -110,6 +119,11 @@ async function takeStockAndInsert(
           transactionId: sql<null>`null`.as("transaction_id"),
           paidAt: sql<null>`null`.as("paid_at"),
           shippedAt: sql<null>`null`.as("shipped_at"),
+          expiresAt: sql<null>`null`.as("expires_at"),
+          expiredAt: sql<null>`null`.as("expired_at"),
+          refundedAt: sql<null>`null`.as("refunded_at"),
+          carrier: sql<null>`null`.as("carrier"),
+          trackingNumber: sql<null>`null`.as("tracking_number"),
           createdAt: sql<Date>`now()`.as("created_at"),
         })
         .from(taken)
