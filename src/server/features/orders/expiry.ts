@@ -31,11 +31,7 @@ interface ExpiredOrder {
  * order first wins (a paid order never expires); one that comes after finds it expired and is
  * refunded (features/payments).
  */
-export async function expireDueOrders(
-  db: Db,
-  change: CatalogChange,
-  batch = EXPIRY_BATCH,
-): Promise<ExpiredOrder[]> {
+async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BATCH): Promise<ExpiredOrder[]> {
   return db.transaction(async (tx) => {
     const pending = fromState("expire");
     const result = await tx.execute<{ id: string; product_id: string | null; quantity: number }>(sql`

@@ -2,7 +2,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../shared/messages/payments.js";
-import { ORDER_STATUSES, type Order, type OrderStatus } from "../../../shared/orders.js";
+import {
+  CARRIER_MAX_LENGTH,
+  ORDER_STATUSES,
+  type Order,
+  type OrderStatus,
+  TRACKING_NUMBER_MAX_LENGTH,
+} from "../../../shared/orders.js";
 import { buildApp } from "../../app.js";
 import { createDatabase } from "../../db/client.js";
 import { orders, overviewCounts, products, refunds, sandboxIntents } from "../../db/schema/index.js";
@@ -533,9 +539,9 @@ describe("POST /api/orders/:id/ship with a carrier and a tracking number", () =>
     const order = await paidOrder(ctx, alice);
     const cases: [object, string, string][] = [
       [{ trackingNumber: "1Z999" }, "carrier", orderMessages.ship.carrierRequired],
-      [{ carrier: "x".repeat(61) }, "carrier", orderMessages.ship.carrierTooLong],
+      [{ carrier: "x".repeat(CARRIER_MAX_LENGTH + 1) }, "carrier", orderMessages.ship.carrierTooLong],
       [
-        { carrier: "UPS", trackingNumber: "1".repeat(61) },
+        { carrier: "UPS", trackingNumber: "1".repeat(TRACKING_NUMBER_MAX_LENGTH + 1) },
         "trackingNumber",
         orderMessages.ship.trackingTooLong,
       ],
