@@ -15,6 +15,9 @@ export const FIGURES = STRESS
       splitOversellRounds: 20,
       kills: 10,
       outageSeconds: 20,
+      lifecycleRounds: 5,
+      lifecycleOrders: 80,
+      expiryCrowd: 400,
     }
   : {
       buyers: 200,
@@ -23,6 +26,9 @@ export const FIGURES = STRESS
       splitOversellRounds: 2,
       kills: 3,
       outageSeconds: 3,
+      lifecycleRounds: 1,
+      lifecycleOrders: 24,
+      expiryCrowd: 120,
     };
 
 /**
