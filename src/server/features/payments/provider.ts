@@ -24,6 +24,8 @@ export interface ProviderIntent {
   status: string;
   cardBrand: string | null;
   cardLast4: string | null;
+  /** Whether its charge was refunded (at the provider's dashboard, say): such a success pays no order. */
+  refunded: boolean;
 }
 
 /** Why the shop refunds (recorded with the refund; table `refund`). */

@@ -181,6 +181,26 @@ describe("refunds by the admin and at Stripe", () => {
     expect(seen.length).toBeGreaterThan(0);
   });
 
+  it("pays no order with a charge refunded at the dashboard before the shop heard of the payment", async () => {
+    // The tab closed after the card, Stripe's success event is delayed, and staff refund the charge.
+    const { order, intentId } = await chargedOrder();
+    const made = standIn.refundAtDashboard(intentId);
+    expect((await webhook(ctx, standIn.refundEventPayload("charge.refunded", intentId))).statusCode).toBe(
+      200,
+    );
+    expect((await webhook(ctx, standIn.eventPayload("payment_intent.succeeded", intentId))).statusCode).toBe(
+      200,
+    );
+    const pay = await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId: intentId });
+    expect(pay.statusCode).toBe(400);
+    expect(pay.json().detail).toBe(paymentMessages.intentMismatch);
+    // Still unpaid, holding its units; the refund recorded once, as Stripe made it.
+    expect(await orderRow(ctx, order.id)).toMatchObject({ status: "pending", transactionId: null });
+    expect(await stockOf(order.productId)).toBe(990);
+    expect(await refundsOf(intentId)).toMatchObject([{ providerRefundId: made.id, orderId: null }]);
+    expect(refundsAtStripe(intentId)).toHaveLength(1);
+  });
+
   it("refuses an unsigned refund event with 400 and changes nothing", async () => {
     const { order, intentId } = await paidOrder();
     standIn.refundAtDashboard(intentId);

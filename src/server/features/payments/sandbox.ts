@@ -180,6 +180,7 @@ export class SandboxProvider implements PaymentProvider {
       status: row.status,
       cardBrand: row.cardBrand,
       cardLast4: row.cardLast4,
+      refunded: row.refundId !== null,
     };
   }
 

@@ -71,11 +71,15 @@ async function settle(
   const orderId = intent.orderId;
   // Another application's intents may share a Stripe account; their metadata is not ours to query.
   if (!orderId || !UUID.test(orderId) || intent.currency !== CURRENCY) return { outcome: "mismatch" };
-  const [paid] = await tx
-    .update(orders)
-    .set({ status: nextStatus("pay"), transactionId: intent.id, paidAt: new Date() })
-    .where(and(eq(orders.id, orderId), movableBy("pay"), eq(inCents(orders.totalPrice), intent.amount)))
-    .returning();
+  // A charge refunded before the shop heard of it (at the provider's dashboard, its success event
+  // delayed) pays nothing: the order stays unpaid and holds its units until it is paid or expires.
+  const [paid] = intent.refunded
+    ? []
+    : await tx
+        .update(orders)
+        .set({ status: nextStatus("pay"), transactionId: intent.id, paidAt: new Date() })
+        .where(and(eq(orders.id, orderId), movableBy("pay"), eq(inCents(orders.totalPrice), intent.amount)))
+        .returning();
   if (paid) {
     await tx
       .insert(payments)

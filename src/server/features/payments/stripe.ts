@@ -80,6 +80,7 @@ export class StripeProvider implements PaymentProvider {
       status: intent.status,
       cardBrand: card?.brand ?? null,
       cardLast4: card?.last4 ?? null,
+      refunded: (charge?.amount_refunded ?? 0) > 0,
     };
   }
 
