@@ -22,6 +22,7 @@ import catalogCache from "./features/catalog/cache-plugin.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
 import { orderRoutes } from "./features/orders/routes.js";
+import { createPaymentProvider, intentReleaser } from "./features/payments/index.js";
 import { paymentRoutes } from "./features/payments/routes.js";
 import { testModeBanner } from "./features/payments/test-mode.js";
 import { profileRoutes } from "./features/profile/routes.js";
@@ -149,8 +150,11 @@ export async function buildApp(
   await app.register(profileRoutes);
   await app.register(catalogRoutes, { search: options.catalogSearch });
   await app.register(reviewRoutes);
-  await app.register(orderRoutes);
-  await app.register(paymentRoutes);
+  // One payment provider: payments take and refund money through it, and orders that are removed
+  // or expire have their intents cancelled through it (the orders feature never imports payments).
+  const provider = createPaymentProvider(config, database.db);
+  await app.register(orderRoutes, { releaseIntents: intentReleaser(database.db, provider, app.log) });
+  await app.register(paymentRoutes, { provider });
   await app.register(userRoutes);
   await app.register(adminRoutes);
   await app.register(uploadRoutes);

@@ -79,6 +79,15 @@ const envSchema = z
     ADMIN_UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(200),
     ADMIN_UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(500),
     IMAGE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    // Fractional hours allowed (0.01 is 36 seconds), so tests and demos can use short holds.
+    ORDER_HOLD_HOURS: z.coerce
+      .number()
+      .min(1 / 3600)
+      .max(24 * 365)
+      .default(24),
+    ORDER_EXPIRY_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(60),
+    ORDER_MAX_UNPAID: z.coerce.number().int().min(1).max(1_000_000).default(5),
+    ORDER_MAX_UNPAID_UNITS: z.coerce.number().int().min(10).max(1_000_000_000).default(1000),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -143,6 +152,16 @@ export interface Config {
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
   /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
   imageSweepIntervalSeconds: number;
+  /** The order lifecycle (features/orders/lifecycle.ts, docs/decisions/order-lifecycle.md). */
+  orders: {
+    /** How long an unpaid order holds its units (ORDER_HOLD_HOURS), in seconds. */
+    holdSeconds: number;
+    /** How often the expiry job looks for orders whose hold ran out. */
+    expiryIntervalSeconds: number;
+    /** What one customer's unpaid orders may hold at most: orders, and units across them. */
+    maxUnpaid: number;
+    maxUnpaidUnits: number;
+  };
   seedDemo: boolean;
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
@@ -244,6 +263,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },
     },
     imageSweepIntervalSeconds: env.IMAGE_SWEEP_INTERVAL_SECONDS,
+    orders: {
+      holdSeconds: Math.max(1, Math.round(env.ORDER_HOLD_HOURS * 3600)),
+      expiryIntervalSeconds: env.ORDER_EXPIRY_INTERVAL_SECONDS,
+      maxUnpaid: env.ORDER_MAX_UNPAID,
+      maxUnpaidUnits: env.ORDER_MAX_UNPAID_UNITS,
+    },
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

@@ -16,7 +16,19 @@ export type StandIn = Omit<StripeStandIn, "close">;
 export function setUpStripeStandIn(): StandIn {
   return madeInBeforeAll(
     "The Stripe stand-in",
-    ["url", "secretKey", "intents", "requests", "addIntent", "succeed", "fail", "eventPayload"],
+    [
+      "url",
+      "secretKey",
+      "intents",
+      "refunds",
+      "requests",
+      "addIntent",
+      "succeed",
+      "fail",
+      "refundAtDashboard",
+      "eventPayload",
+      "refundEventPayload",
+    ],
     () => startStripeStandIn(),
     (standIn) => standIn.close(),
   );

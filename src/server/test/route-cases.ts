@@ -122,6 +122,16 @@ export async function intentOfA(world: RouteWorld): Promise<{ orderId: string; c
   return { orderId, clientSecret: res.json().clientSecret };
 }
 
+/** An order of customer A paid through the sandbox (a real intent the sandbox can refund). */
+async function paidOrderOfA(world: RouteWorld): Promise<string> {
+  const { orderId, transactionId } = await confirmedPaymentOfA(world);
+  const res = await post(world, `/api/orders/${orderId}/pay`, world.people.customerA.cookie, {
+    transactionId,
+  });
+  if (res.statusCode !== 200) throw new Error(`pay: ${res.statusCode} ${res.body}`);
+  return orderId;
+}
+
 export const sandboxCard = (clientSecret: string) => ({
   clientSecret,
   card: { number: "4242424242424242", expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: "123" },
@@ -285,6 +295,10 @@ export const ROUTES: Record<string, Entry> = {
   "POST /api/orders/:id/ship": {
     expect: adminOnly(200),
     prepare: async (w) => ({ url: `/api/orders/${await orderOfA(w, "paid")}/ship` }),
+  },
+  "POST /api/orders/:id/refund": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/orders/${await paidOrderOfA(w)}/refund` }),
   },
   "POST /api/products": {
     expect: adminOnly(201),

@@ -81,6 +81,7 @@ export const orderMessages = {
     shippedNoRefund: "This order has shipped, so it cannot be refunded here.",
     notPaidForRefund: "This order is not paid, so there is nothing to refund. Remove it instead.",
     alreadyShipped: "This order has already shipped.",
+    paidNoExpiry: "This order is paid, so its hold no longer runs out.",
     /** `max`: ORDER_MAX_UNPAID. */
     tooManyUnpaid: (max: number) =>
       `You already have ${max} unpaid orders, the most one customer can hold. Pay for one or remove one in My Orders, then book again.`,

@@ -15,6 +15,7 @@ export const paymentMessages = {
   notCompleted: "The payment has not been completed.",
   webhookSignature: "The webhook signature is invalid.",
   providerUnavailable: "The payment provider could not be reached. Please try again in a moment.",
+  intentCanceled: "This payment was cancelled because its order can no longer be paid.",
   page: {
     detailTitle: "Order",
     product: "Product",

@@ -66,6 +66,8 @@ export const orders = pgTable(
     index("order_status_created_id_idx").on(t.status, t.createdAt, t.id),
     // The expiry job's next batch: unpaid orders whose hold has run out, soonest first.
     index("order_pending_expires_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    // The cap on what one customer holds: their unpaid orders, read at every booking.
+    index("order_user_pending_idx").on(t.userId, t.expiresAt).where(sql`${t.status} = 'pending'`),
     // Search (LIKE) on Manage Orders; pg_trgm comes with migration 0003_people_list_indexes.
     index("order_search_text_trgm_idx")
       .using("gin", t.searchText.op("gin_trgm_ops"))
@@ -120,9 +122,55 @@ export const sandboxIntents = pgTable(
     lastError: text("last_error"),
     cardBrand: text("card_brand"),
     cardLast4: text("card_last4"),
+    /** The intent's one refund (always in full), once refunded. */
+    refundId: text("refund_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("sandbox_intent_order_idx").on(t.orderId)],
+);
+
+/**
+ * Every payment intent the shop asked a provider for, by order, so that removing or expiring the
+ * order can cancel them (no foreign key: the record outlives a removed order).
+ */
+export const orderIntents = pgTable(
+  "order_intent",
+  {
+    intentId: text("intent_id").primaryKey(),
+    orderId: uuid("order_id").notNull(),
+    provider: text("provider").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("order_intent_order_idx").on(t.orderId)],
+);
+
+export const refundReasonEnum = pgEnum("refund_reason", [
+  "admin",
+  "order_removed",
+  "order_expired",
+  "duplicate_charge",
+]);
+
+/**
+ * Every refund made through a provider, in full: by an admin (or at the provider's dashboard),
+ * or automatically for a payment that succeeded for a removed or expired order or a second charge
+ * for a paid one. One per intent (a refund is always of the whole intent).
+ */
+export const refunds = pgTable(
+  "refund",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Null once the order is removed (a payment that succeeded for a removed order). */
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    intentId: text("intent_id").notNull().unique(),
+    providerRefundId: text("provider_refund_id").notNull().unique(),
+    /** Cents, as the provider refunded them. */
+    amount: integer("amount").notNull(),
+    reason: refundReasonEnum("reason").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // Removing an order sets its refunds' order_id to null through this index.
+  (t) => [index("refund_order_idx").on(t.orderId)],
 );
 
 /** Webhook events already applied, so duplicates are ignored. */

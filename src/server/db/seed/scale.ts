@@ -363,25 +363,40 @@ async function addRows(
   await client.query("analyze scale_user");
   await client.query("analyze scale_product");
 
-  // Statuses: a fifth still pending, a quarter paid, the rest shipped; quantities mostly small.
+  // Statuses, as the order lifecycle leaves them (features/orders/lifecycle.ts) with the default
+  // hold of a day: 2% unpaid and booked within the last 23 hours (holding until a day after), 18%
+  // unpaid and expired a day after booking, a quarter paid, 3% paid then refunded, the rest shipped.
+  // Payment comes within 23 hours of booking, before the hold ran out. Quantities mostly small.
+  const r = rnd(26);
+  const status = `case when ${r} < 0.02 then 'pending' when ${r} < 0.2 then 'expired' when ${r} < 0.45 then 'paid'
+                       when ${r} < 0.48 then 'refunded' else 'shipped' end`;
+  const at = `case when ${r} < 0.02 then now() - ${rnd(28)} * interval '23 hours'
+                   when ${r} < 0.2 then least(${someTimeAgo(27)}, now() - interval '25 hours')
+                   else ${someTimeAgo(27)} end`;
   await step(
     "orders",
     `insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
-                          unit_price, total_price, status, transaction_id, paid_at, shipped_at, created_at)
+                          unit_price, total_price, status, transaction_id, paid_at, shipped_at,
+                          expires_at, expired_at, refunded_at, created_at)
      select u.id, p.id, p.name, p.image, u.name, u.email,
             (1 + s.g % 240) || ' ' || ${pick(STREETS, below("1000003", 20, "s.g"))} || ', ' ||
               ${pick(CITIES, below("1000003", 21, "s.g"))},
             '+1 555 ' || lpad((s.g % 10000)::text, 4, '0'),
             s.quantity, p.price, p.price * s.quantity, s.status::order_status,
-            case when s.status <> 'pending' then 'pi_scale_' || $2 || '_' || s.g end,
-            case when s.status <> 'pending' then least(now(), s.at + interval '1 minute' * (5 + s.g % 2880)) end,
+            case when s.paid then 'pi_scale_' || $2 || '_' || s.g end,
+            s.paid_at,
             case when s.status = 'shipped' then least(now(), s.at + interval '1 hour' * (48 + s.g % 120)) end,
+            s.at + interval '24 hours',
+            case when s.status = 'expired' then s.at + interval '24 hours' end,
+            case when s.status = 'refunded' then least(now(), s.paid_at + interval '1 hour' * (1 + s.g % 72)) end,
             s.at
-     from (select g, 1 + ${below("$3", 22)} as ur, 1 + ${below("$4", 23)} as pr,
-                  10 + floor(${rnd(24)} * ${rnd(25)} * 91)::int as quantity,
-                  case when ${rnd(26)} < 0.2 then 'pending' when ${rnd(26)} < 0.45 then 'paid' else 'shipped' end as status,
-                  ${someTimeAgo(27)} as at
-           from generate_series(1, $1::int) g) s
+     from (select t.*, t.status not in ('pending', 'expired') as paid,
+                  case when t.status not in ('pending', 'expired')
+                       then least(now(), t.at + interval '1 minute' * (5 + t.g % 1380)) end as paid_at
+           from (select g, 1 + ${below("$3", 22)} as ur, 1 + ${below("$4", 23)} as pr,
+                        10 + floor(${rnd(24)} * ${rnd(25)} * 91)::int as quantity,
+                        ${status} as status, ${at} as at
+                 from generate_series(1, $1::int) g) t) s
      join scale_user u on u.rn = s.ur
      join scale_product p on p.rn = s.pr`,
     [counts.orders, tag, counts.users, counts.products],
@@ -394,6 +409,15 @@ async function addRows(
             ${pick(CARD_BRANDS, "abs(hashtext(transaction_id))")},
             lpad((abs(hashtext(id::text)) % 10000)::text, 4, '0'), paid_at
      from "order" where transaction_id like 'pi_scale_' || $1 || '_%'`,
+    [tag],
+  );
+
+  // The refunded orders' refunds, as an admin's refund through the provider records them.
+  await step(
+    "refunds",
+    `insert into refund (order_id, intent_id, provider_refund_id, amount, reason, created_at)
+     select id, transaction_id, 're_scale_' || substr(transaction_id, 10), total_price * 100, 'admin', refunded_at
+     from "order" where status = 'refunded' and transaction_id like 'pi_scale_' || $1 || '_%'`,
     [tag],
   );
 

@@ -1,6 +1,8 @@
 /**
  * The orders feature's public module: what other features may import from it (the layer check,
  * .dependency-cruiser.cjs, refuses any other path into this folder). Payments answers with the
- * order it marked paid, in the same shape as the orders routes.
+ * order it marked paid, in the same shape as the orders routes, and moves orders (pay, refund)
+ * through the lifecycle's one state machine.
  */
+export { movableBy, nextStatus, verdict } from "./lifecycle.js";
 export { toOrder } from "./service.js";

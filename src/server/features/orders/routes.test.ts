@@ -290,7 +290,7 @@ describe("POST /api/orders/:id/ship", () => {
     const order: Order = (await book(alice, { productId: await newProduct(100), quantity: 10 })).json();
     const res = await ship(order.id, admin);
     expect(res.statusCode).toBe(409);
-    expect(res.json().detail).toBe(orderMessages.notPaid);
+    expect(res.json().detail).toBe(orderMessages.lifecycle.notPaidForShipping);
     expect(await rowOf(order.id)).toMatchObject({ status: "pending", shippedAt: null });
   });
 

@@ -9,10 +9,12 @@ import {
   orderListQuerySchema,
   orderPageSchema,
   orderSchema,
+  shipOrderInputSchema,
 } from "../../../shared/orders.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { changeCatalog } from "../catalog/index.js";
 import { orderCsv } from "./csv.js";
+import { type ReleaseIntents, runExpiry, startExpiryJob } from "./expiry.js";
 import { listOrders, listOrdersOf } from "./list.js";
 import { getVisibleOrder, placeOrder, removeOrder, shipOrder } from "./service.js";
 
@@ -20,8 +22,25 @@ const idempotencyHeaders = z.object({
   "idempotency-key": z.string().min(1).max(200).optional(),
 });
 
-export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+export interface OrderRoutesOptions {
+  /** Cancels (or refunds) the payment intents of removed and expired orders: the payments feature's. */
+  releaseIntents: ReleaseIntents;
+}
+
+export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app, { releaseIntents }) => {
   const tags = ["orders"];
+  const rules = app.config.orders;
+
+  // The expiry job runs inside every instance; SKIP LOCKED lets each expire different orders.
+  let expiry: ReturnType<typeof startExpiryJob> | undefined;
+  app.addHook("onReady", async () => {
+    expiry = startExpiryJob(
+      rules.expiryIntervalSeconds,
+      () => runExpiry(app.db, app.catalogCache, releaseIntents),
+      app.log,
+    );
+  });
+  app.addHook("onClose", async () => expiry?.stop());
 
   app.post(
     "/api/orders",
@@ -29,7 +48,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: "Book an order (stock taken atomically; Idempotency-Key supported)",
+        summary:
+          "Book an order (stock taken atomically; Idempotency-Key supported). It holds its units until expiresAt (ORDER_HOLD_HOURS); 409 when out of stock or when the customer's unpaid orders already hold ORDER_MAX_UNPAID orders or ORDER_MAX_UNPAID_UNITS units",
         headers: idempotencyHeaders,
         body: orderInputSchema,
         response: { 201: orderSchema, ...problemResponses(400, 401, 404, 409, 422) },
@@ -37,7 +57,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { order, replayed } = await changeCatalog(app.catalogCache, (change) =>
-        placeOrder(app.db, request.user, request.body, change, request.headers["idempotency-key"]),
+        placeOrder(app.db, request.user, request.body, change, rules, request.headers["idempotency-key"]),
       );
       if (replayed) reply.header("idempotent-replayed", "true");
       return reply.code(201).send(order);
@@ -121,7 +141,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: {
         tags,
-        summary: "Remove an unpaid order and return its stock (owner or admin)",
+        summary:
+          "Remove an unpaid order, return its stock and cancel its payment intent at the provider (owner or admin)",
         params: orderIdParamsSchema,
         response: { 204: z.null(), ...problemResponses(400, 401, 404, 409) },
       },
@@ -130,6 +151,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       await changeCatalog(app.catalogCache, (change) =>
         removeOrder(app.db, request.user, request.params.id, change),
       );
+      await releaseIntents([request.params.id], "order_removed");
       return reply.code(204).send(null);
     },
   );
@@ -140,11 +162,14 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireAdmin,
       schema: {
         tags,
-        summary: "Mark a paid order shipped; idempotent (admin)",
+        summary:
+          "Mark a paid order shipped, optionally with its carrier and tracking number; shipping again with the same details answers the order again, with others 409 (admin)",
         params: orderIdParamsSchema,
+        // No body at all (null here) ships without a carrier, as before.
+        body: shipOrderInputSchema.nullish(),
         response: { 200: orderSchema, ...problemResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => shipOrder(app.db, request.params.id),
+    async (request) => shipOrder(app.db, request.params.id, request.body ?? {}),
   );
 };

@@ -2,12 +2,26 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
-import { type Order, type OrderInput, orderTotalTooLarge, withinOrderTotal } from "../../../shared/orders.js";
+import {
+  type Order,
+  type OrderInput,
+  orderTotalTooLarge,
+  type ShipOrderInput,
+  withinOrderTotal,
+} from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
+import { movableBy, nextStatus, verdict } from "./lifecycle.js";
+
+/** What one customer's unpaid orders may hold, and how long an order holds its units (config.orders). */
+export interface BookingRules {
+  holdSeconds: number;
+  maxUnpaid: number;
+  maxUnpaidUnits: number;
+}
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -71,8 +85,10 @@ async function takeStockAndInsert(
   user: SessionUser,
   input: OrderInput,
   change: CatalogChange,
+  rules: BookingRules,
 ): Promise<OrderRow | undefined> {
   const quantity = input.quantity;
+  const held = heldBy(user.id);
   const taken = db.$with("taken").as(
     db
       .update(products)
@@ -83,6 +99,10 @@ async function takeStockAndInsert(
           sql`${products.quantity} >= ${quantity}`,
           // In 64 bits, so no product of price and quantity overflows before it is compared.
           sql`${products.price}::bigint * ${quantity}::bigint <= ${MAX_ORDER_TOTAL}`,
+          // The cap: read after the customer's booking lock (lockBookings), so it counts every
+          // booking of theirs that committed before this one.
+          sql`(select count(*) from ${held}) < ${rules.maxUnpaid}`,
+          sql`(select coalesce(sum(quantity), 0) from ${held}) + ${quantity} <= ${rules.maxUnpaidUnits}`,
         ),
       )
       .returning({
@@ -119,7 +139,7 @@ async function takeStockAndInsert(
           transactionId: sql<null>`null`.as("transaction_id"),
           paidAt: sql<null>`null`.as("paid_at"),
           shippedAt: sql<null>`null`.as("shipped_at"),
-          expiresAt: sql<null>`null`.as("expires_at"),
+          expiresAt: sql<Date>`now() + make_interval(secs => ${rules.holdSeconds})`.as("expires_at"),
           expiredAt: sql<null>`null`.as("expired_at"),
           refundedAt: sql<null>`null`.as("refunded_at"),
           carrier: sql<null>`null`.as("carrier"),
@@ -134,35 +154,75 @@ async function takeStockAndInsert(
 }
 
 /**
- * Why no stock was taken: 404 once the product is gone, 400 when the order would total more than
- * one payment can take, otherwise 409 (out of stock).
+ * A customer's unpaid orders that still hold units, as a subquery (order_user_pending_idx). An
+ * order whose hold ran out, waiting for the expiry job, no longer counts.
  */
-async function notPlaced(db: Queryable, input: OrderInput): Promise<never> {
+const heldBy = (userId: string) =>
+  sql`(select quantity from ${orders} where ${orders.userId} = ${userId} and ${orders.status} = 'pending' and ${orders.expiresAt} > now()) as held`;
+
+/**
+ * Serialises one customer's bookings (a transaction-level advisory lock on their id), so that the
+ * cap read by the next statement cannot be passed by two bookings at once. Other customers' bookings
+ * never wait on it.
+ */
+async function lockBookings(tx: Queryable, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`order-booking:${userId}`}))`);
+}
+
+/**
+ * Why no stock was taken: 404 once the product is gone, 400 when the order would total more than
+ * one payment can take, 409 when the customer holds too much unpaid already (the cap), otherwise
+ * 409 (out of stock).
+ */
+async function notPlaced(
+  db: Queryable,
+  user: SessionUser,
+  input: OrderInput,
+  rules: BookingRules,
+): Promise<never> {
   const [product] = await db
     .select({ price: products.price })
     .from(products)
     .where(eq(products.id, input.productId));
   if (!product) throw notFound(orderMessages.productMissing);
   if (!withinOrderTotal(product.price, input.quantity)) throw badRequest(orderTotalTooLarge());
+  const held = await db.execute<{ orders: number; units: number }>(
+    sql`select count(*)::int as orders, coalesce(sum(quantity), 0)::int as units from ${heldBy(user.id)}`,
+  );
+  const { orders: count = 0, units = 0 } = held.rows[0] ?? {};
+  if (count >= rules.maxUnpaid) throw conflict(orderMessages.lifecycle.tooManyUnpaid(rules.maxUnpaid));
+  if (units + input.quantity > rules.maxUnpaidUnits) {
+    throw conflict(
+      orderMessages.lifecycle.tooManyUnits(
+        rules.maxUnpaidUnits.toLocaleString("en-US"),
+        units.toLocaleString("en-US"),
+      ),
+    );
+  }
   throw conflict(orderMessages.outOfStock);
 }
 
 /**
- * Books an order (see takeStockAndInsert). Without an Idempotency-Key that is a single statement.
- * With one, the key is claimed first in the same transaction, and a retry with the same key gets
- * the first order back instead of a second one.
+ * Books an order (see takeStockAndInsert) in one transaction: the customer's booking lock, then the
+ * statement that checks the cap, takes the stock and writes the order with its hold's end. With an
+ * Idempotency-Key, the key is claimed first, and a retry with the same key gets the first order
+ * back instead of a second one.
  */
 export async function placeOrder(
   db: Db,
   user: SessionUser,
   input: OrderInput,
   change: CatalogChange,
+  rules: BookingRules,
   idempotencyKey?: string,
 ): Promise<Placed> {
   if (!idempotencyKey) {
-    const row = await takeStockAndInsert(db, user, input, change);
-    if (!row) return notPlaced(db, input);
-    return { order: toOrder(row), replayed: false };
+    return db.transaction(async (tx) => {
+      await lockBookings(tx, user.id);
+      const row = await takeStockAndInsert(tx, user, input, change, rules);
+      if (!row) return notPlaced(tx, user, input, rules);
+      return { order: toOrder(row), replayed: false };
+    });
   }
   const hash = requestHash(input);
   return db.transaction(async (tx) => {
@@ -182,8 +242,9 @@ export async function placeOrder(
       if (!previous.order) throw notFound(orderMessages.notFound);
       return { order: toOrder(previous.order), replayed: true };
     }
-    const row = await takeStockAndInsert(tx, user, input, change);
-    if (!row) return notPlaced(tx, input);
+    await lockBookings(tx, user.id);
+    const row = await takeStockAndInsert(tx, user, input, change, rules);
+    if (!row) return notPlaced(tx, user, input, rules);
     await tx
       .update(idempotencyKeys)
       .set({ orderId: row.id })
@@ -199,7 +260,10 @@ export async function getVisibleOrder(db: Db, user: SessionUser, id: string): Pr
   return toOrder(row);
 }
 
-/** Removes an unpaid order and returns its units to the stock, in one transaction. */
+/**
+ * Removes an unpaid order and returns its units to the stock, in one transaction (the lifecycle's
+ * pending -> removed). The caller then cancels its payment intents (IntentCanceller).
+ */
 export async function removeOrder(
   db: Db,
   user: SessionUser,
@@ -210,14 +274,16 @@ export async function removeOrder(
     const owner = user.role === "admin" ? undefined : eq(orders.userId, user.id);
     const [removed] = await tx
       .delete(orders)
-      .where(and(eq(orders.id, id), eq(orders.status, "pending"), owner))
+      .where(and(eq(orders.id, id), movableBy("remove"), owner))
       .returning({ productId: orders.productId, quantity: orders.quantity });
     if (!removed) {
       const [row] = await tx
         .select({ status: orders.status })
         .from(orders)
         .where(and(eq(orders.id, id), owner));
-      throw row ? conflict(orderMessages.alreadyPaid) : notFound(orderMessages.notFound);
+      if (!row) throw notFound(orderMessages.notFound);
+      const v = verdict(row.status, "remove");
+      throw v.kind === "refused" ? v.problem : notFound(orderMessages.notFound);
     }
     if (!removed.productId) return;
     await tx
@@ -229,18 +295,26 @@ export async function removeOrder(
 }
 
 /**
- * Marks a paid order shipped. Shipping again answers the same order, so a double click or a retry
- * is harmless; an unpaid order cannot ship.
+ * Marks a paid order shipped (paid -> shipped), with its carrier and tracking number when given.
+ * Shipping again answers the same order, so a double click or a retry is harmless, unless it names
+ * another carrier or tracking number (409: the order has already shipped).
  */
-export async function shipOrder(db: Db, id: string): Promise<Order> {
+export async function shipOrder(db: Db, id: string, input: ShipOrderInput = {}): Promise<Order> {
+  const carrier = input.carrier || null;
+  const trackingNumber = input.trackingNumber || null;
   const [shipped] = await db
     .update(orders)
-    .set({ status: "shipped", shippedAt: new Date() })
-    .where(and(eq(orders.id, id), eq(orders.status, "paid")))
+    .set({ status: nextStatus("ship"), shippedAt: new Date(), carrier, trackingNumber })
+    .where(and(eq(orders.id, id), movableBy("ship")))
     .returning();
   if (shipped) return toOrder(shipped);
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
   if (!row) throw notFound(orderMessages.notFound);
-  if (row.status === "pending") throw conflict(orderMessages.notPaid);
+  const v = verdict(row.status, "ship");
+  if (v.kind === "refused") throw v.problem;
+  const sameDetails =
+    (input.carrier === undefined || carrier === row.carrier) &&
+    (input.trackingNumber === undefined || trackingNumber === row.trackingNumber);
+  if (!sameDetails) throw conflict(orderMessages.lifecycle.alreadyShipped);
   return toOrder(row);
 }

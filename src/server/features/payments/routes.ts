@@ -10,10 +10,16 @@ import {
 } from "../../../shared/payments.js";
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { changeCatalog } from "../catalog/index.js";
 import type { PaymentProvider } from "./provider.js";
 import { SandboxProvider } from "./sandbox.js";
-import { applyWebhookEvent, confirmSandboxPayment, createPaymentIntent, payOrder } from "./service.js";
-import { StripeProvider } from "./stripe.js";
+import {
+  applyWebhookEvent,
+  confirmSandboxPayment,
+  createPaymentIntent,
+  payOrder,
+  refundOrder,
+} from "./service.js";
 
 /** Its own scope: the signature covers the exact bytes, so only this route keeps JSON unparsed. */
 const webhookRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = async (app, { provider }) => {
@@ -26,7 +32,8 @@ const webhookRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = asyn
     {
       schema: {
         tags: ["payments"],
-        summary: "Payment provider events, verified by signature (Stripe only)",
+        summary:
+          "Payment provider events, verified by signature (Stripe only): payment_intent.* settle an order's payment, charge.refunded and refund.* record refunds; each event applied once",
         headers: z.object({ "stripe-signature": z.string().max(4096).optional() }),
         response: { 200: z.object({ received: z.literal(true) }), ...problemResponses(400, 404) },
       },
@@ -34,18 +41,19 @@ const webhookRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = asyn
     async (request) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const event = provider.verifyWebhook(raw, request.headers["stripe-signature"]);
-      await applyWebhookEvent(app.db, provider, request.log, event);
+      await changeCatalog(app.catalogCache, (change) =>
+        applyWebhookEvent(app.db, provider, request.log, event, change),
+      );
       return { received: true as const };
     },
   );
 };
 
-export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+export const paymentRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }> = async (
+  app,
+  { provider },
+) => {
   const tags = ["payments"];
-  // Stripe when its keys are configured, otherwise the built-in sandbox.
-  const provider: PaymentProvider = app.config.stripe
-    ? new StripeProvider(app.config.stripe)
-    : new SandboxProvider(app.db);
 
   app.post(
     "/api/orders/:id/payment-intent",
@@ -74,7 +82,23 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      payOrder(app.db, provider, request.log, request.user, request.params.id, request.body.transactionId),
+      payOrder(app.db, provider, request.user, request.params.id, request.body.transactionId),
+  );
+
+  app.post(
+    "/api/orders/:id/refund",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ["orders"],
+        summary:
+          "Refund a paid, not shipped order in full through the payment provider; its units go back to stock. Refunding a refunded order answers it again (admin)",
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, ...problemResponses(400, 401, 403, 404, 409, 502) },
+      },
+    },
+    async (request) =>
+      changeCatalog(app.catalogCache, (change) => refundOrder(app.db, provider, request.params.id, change)),
   );
 
   app.post(

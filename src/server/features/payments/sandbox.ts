@@ -1,16 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { SandboxConfirmInput, SandboxConfirmResult } from "../../../shared/payments.js";
 import type { Db } from "../../db/client.js";
 import { sandboxIntents } from "../../db/schema/index.js";
-import { notFound, paymentRequired } from "../../lib/problem.js";
+import { badGateway, conflict, notFound, paymentRequired } from "../../lib/problem.js";
 import type {
   CreatedIntent,
   IntentRequest,
   PaymentProvider,
   ProviderEvent,
   ProviderIntent,
+  ProviderRefund,
+  RefundRequest,
 } from "./provider.js";
 
 type Card = SandboxConfirmInput["card"];
@@ -180,6 +183,37 @@ export class SandboxProvider implements PaymentProvider {
     };
   }
 
+  /** Cancels an open intent (as Stripe does); a succeeded or cancelled one is answered as it is. */
+  async cancelIntent(intentId: string): Promise<ProviderIntent | null> {
+    await this.db
+      .update(sandboxIntents)
+      .set({ status: "canceled" })
+      .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.status, "requires_payment_method")));
+    return this.retrieve(intentId);
+  }
+
+  /** Refunds a succeeded intent in full, once: a second request answers the first refund. */
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    const [row] = await this.db
+      .update(sandboxIntents)
+      .set({ refundId: sql`coalesce(${sandboxIntents.refundId}, ${`re_sandbox_${token(18)}`})` })
+      .where(and(eq(sandboxIntents.id, request.intentId), eq(sandboxIntents.status, "succeeded")))
+      .returning({ refundId: sandboxIntents.refundId, amount: sandboxIntents.amount });
+    if (!row?.refundId) {
+      // Stripe refuses a refund of an intent that did not succeed; so does the sandbox.
+      throw badGateway(orderMessages.refund.failed, new Error(`sandbox: ${request.intentId} not succeeded`));
+    }
+    return { id: row.refundId, intentId: request.intentId, amount: row.amount, status: "succeeded" };
+  }
+
+  async refundsOf(intentId: string): Promise<ProviderRefund[]> {
+    const [row] = await this.db
+      .select({ refundId: sandboxIntents.refundId, amount: sandboxIntents.amount })
+      .from(sandboxIntents)
+      .where(eq(sandboxIntents.id, intentId));
+    return row?.refundId ? [{ id: row.refundId, intentId, amount: row.amount, status: "succeeded" }] : [];
+  }
+
   verifyWebhook(): ProviderEvent {
     // The sandbox confirms in-process; it never calls back.
     throw notFound();
@@ -201,6 +235,8 @@ export class SandboxProvider implements PaymentProvider {
     const current = await this.retrieve(intentId);
     if (!current) throw notFound(paymentMessages.unknownIntent);
     if (current.status === "succeeded") return { id: current.id, status: "succeeded" };
+    // Cancelled when its order was removed or expired: it can take no card any more.
+    if (current.status === "canceled") throw conflict(paymentMessages.intentCanceled);
 
     const verdict = judgeCard(card, new Date());
     if (!verdict.approved) {

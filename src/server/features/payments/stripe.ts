@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Config } from "../../config.js";
 import { badGateway, badRequest, notFound } from "../../lib/problem.js";
@@ -8,6 +9,8 @@ import type {
   PaymentProvider,
   ProviderEvent,
   ProviderIntent,
+  ProviderRefund,
+  RefundRequest,
 } from "./provider.js";
 
 type StripeSettings = NonNullable<Config["stripe"]>;
@@ -80,6 +83,53 @@ export class StripeProvider implements PaymentProvider {
     };
   }
 
+  async cancelIntent(intentId: string): Promise<ProviderIntent | null> {
+    if (!INTENT_ID.test(intentId)) return null;
+    try {
+      await this.stripe.paymentIntents.cancel(intentId);
+    } catch (error) {
+      // Already succeeded or cancelled: answered as it is by retrieve.
+      const unexpectedState =
+        error instanceof Stripe.errors.StripeError && error.code === "payment_intent_unexpected_state";
+      if (!unexpectedState) {
+        if (error instanceof Stripe.errors.StripeError && error.code === "resource_missing") return null;
+        throw badGateway(paymentMessages.providerUnavailable, error);
+      }
+    }
+    return this.retrieve(intentId);
+  }
+
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: request.intentId,
+          metadata: { orderId: request.orderId ?? "", reason: request.reason },
+        },
+        // One refund per intent, however often the shop asks (for 24 hours; then Stripe refuses
+        // a second refund of a refunded charge, answered below).
+        { idempotencyKey: `gearhouse-refund-${request.intentId}` },
+      );
+      return toRefund(refund, request.intentId);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeError && error.code === "charge_already_refunded") {
+        const [existing] = (await this.refundsOf(request.intentId)).filter((r) => r.status !== "failed");
+        if (existing) return existing;
+      }
+      throw badGateway(orderMessages.refund.failed, error);
+    }
+  }
+
+  async refundsOf(intentId: string): Promise<ProviderRefund[]> {
+    if (!INTENT_ID.test(intentId)) return [];
+    try {
+      const list = await this.stripe.refunds.list({ payment_intent: intentId, limit: 100 });
+      return list.data.map((refund) => toRefund(refund, intentId));
+    } catch (error) {
+      throw badGateway(paymentMessages.providerUnavailable, error);
+    }
+  }
+
   verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent {
     if (!this.webhookSecret) throw notFound();
     let event: Stripe.Event;
@@ -89,14 +139,22 @@ export class StripeProvider implements PaymentProvider {
       throw badRequest(paymentMessages.webhookSignature);
     }
     const object: unknown = event.data.object;
-    const intentId =
-      event.type.startsWith("payment_intent.") &&
-      typeof object === "object" &&
-      object !== null &&
-      "id" in object &&
-      typeof object.id === "string"
-        ? object.id
-        : null;
-    return { id: event.id, type: event.type, intentId };
+    const field = (name: string) =>
+      typeof object === "object" && object !== null && name in object
+        ? (object as Record<string, unknown>)[name]
+        : undefined;
+    const asId = (value: unknown) => (typeof value === "string" ? value : null);
+    if (event.type.startsWith("payment_intent.")) {
+      return { id: event.id, type: event.type, kind: "payment", intentId: asId(field("id")) };
+    }
+    // A charge's or a refund's intent: the shop asks the provider for that intent's refunds.
+    if (event.type === "charge.refunded" || event.type.startsWith("refund.")) {
+      return { id: event.id, type: event.type, kind: "refund", intentId: asId(field("payment_intent")) };
+    }
+    return { id: event.id, type: event.type, kind: "other", intentId: null };
   }
+}
+
+function toRefund(refund: Stripe.Refund, intentId: string): ProviderRefund {
+  return { id: refund.id, intentId, amount: refund.amount, status: refund.status ?? "pending" };
 }

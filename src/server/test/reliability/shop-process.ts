@@ -104,6 +104,10 @@ export async function startShop(options: ShopOptions): Promise<ShopProcess> {
       LOG_LEVEL: "warn",
       // Every test customer signs up from 127.0.0.1.
       AUTH_RATE_LIMIT_PER_MINUTE: "100000",
+      // Test customers book many orders each: the cap on unpaid orders is lifted, as in
+      // test/app.ts, unless a test sets it.
+      ORDER_MAX_UNPAID: "1000000",
+      ORDER_MAX_UNPAID_UNITS: "1000000000",
       ...options.env,
     },
   });

@@ -1,0 +1,125 @@
+import { eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.js";
+import { products } from "../../db/schema/index.js";
+import type { CatalogCache, CatalogChange } from "../catalog/index.js";
+import { changeCatalog } from "../catalog/index.js";
+import { fromState, nextStatus } from "./lifecycle.js";
+
+/**
+ * What the orders feature asks of payments once orders left "pending" without being paid (removed
+ * or expired): cancel their payment intents at the provider, and refund any that succeeded
+ * meanwhile. app.ts hands it over from the payments feature (orders never imports payments).
+ */
+export type ReleaseIntents = (orderIds: string[], reason: "order_removed" | "order_expired") => Promise<void>;
+
+/** Orders expired by one statement: its work stays bounded whatever the backlog. */
+const EXPIRY_BATCH = 100;
+
+interface ExpiredOrder {
+  id: string;
+  productId: string | null;
+  quantity: number;
+}
+
+/**
+ * One bounded step of the expiry job, in one transaction: the due unpaid orders (hold run out,
+ * order_pending_expires_idx), soonest first, locked with SKIP LOCKED so that another instance's job,
+ * or a payment settling one of them right now, is never waited for nor expired twice; they become
+ * "expired" (lifecycle pending -> expired, still conditional on the status) and their units go back
+ * to stock, each product's cached pages told (changeCatalog's pattern). A payment that locked the
+ * order first wins (a paid order never expires); one that comes after finds it expired and is
+ * refunded (features/payments).
+ */
+async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BATCH): Promise<ExpiredOrder[]> {
+  return db.transaction(async (tx) => {
+    const pending = fromState("expire");
+    const result = await tx.execute<{ id: string; product_id: string | null; quantity: number }>(sql`
+      with due as (
+        select id from "order"
+        where status = ${pending} and expires_at <= now()
+        order by expires_at
+        limit ${batch}
+        for update skip locked
+      )
+      update "order" o set status = ${nextStatus("expire")}, expired_at = now()
+      from due where o.id = due.id and o.status = ${pending}
+      returning o.id, o.product_id, o.quantity`);
+    const expired = result.rows.map((r) => ({ id: r.id, productId: r.product_id, quantity: r.quantity }));
+    const units = new Map<string, number>();
+    for (const order of expired) {
+      if (order.productId) units.set(order.productId, (units.get(order.productId) ?? 0) + order.quantity);
+    }
+    // One product at a time in id order, so two instances' batches take product locks alike.
+    for (const [productId, quantity] of [...units].sort(([a], [b]) => a.localeCompare(b))) {
+      await tx
+        .update(products)
+        .set({ quantity: sql`${products.quantity} + ${quantity}`, updatedAt: new Date() })
+        .where(eq(products.id, productId))
+        .returning({ notified: change(productId) });
+    }
+    return expired;
+  });
+}
+
+/**
+ * Expires every due order, a batch at a time, then releases their payment intents (cancelled at
+ * the provider; refunded if one succeeded meanwhile). The number of orders expired.
+ */
+export async function runExpiry(
+  db: Db,
+  cache: CatalogCache,
+  release: ReleaseIntents,
+  batch = EXPIRY_BATCH,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await changeCatalog(cache, (change) => expireDueOrders(db, change, batch));
+    total += expired.length;
+    if (expired.length > 0)
+      await release(
+        expired.map((o) => o.id),
+        "order_expired",
+      );
+    if (expired.length < batch) return total;
+  }
+}
+
+/**
+ * Runs the expiry every `intervalSeconds` inside the server (no extra service). The timer keeps no
+ * process alive; `stop` ends it and waits for a run under way.
+ */
+export function startExpiryJob(
+  intervalSeconds: number,
+  run: () => Promise<number>,
+  log: FastifyBaseLogger,
+): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const expire = async () => {
+    try {
+      const expired = await run();
+      if (expired > 0) log.info({ expired }, "unpaid orders expired");
+    } catch (error) {
+      log.error({ err: error }, "order expiry failed");
+    }
+  };
+  const schedule = () => {
+    timer = setTimeout(() => {
+      running = expire().then(() => {
+        if (!stopped) schedule();
+      });
+    }, intervalSeconds * 1000);
+    timer.unref();
+  };
+  schedule();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
