@@ -46,9 +46,12 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
   const titleId = useId();
   const leadId = useId();
   const ship = useShipOrder();
-  const { register, handleSubmit, reset, setError, formState } = useSchemaForm(shipOrderInputSchema, {
-    defaultValues: EMPTY,
-  });
+  const { register, handleSubmit, reset, setError, setFocus, formState } = useSchemaForm(
+    shipOrderInputSchema,
+    {
+      defaultValues: EMPTY,
+    },
+  );
   const { errors } = formState;
   const open = order !== null;
 
@@ -58,10 +61,11 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
     if (open && !dialog.open) {
       reset(EMPTY);
       dialog.showModal();
+      setFocus("carrier");
     } else if (!open && dialog.open) {
       dialog.close();
     }
-  }, [open, reset]);
+  }, [open, reset, setFocus]);
 
   const onSubmit = handleSubmit((values) => {
     if (!order) return;
