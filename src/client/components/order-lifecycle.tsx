@@ -8,7 +8,7 @@ const BADGE: Record<OrderStatus, string> = {
   pending: "badge-warning badge-soft",
   paid: "badge-success badge-soft",
   shipped: "badge-info badge-soft",
-  refunded: "badge-neutral",
+  refunded: "badge-secondary badge-soft",
   expired: "badge-error badge-soft",
 };
 

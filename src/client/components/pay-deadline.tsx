@@ -1,7 +1,8 @@
 import { orderMessages } from "../../shared/messages/orders.js";
-import { formatDayAndTime } from "../lib/format.js";
 
 const dates = orderMessages.dates;
+// Here rather than in lib/format.ts, which the home page loads: only dashboard pages show a deadline.
+const dayAndTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 
 type Props = {
   /** When the unpaid order's hold ends (ISO 8601). */
@@ -19,5 +20,5 @@ type Props = {
 export function PayDeadline({ expiresAt, minutesLeft, className = "" }: Props) {
   if (minutesLeft <= 0) return <p className={`text-error ${className}`}>{dates.holdEnded}</p>;
   const left = dates.left(Math.floor(minutesLeft / 60), minutesLeft % 60);
-  return <p className={className}>{dates.payWithin(left, formatDayAndTime(expiresAt))}</p>;
+  return <p className={className}>{dates.payWithin(left, dayAndTime.format(new Date(expiresAt)))}</p>;
 }

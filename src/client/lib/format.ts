@@ -21,10 +21,3 @@ const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
 export function formatDay(iso: string): string {
   return day.format(new Date(iso));
 }
-
-const dayAndTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
-
-/** An instant as a day and a time in the visitor's time zone, e.g. "Nov 23, 2026, 4:05 PM". */
-export function formatDayAndTime(iso: string): string {
-  return dayAndTime.format(new Date(iso));
-}

@@ -3,8 +3,8 @@ import { useEffect, useState } from "react";
 const MINUTE = 60_000;
 
 /**
- * The whole minutes, rounded up, until `until` (an ISO instant): 0 once it has passed, null without
- * one. The component re-renders only when that count changes, once a minute at most (a timer set
+ * The whole minutes until `until` (an ISO instant), a part of one counting as one: 0 once it has
+ * passed, null without one. The component re-renders only when that count changes, once a minute at most (a timer set
  * for the moment it drops), so a list of countdowns never re-renders every second.
  */
 export function useMinutesLeft(until: string | null): number | null {

@@ -88,11 +88,13 @@ function OrderAction({ order, onRemove, onShip, onRefund }: RowActions & { order
       return (
         <div className="flex flex-col items-start gap-1">
           <span className="badge badge-info badge-soft">{text.shipped}</span>
-          <OrderTracking order={order} className="max-w-48 text-sm text-base-content/80" />
+          <OrderTracking order={order} className="text-sm text-base-content/80" />
         </div>
       );
     case "refunded":
-      return <span className="badge badge-neutral whitespace-nowrap">{text.statuses.refunded}</span>;
+      return (
+        <span className="badge badge-secondary badge-soft whitespace-nowrap">{text.statuses.refunded}</span>
+      );
     case "expired":
       return <span className="badge badge-error badge-soft whitespace-nowrap">{text.statuses.expired}</span>;
   }

@@ -103,14 +103,14 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
         <h2 id={titleId} className="text-lg font-bold">
           {text.title}
         </h2>
-        <p id={leadId} className="pt-2 pb-4 text-base-content/85">
+        <p id={leadId} className="py-3 text-base-content/85">
           {order ? text.lead(order.productName, order.name) : ""}
         </p>
         <Form
           onSubmit={onSubmit}
           serverError={errors.root?.server}
           actions={
-            <div className="modal-action mt-0">
+            <div className="modal-action">
               <SubmitButton pending={ship.isPending} className="">
                 {text.confirm}
               </SubmitButton>

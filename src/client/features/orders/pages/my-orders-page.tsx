@@ -58,7 +58,7 @@ type Actions = ReturnType<typeof useOrderActions>;
 /** The status in words, the order's dates, its tracking number, and for an unpaid one the time left and Pay. */
 function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
   return (
-    <div className="flex min-w-48 flex-col items-start gap-1.5">
+    <div className="flex min-w-44 flex-col items-start gap-1.5">
       <OrderStatusBadge status={order.status} />
       <OrderDates order={order} className="text-sm text-base-content/80" />
       <OrderTracking order={order} className="text-sm" />
@@ -166,7 +166,7 @@ function OrderList({ orders, first }: { orders: readonly Order[]; first: number 
       <h2 id={captionId} className="sr-only">
         {text.caption}
       </h2>
-      <ol aria-labelledby={captionId} className="grid gap-3 p-3 md:grid-cols-2">
+      <ol aria-labelledby={captionId} className="grid gap-3 p-4 md:grid-cols-2">
         {orders.map((order, index) => (
           <OrderCard
             key={order.id}
