@@ -42,9 +42,12 @@ async function orderOf(page: Page, id: string): Promise<Order> {
   return (await (await page.request.get(`/api/orders/${id}`)).json()) as Order;
 }
 
-/** A page of its own signed in as the demo admin, on Manage Orders filtered to `email`. */
+/**
+ * A page in a context of its own (axe needs one made by newContext) signed in as the demo admin, on
+ * Manage Orders filtered to `email`. Closing its context is the caller's.
+ */
 async function manageOrdersOf(browser: Browser, email: string): Promise<Page> {
-  const admin = await browser.newPage();
+  const admin = await (await browser.newContext()).newPage();
   await signInAsAdmin(admin.request);
   await admin.goto(`/dashboard/manageOrders?search=${encodeURIComponent(email)}`);
   return admin;
@@ -148,7 +151,7 @@ test("unpaid with its time left, paid, then shipped with a carrier and tracking 
   await expect(
     adminRow.getByRole("button", { name: refund.actionFor(product.name, customer.name) }),
   ).toHaveCount(0);
-  await admin.close();
+  await admin.context().close();
 
   await page.reload();
   await expect(row.getByText(status.shipped, { exact: true })).toBeVisible();
@@ -190,7 +193,7 @@ test("the admin refunds a paid order from the confirm dialog: refunded for both,
   await expect(adminRow.getByText(o.statuses.refunded, { exact: true })).toBeVisible();
   await expect(adminRow.getByRole("button", { name: o.shipFor(product.name, customer.name) })).toHaveCount(0);
   await expect(admin.getByRole("region", { name: o.caption })).toBeFocused();
-  await admin.close();
+  await admin.context().close();
 
   expect(await stockOf(page, product.id)).toBe(stock + 25);
   const refunded = await orderOf(page, order.id);
@@ -252,7 +255,7 @@ test("a hold that runs out: the order expires, shows Expired with no Pay, and it
     0,
   );
   await expectAccessible(admin, "Manage Orders, expired");
-  await admin.close();
+  await admin.context().close();
 });
 
 test("paying after the hold ran out shows the shop's refusal, then the expired order", async ({

@@ -1,4 +1,4 @@
-import { useId, useRef } from "react";
+import { type RefObject, useId, useRef } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
@@ -14,6 +14,7 @@ import { OrderThumbnail } from "../../../components/order-thumbnail.js";
 import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
 import { Spinner } from "../../../components/spinner.js";
+import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
@@ -152,21 +153,36 @@ function OrderCard({ order, serial, headingId }: OrderProps & { headingId: strin
   );
 }
 
-function OrderList({ orders, first }: { orders: readonly Order[]; first: number }) {
+type ListProps = {
+  orders: readonly Order[];
+  first: number;
+  /** Takes focus when another page arrives. */
+  regionRef: RefObject<HTMLElement | null>;
+};
+
+/** A table in a region the keyboard can scroll on wide screens, one card per order on narrow ones. */
+function OrderList({ orders, first, regionRef }: ListProps) {
   const wide = useMediaQuery(WIDE);
   const captionId = useId();
   if (wide)
     return (
-      <DataTable caption={text.caption} hideCaption columns={COLUMNS} rows={orders}>
-        {(order, index) => <OrderRow key={order.id} order={order} serial={first + index} />}
-      </DataTable>
+      <TableRegion labelledBy={captionId} ref={regionRef}>
+        <DataTable caption={text.caption} captionId={captionId} hideCaption columns={COLUMNS} rows={orders}>
+          {(order, index) => <OrderRow key={order.id} order={order} serial={first + index} />}
+        </DataTable>
+      </TableRegion>
     );
   return (
-    <>
+    <section
+      ref={regionRef}
+      aria-labelledby={captionId}
+      tabIndex={-1}
+      className="rounded-box border border-base-content/10 bg-base-200"
+    >
       <h2 id={captionId} className="sr-only">
         {text.caption}
       </h2>
-      <ol aria-labelledby={captionId} className="grid gap-3 p-4 md:grid-cols-2">
+      <ol className="grid gap-3 p-4 md:grid-cols-2">
         {orders.map((order, index) => (
           <OrderCard
             key={order.id}
@@ -176,7 +192,7 @@ function OrderList({ orders, first }: { orders: readonly Order[]; first: number 
           />
         ))}
       </ol>
-    </>
+    </section>
   );
 }
 
@@ -184,7 +200,7 @@ function OrderList({ orders, first }: { orders: readonly Order[]; first: number 
 export function MyOrdersPage() {
   const position = usePagePosition();
   const orders = useMyOrders(position);
-  const regionRef = useRef<HTMLDivElement>(null);
+  const regionRef = useRef<HTMLElement>(null);
   useFocusOnNewPage(regionRef, position, !orders.isPlaceholderData);
   const page = orders.data;
   const steps = page ? position.steps(page) : undefined;
@@ -207,13 +223,11 @@ export function MyOrdersPage() {
           <p role="status" className="mb-3 font-medium">
             {orderMessages.list.count(orders.data.total.count, orders.data.total.exact)}
           </p>
-          <div
-            ref={regionRef}
-            tabIndex={-1}
-            className="overflow-x-auto rounded-box border border-base-content/10 bg-base-200"
-          >
-            <OrderList orders={orders.data.items} first={(steps.number - 1) * LIST_PAGE_SIZE + 1} />
-          </div>
+          <OrderList
+            orders={orders.data.items}
+            first={(steps.number - 1) * LIST_PAGE_SIZE + 1}
+            regionRef={regionRef}
+          />
           <CursorPager
             label={orderMessages.list.pages}
             previous={{ label: orderMessages.list.previous, href: steps.previous }}

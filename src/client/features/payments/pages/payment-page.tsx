@@ -79,22 +79,22 @@ export function PaymentPage() {
   const current = order.data;
   const billing = { name: user?.name ?? current.name, email: user?.email ?? current.email };
   const onConfirmed = async (transactionId: string) => {
-    try {
-      await pay.mutateAsync({ orderId: current.id, transactionId });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        setRefused(problemMessage(error));
-        void refetchOrder();
-      }
-      throw error;
-    }
+    await pay.mutateAsync({ orderId: current.id, transactionId });
     setPaidNow(transactionId);
+  };
+  // 409 from the provider's confirmation or the shop's: the order expired (or was removed or paid)
+  // meanwhile. Its message stays in view, with the order as it is now.
+  const onFailed = (failure: unknown) => {
+    if (!(failure instanceof ApiError && failure.status === 409)) return;
+    setRefused(problemMessage(failure));
+    void refetchOrder();
   };
   const formProps = {
     clientSecret: intent.data?.clientSecret,
     billing,
     amountLabel: formatPrice(current.totalPrice),
     onConfirmed,
+    onFailed,
   };
 
   let payment: ReactNode;
