@@ -272,6 +272,8 @@ test("paying after the hold ran out shows the shop's refusal, then the expired o
   await setHoldEnd(order.id, new Date(Date.now() - 1_000));
   await expect.poll(async () => (await orderOf(page, order.id)).status, { timeout: 30_000 }).toBe("expired");
   await payWithCard(page, "4242 4242 4242 4242");
+  // The shop's refusal stays in view above what became of the order.
+  await expect(page.getByRole("alert").filter({ hasText: /\S/ })).toBeVisible();
   await expect(page.getByText(orderMessages.lifecycle.expired)).toBeVisible();
   await expect(page.getByText(paymentMessages.success)).toHaveCount(0);
   await expect(page.getByLabel(card.cardNumber, { exact: true })).toHaveCount(0);
