@@ -59,7 +59,7 @@ type Actions = ReturnType<typeof useOrderActions>;
 /** The status in words, the order's dates, its tracking number, and for an unpaid one the time left and Pay. */
 function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
   return (
-    <div className="flex min-w-44 flex-col items-start gap-1.5">
+    <div className="flex flex-col items-start gap-1.5">
       <OrderStatusBadge status={order.status} />
       <OrderDates order={order} className="text-sm text-base-content/80" />
       <OrderTracking order={order} className="text-sm" />

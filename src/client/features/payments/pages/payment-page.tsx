@@ -149,7 +149,11 @@ export function PaymentPage() {
               {text.cardTitle}
             </h2>
             {payable && current.expiresAt && minutesLeft !== null && !paidNow ? (
-              <PayDeadline expiresAt={current.expiresAt} minutesLeft={minutesLeft} className="font-medium" />
+              <PayDeadline
+                expiresAt={current.expiresAt}
+                minutesLeft={minutesLeft}
+                className="flex-none font-medium"
+              />
             ) : null}
             {payment}
             {!payable || paidNow ? (
