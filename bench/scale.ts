@@ -24,7 +24,7 @@ import { ROOT, spawnNode, stopProcess, waitForOk } from "./processes.js";
 const APP_PORT = 3220;
 const PG_PORT = 54391;
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "10000,100000,1000000").split(",").map(Number);
-const REQUESTS = Number(process.env.BENCH_SCALE_REQUESTS ?? 40);
+const REQUESTS = Number(process.env.BENCH_SCALE_REQUESTS ?? 100);
 const WARM_UP = 5;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 /**

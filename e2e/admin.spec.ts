@@ -223,8 +223,12 @@ test("an admin ships a paid order and removes an unpaid one through the dialog",
   await expect(paidRow).toContainText(o.paid);
   await expect(unpaidRow.getByRole("img", { name: o.imageAlt(item.name) })).toBeVisible();
 
+  // Ship opens its dialog; its carrier and tracking number are optional (e2e/order-lifecycle.spec.ts).
   await paidRow.getByRole("button", { name: o.shipFor(item.name, customer.name) }).click();
+  const shipDialog = page.getByRole("dialog", { name: orderMessages.ship.title });
+  await shipDialog.getByRole("button", { name: orderMessages.ship.confirm, exact: true }).click();
   await expect(page.getByText(o.markedShipped)).toBeVisible();
+  await expect(shipDialog).toBeHidden();
   await expect(rows.filter({ hasText: o.shipped })).toHaveCount(1);
   expect(((await (await request.get(`/api/orders/${paid.id}`)).json()) as Order).status).toBe("shipped");
 

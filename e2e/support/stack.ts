@@ -72,6 +72,11 @@ const app = spawn(process.execPath, serverArgs, {
     LOG_LEVEL: "warn",
     // Every journey signs in from 127.0.0.1; the limit itself is covered by the API tests.
     AUTH_RATE_LIMIT_PER_MINUTE: "100000",
+    // An order whose hold a journey ends (e2e/order-lifecycle.spec.ts) expires within a second.
+    ORDER_EXPIRY_INTERVAL_SECONDS: "1",
+    // Journeys page through one customer's 30 unpaid orders (e2e/manage-orders.spec.ts); the
+    // units' cap keeps its default, which e2e/order-lifecycle.spec.ts runs into.
+    ORDER_MAX_UNPAID: "50",
   },
 });
 

@@ -30,6 +30,7 @@ import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
+import { type EarlyAnswer, earlyAnsweringServer } from "./plugins/early-answers.js";
 import errors from "./plugins/errors.js";
 import input from "./plugins/input.js";
 import security, { frameworkErrors } from "./plugins/security.js";
@@ -41,6 +42,8 @@ declare module "fastify" {
     config: Config;
     db: Db;
     database: Database;
+    /** Registers an answer given on node:http before Fastify routes a request (plugins/early-answers.ts). */
+    answerEarly(answer: EarlyAnswer): void;
   }
 }
 
@@ -86,7 +89,10 @@ export async function buildApp(
   database: Database,
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
+  const early: EarlyAnswer[] = [];
+  let closing = false;
   const app = Fastify({
+    serverFactory: earlyAnsweringServer(early, () => closing),
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -102,6 +108,12 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
   app.decorate("database", database);
+  app.decorate("answerEarly", (answer: EarlyAnswer) => {
+    early.push(answer);
+  });
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
   app.decorate("db", database.db);
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
 

@@ -1,19 +1,23 @@
 import type { UseMutationResult } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { type RefObject, useRef, useState } from "react";
 import { toast } from "sonner";
 import { problemMessage } from "./form-errors.js";
 
 /**
  * A table's Remove flow: a row's Remove opens the confirm dialog for that row, Confirm runs the
  * removal and says how it went. The row that had focus is gone once the removal succeeds, so focus
- * then goes to the table's region (`regionRef`) instead of the page's start.
+ * then goes to the table's region (`regionRef`) instead of the page's start. Any other confirmed
+ * action that takes its row's button away (Manage Orders' Refund) runs the same way; a table with
+ * two such actions hands both one region (`sharedRegionRef`).
  */
 export function useConfirmedRemoval<Row extends { id: string }>(
-  remove: UseMutationResult<void, Error, string>,
+  remove: UseMutationResult<unknown, Error, string>,
   removedMessage: string,
+  sharedRegionRef?: RefObject<HTMLElement | null>,
 ) {
   const [target, setTarget] = useState<Row | null>(null);
-  const regionRef = useRef<HTMLElement>(null);
+  const ownRegionRef = useRef<HTMLElement>(null);
+  const regionRef = sharedRegionRef ?? ownRegionRef;
   const refocus = useRef(false);
 
   const onConfirm = () => {

@@ -8,6 +8,13 @@ import { sendError } from "./errors.js";
 
 type HelmetOptions = Parameters<typeof helmet>[0];
 
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The security headers every answer carries, for answers sent without Fastify's hooks. */
+    securityHeaders: Readonly<Record<string, string>>;
+  }
+}
+
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Called by the payment provider's servers, authenticated by signature instead of origin. */
 const ORIGIN_EXEMPT = new Set(["/api/payments/webhook"]);
@@ -69,6 +76,7 @@ async function security(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;
   const publicOrigin = new URL(config.publicUrl).origin;
   const headers = helmetHeaders(shopHelmetOptions(config));
+  app.decorate("securityHeaders", headers);
   app.addHook("onRequest", (_request, reply, done) => {
     reply.headers(headers);
     done();

@@ -55,6 +55,21 @@ interface StandInRequest {
   idempotencyKey: string | undefined;
 }
 
+/** A webhook event as Stripe sends it, about `object`. */
+function eventJson(eventId: string, type: string, object: unknown): string {
+  return JSON.stringify({
+    id: eventId,
+    object: "event",
+    type,
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: { object },
+  });
+}
+
 export interface StripeStandIn {
   /** Give this to STRIPE_API_URL. */
   url: string;
@@ -352,17 +367,7 @@ export async function startStripeStandIn(secretKey = "sk_test_gearhouse_stand_in
       return intent;
     },
     eventPayload(type, intentId, eventId = id("evt")) {
-      return JSON.stringify({
-        id: eventId,
-        object: "event",
-        type,
-        api_version: Stripe.API_VERSION,
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        data: { object: mustFind(intentId) },
-      });
+      return eventJson(eventId, type, mustFind(intentId));
     },
     refundAtDashboard(intentId) {
       const made = makeRefund(intentId, {});
@@ -375,17 +380,7 @@ export async function startStripeStandIn(secretKey = "sk_test_gearhouse_stand_in
       const refund = [...refunds.values()].find((r) => r.payment_intent === intentId);
       const object = type === "charge.refunded" ? charge : refund;
       if (!object) throw new Error(`stand-in: nothing for ${type} on ${intentId}`);
-      return JSON.stringify({
-        id: eventId,
-        object: "event",
-        type,
-        api_version: Stripe.API_VERSION,
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        data: { object },
-      });
+      return eventJson(eventId, type, object);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

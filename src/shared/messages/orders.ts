@@ -41,6 +41,7 @@ export const orderMessages = {
     total: "Total price",
     phone: "Contact number",
     payment: "Payment",
+    status: "Status",
     action: "Remove / transaction id",
     pay: "Pay",
     payFor: (product: string) => `Pay for ${product}`,
@@ -71,6 +72,17 @@ export const orderMessages = {
       `Pay within ${left} (by ${deadline}) or the units go back to stock.`,
     tracking: (carrier: string, number: string) => `${carrier} tracking number ${number}`,
     carrierOnly: (carrier: string) => `Sent with ${carrier}`,
+    /** The `left` of payWithin: whole hours and minutes, the minutes rounded up. */
+    left: (hours: number, minutes: number) =>
+      [
+        hours > 0 ? `${hours} ${hours === 1 ? "hour" : "hours"}` : "",
+        minutes > 0 || hours === 0 ? `${minutes} ${minutes === 1 ? "minute" : "minutes"}` : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
+    /** The deadline passed on the customer's clock; the shop expires the order in a moment. */
+    holdEnded:
+      "The time to pay has run out, so this order can no longer be paid. Its units go back to stock.",
   },
   /** Why an order cannot take an action in its state (409), and what to do instead. */
   lifecycle: {
@@ -92,6 +104,8 @@ export const orderMessages = {
   /** Shipping with a carrier and tracking number (Manage Orders). */
   ship: {
     title: "Ship this order",
+    lead: (product: string, name: string) =>
+      `${product} for ${name}. The customer sees the carrier and the tracking number in My Orders.`,
     carrier: "Carrier (optional)",
     trackingNumber: "Tracking number (optional)",
     confirm: "Ship",
@@ -104,7 +118,8 @@ export const orderMessages = {
   /** Refunding a paid order in full (Manage Orders). */
   refund: {
     action: "Refund",
-    actionFor: (product: string) => `Refund the order for ${product}`,
+    actionFor: (product: string, name: string) => `Refund the order of ${product} by ${name}`,
+    title: "Refund this order?",
     confirm: (amount: string) =>
       `Refund ${amount} to the customer's card? The order becomes refunded and its units go back to stock.`,
     confirmButton: "Refund",

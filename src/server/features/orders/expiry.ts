@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
+import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
 import type { CatalogCache, CatalogChange } from "../catalog/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { fromState, nextStatus } from "./lifecycle.js";
@@ -93,33 +94,13 @@ export function startExpiryJob(
   intervalSeconds: number,
   run: () => Promise<number>,
   log: FastifyBaseLogger,
-): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const expire = async () => {
+): PeriodicJob {
+  return startPeriodicJob(intervalSeconds, async () => {
     try {
       const expired = await run();
       if (expired > 0) log.info({ expired }, "unpaid orders expired");
     } catch (error) {
       log.error({ err: error }, "order expiry failed");
     }
-  };
-  const schedule = () => {
-    timer = setTimeout(() => {
-      running = expire().then(() => {
-        if (!stopped) schedule();
-      });
-    }, intervalSeconds * 1000);
-    timer.unref();
-  };
-  schedule();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }

@@ -1,5 +1,6 @@
 import { fork } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
@@ -30,6 +31,13 @@ describe("ImageEncoder", { timeout: 600_000 }, () => {
     const pid = encoder.workerPid ?? 0;
     expect(pid).not.toBe(process.pid);
     expect(os.getPriority(pid)).toBeGreaterThan(os.getPriority(process.pid));
+    // And under SCHED_IDLE (policy 5), every thread of it, where Linux and chrt are there to do it.
+    if (existsSync("/usr/bin/chrt") && existsSync(`/proc/${pid}/task`)) {
+      const policies = readdirSync(`/proc/${pid}/task`).map(
+        (tid) => /^policy\s*:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/task/${tid}/sched`, "utf8"))?.[1],
+      );
+      expect(new Set(policies)).toEqual(new Set(["5"]));
+    }
   });
 
   it("takes uploads of megabytes in pieces, as they came off the socket, one after another", async () => {

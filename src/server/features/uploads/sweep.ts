@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
+import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
 import { IMAGE_URL_PREFIX, IMAGE_URL_SUFFIX } from "./service.js";
 
 /** How long an image no product or order uses is kept: time to upload it and then save the order or product. */
@@ -62,42 +63,18 @@ export async function sweepUnusedImages(
  * Runs the sweep every `intervalSeconds`, one bounded batch after another while full batches come
  * back. The timer keeps no process alive; `stop` ends it and waits for a sweep under way.
  */
-export function startImageSweeper(
-  db: Db,
-  intervalSeconds: number,
-  log: FastifyBaseLogger,
-): { stop(): Promise<void> } {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const sweep = async () => {
+export function startImageSweeper(db: Db, intervalSeconds: number, log: FastifyBaseLogger): PeriodicJob {
+  return startPeriodicJob(intervalSeconds, async (stopped) => {
     try {
       let removed = 0;
       for (;;) {
         const step = await sweepUnusedImages(db);
         removed += step.removed;
-        if (stopped || step.removed + step.kept < SWEEP_BATCH) break;
+        if (stopped() || step.removed + step.kept < SWEEP_BATCH) break;
       }
       if (removed > 0) log.info({ removed }, "unused images removed");
     } catch (error) {
       log.error({ err: error }, "image sweep failed");
     }
-  };
-  const schedule = () => {
-    timer = setTimeout(() => {
-      running = sweep().then(() => {
-        if (!stopped) schedule();
-      });
-    }, intervalSeconds * 1000);
-    timer.unref();
-  };
-  schedule();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }

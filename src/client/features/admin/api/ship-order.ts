@@ -1,10 +1,16 @@
-import type { Order } from "../../../../shared/orders.js";
+import type { Order, ShipOrderInput } from "../../../../shared/orders.js";
 import { api } from "../../../lib/api.js";
 import { adminKeys, orderKeys } from "../../../lib/query-keys.js";
 import { useApiMutation } from "../../../lib/use-api-mutation.js";
 
-function shipOrder(id: string): Promise<Order> {
-  return api<Order>(`/api/orders/${encodeURIComponent(id)}/ship`, { method: "POST" });
+type ShipOrderVariables = {
+  id: string;
+  /** The carrier and tracking number, each left out when the admin gave none. */
+  input: ShipOrderInput;
+};
+
+function shipOrder({ id, input }: ShipOrderVariables): Promise<Order> {
+  return api<Order>(`/api/orders/${encodeURIComponent(id)}/ship`, { method: "POST", json: input });
 }
 
 export function useShipOrder() {

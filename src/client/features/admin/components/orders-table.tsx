@@ -1,21 +1,20 @@
-import { useId } from "react";
-import { toast } from "sonner";
+import { useId, useState } from "react";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { Order } from "../../../../shared/orders.js";
 import { DataTable } from "../../../components/data-table.js";
+import { OrderTracking } from "../../../components/order-lifecycle.js";
 import { OrderThumbnail } from "../../../components/order-thumbnail.js";
-import { PendingButton } from "../../../components/pending-button.js";
 import { RemovalDialog, RemoveButton } from "../../../components/removal.js";
 import { TableRegion } from "../../../components/table-region.js";
-import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
 import { adminKeys } from "../../../lib/query-keys.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useMediaQuery } from "../../../lib/use-media-query.js";
 import { type PagePosition, useFocusOnNewPage } from "../../../lib/use-page-position.js";
-import { useShipOrder } from "../api/ship-order.js";
+import { useRefundOrder } from "../api/refund-order.js";
+import { ShipDialog } from "./ship-dialog.js";
 
 const text = adminMessages.orders;
 const COLUMNS = [
@@ -36,25 +35,11 @@ const ALSO_STALE = [adminKeys.overview()];
  */
 const WIDE = "(min-width: 80rem)";
 
-function ShipButton({ order }: { order: Order }) {
-  const ship = useShipOrder();
-  return (
-    <PendingButton
-      className="btn btn-sm btn-primary"
-      aria-label={text.shipFor(order.productName, order.name)}
-      pending={ship.isPending}
-      spinner="xs"
-      onClick={() =>
-        ship.mutate(order.id, {
-          onSuccess: () => toast.success(text.markedShipped),
-          onError: (error) => toast.error(problemMessage(error)),
-        })
-      }
-    >
-      {text.ship}
-    </PendingButton>
-  );
-}
+type RowActions = {
+  onRemove: (order: Order) => void;
+  onShip: (order: Order) => void;
+  onRefund: (order: Order) => void;
+};
 
 function PaymentBadge({ order }: { order: Order }) {
   return (
@@ -64,17 +49,55 @@ function PaymentBadge({ order }: { order: Order }) {
   );
 }
 
-/** Shipped, Ship (paid) or Remove (unpaid), as the product's (docs/product.md) Manage Orders has them. */
-function OrderAction({ order, onRemove }: { order: Order; onRemove: (order: Order) => void }) {
-  if (order.status === "shipped") return <span className="badge badge-info badge-soft">{text.shipped}</span>;
-  if (order.paid) return <ShipButton order={order} />;
-  return (
-    <RemoveButton
-      label={text.remove}
-      name={text.removeFor(order.productName, order.name)}
-      onClick={() => onRemove(order)}
-    />
-  );
+/**
+ * Remove (unpaid), Ship and Refund (paid), or what became of the order: Shipped with its carrier and
+ * tracking number, Refunded, Expired. Ship and Refund open their dialogs.
+ */
+function OrderAction({ order, onRemove, onShip, onRefund }: RowActions & { order: Order }) {
+  switch (order.status) {
+    case "pending":
+      return (
+        <RemoveButton
+          label={text.remove}
+          name={text.removeFor(order.productName, order.name)}
+          onClick={() => onRemove(order)}
+        />
+      );
+    case "paid":
+      return (
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            className="btn btn-sm btn-primary"
+            aria-label={text.shipFor(order.productName, order.name)}
+            onClick={() => onShip(order)}
+          >
+            {text.ship}
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline border-base-content/25"
+            aria-label={orderMessages.refund.actionFor(order.productName, order.name)}
+            onClick={() => onRefund(order)}
+          >
+            {orderMessages.refund.action}
+          </button>
+        </div>
+      );
+    case "shipped":
+      return (
+        <div className="flex flex-col items-start gap-1">
+          <span className="badge badge-info badge-soft">{text.shipped}</span>
+          <OrderTracking order={order} className="text-sm text-base-content/80" />
+        </div>
+      );
+    case "refunded":
+      return (
+        <span className="badge badge-secondary badge-soft whitespace-nowrap">{text.statuses.refunded}</span>
+      );
+    case "expired":
+      return <span className="badge badge-error badge-soft whitespace-nowrap">{text.statuses.expired}</span>;
+  }
 }
 
 /** The customer's name, email and phone. */
@@ -91,14 +114,13 @@ function Customer({ order }: { order: Order }) {
   );
 }
 
-type RowsProps = {
+type RowsProps = RowActions & {
   orders: readonly Order[];
   /** The serial number of the first order shown. */
   first: number;
-  onRemove: (order: Order) => void;
 };
 
-function OrderRows({ orders, first, onRemove, captionId }: RowsProps & { captionId: string }) {
+function OrderRows({ orders, first, captionId, ...actions }: RowsProps & { captionId: string }) {
   return (
     <DataTable caption={text.caption} captionId={captionId} columns={COLUMNS} rows={orders}>
       {(order, index) => (
@@ -120,7 +142,7 @@ function OrderRows({ orders, first, onRemove, captionId }: RowsProps & { caption
             <PaymentBadge order={order} />
           </td>
           <td>
-            <OrderAction order={order} onRemove={onRemove} />
+            <OrderAction order={order} {...actions} />
           </td>
         </tr>
       )}
@@ -129,7 +151,7 @@ function OrderRows({ orders, first, onRemove, captionId }: RowsProps & { caption
 }
 
 /** Narrow screens: one card per order, every field and the action in view. */
-function OrderCards({ orders, first, onRemove, captionId }: RowsProps & { captionId: string }) {
+function OrderCards({ orders, first, captionId, ...actions }: RowsProps & { captionId: string }) {
   return (
     <>
       <h2 id={captionId} className="px-4 pt-4 text-lg font-semibold">
@@ -165,7 +187,7 @@ function OrderCards({ orders, first, onRemove, captionId }: RowsProps & { captio
               </dl>
               <div className="mt-auto flex flex-wrap items-center justify-between gap-2">
                 <PaymentBadge order={order} />
-                <OrderAction order={order} onRemove={onRemove} />
+                <OrderAction order={order} {...actions} />
               </div>
             </article>
           </li>
@@ -184,16 +206,20 @@ type Props = {
 };
 
 /**
- * Manage Orders (docs/product.md, Pages): a page of orders with their payment state, Ship for a paid
- * one (then Shipped), Remove for an unpaid one behind a confirm dialog. A table on wide screens,
+ * Manage Orders (docs/product.md, Pages): a page of orders with their payment state; Ship (with an
+ * optional carrier and tracking number) and Refund for a paid one, each in a dialog, then Shipped or
+ * Refunded; Remove for an unpaid one behind a confirm dialog; Expired for one whose hold ran out. A table on wide screens,
  * cards on narrow ones.
  */
 export function OrdersTable({ orders, first, position, shown }: Props) {
   const removal = useConfirmedRemoval<Order>(useRemoveOrder(ALSO_STALE), orderMessages.removed);
+  const regionRef = removal.regionRef;
+  const refund = useConfirmedRemoval<Order>(useRefundOrder(), orderMessages.refund.done, regionRef);
+  const [shipping, setShipping] = useState<Order | null>(null);
   const captionId = useId();
   const wide = useMediaQuery(WIDE);
-  const regionRef = removal.regionRef;
   useFocusOnNewPage(regionRef, position, shown);
+  const actions: RowActions = { onRemove: removal.ask, onShip: setShipping, onRefund: refund.ask };
 
   return (
     <>
@@ -201,7 +227,7 @@ export function OrdersTable({ orders, first, position, shown }: Props) {
         <TableRegion labelledBy={captionId} ref={regionRef}>
           {/* Narrower cell padding than daisyUI's, so every column fits beside the menu. */}
           <div className="[&_td]:px-2.5 [&_th]:px-2.5">
-            <OrderRows orders={orders} first={first} onRemove={removal.ask} captionId={captionId} />
+            <OrderRows orders={orders} first={first} captionId={captionId} {...actions} />
           </div>
         </TableRegion>
       ) : (
@@ -211,7 +237,7 @@ export function OrdersTable({ orders, first, position, shown }: Props) {
           tabIndex={-1}
           className="rounded-box border border-base-content/10 bg-base-200"
         >
-          <OrderCards orders={orders} first={first} onRemove={removal.ask} captionId={captionId} />
+          <OrderCards orders={orders} first={first} captionId={captionId} {...actions} />
         </section>
       )}
       <RemovalDialog
@@ -220,6 +246,13 @@ export function OrdersTable({ orders, first, position, shown }: Props) {
         explain={(order) => text.confirmText(formatCount(order.quantity), order.productName, order.name)}
         confirmLabel={text.remove}
       />
+      <RemovalDialog
+        removal={refund}
+        title={orderMessages.refund.title}
+        explain={(order) => orderMessages.refund.confirm(formatPrice(order.totalPrice))}
+        confirmLabel={orderMessages.refund.confirmButton}
+      />
+      <ShipDialog order={shipping} onClose={() => setShipping(null)} regionRef={regionRef} />
     </>
   );
 }

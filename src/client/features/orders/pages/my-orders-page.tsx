@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { type RefObject, useId, useRef } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
@@ -9,13 +9,18 @@ import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
+import { OrderDates, OrderStatusBadge, OrderTracking } from "../../../components/order-lifecycle.js";
 import { OrderThumbnail } from "../../../components/order-thumbnail.js";
+import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
 import { Spinner } from "../../../components/spinner.js";
+import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
+import { useMediaQuery } from "../../../lib/use-media-query.js";
+import { useMinutesLeft } from "../../../lib/use-minutes-left.js";
 import { useFocusOnNewPage, usePagePosition } from "../../../lib/use-page-position.js";
 import { useMyOrders } from "../api/get-my-orders.js";
 
@@ -27,17 +32,71 @@ const COLUMNS = [
   text.quantity,
   text.total,
   text.phone,
-  text.payment,
+  text.status,
   text.action,
 ];
+/** Below this width the columns do not fit beside the dashboard's menu: each order becomes a card. */
+const WIDE = "(min-width: 80rem)";
 
-function OrderRow({ order, serial }: { order: Order; serial: number }) {
+/**
+ * What a customer can do with an order now: pay and remove an unpaid one until its hold runs out
+ * (on this clock: the shop expires it a moment later), nothing with an expired or refunded one.
+ */
+function useOrderActions(order: Order) {
+  const minutesLeft = useMinutesLeft(order.status === "pending" ? order.expiresAt : null);
+  const open = order.status === "pending" && minutesLeft !== 0;
   const remove = useRemoveOrder();
   const onRemove = () =>
     remove.mutate(order.id, {
       onSuccess: () => toast.success(orderMessages.removed),
       onError: (error) => toast.error(problemMessage(error)),
     });
+  return { minutesLeft, open, remove, onRemove };
+}
+
+type Actions = ReturnType<typeof useOrderActions>;
+
+/** The status in words, the order's dates, its tracking number, and for an unpaid one the time left and Pay. */
+function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
+  return (
+    <div className="flex flex-col items-start gap-1.5">
+      <OrderStatusBadge status={order.status} />
+      <OrderDates order={order} className="text-sm text-base-content/80" />
+      <OrderTracking order={order} className="text-sm" />
+      {order.status === "pending" && order.expiresAt && actions.minutesLeft !== null ? (
+        <PayDeadline expiresAt={order.expiresAt} minutesLeft={actions.minutesLeft} className="text-sm" />
+      ) : null}
+      {actions.open ? (
+        <Link
+          to={paths.dashboard.payment(order.id)}
+          className="btn btn-sm btn-primary mt-1"
+          aria-label={text.payFor(order.productName)}
+        >
+          {text.pay}
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+/** Remove for an unpaid order, the transaction id of one that was paid. */
+function OrderAction({ order, actions }: { order: Order; actions: Actions }) {
+  if (actions.open)
+    return (
+      <RemoveButton
+        label={text.remove}
+        name={text.removeFor(order.productName)}
+        onClick={actions.onRemove}
+        pending={actions.remove.isPending}
+      />
+    );
+  return order.transactionId ? <code className="break-all text-xs">{order.transactionId}</code> : null;
+}
+
+type OrderProps = { order: Order; serial: number };
+
+function OrderRow({ order, serial }: OrderProps) {
+  const actions = useOrderActions(order);
   return (
     <tr>
       <th scope="row">{serial}</th>
@@ -49,33 +108,91 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
       <td>{formatPrice(order.totalPrice)}</td>
       <td>{order.phone}</td>
       <td>
-        {order.paid ? (
-          <span className="badge badge-success badge-soft">
-            {order.status === "shipped" ? `${text.paid} · ${text.shipped}` : text.paid}
-          </span>
-        ) : (
-          <Link
-            to={paths.dashboard.payment(order.id)}
-            className="btn btn-sm btn-primary"
-            aria-label={text.payFor(order.productName)}
-          >
-            {text.pay}
-          </Link>
-        )}
+        <OrderStatus order={order} actions={actions} />
       </td>
       <td>
-        {order.paid ? (
-          <code className="break-all text-xs">{order.transactionId}</code>
-        ) : (
-          <RemoveButton
-            label={text.remove}
-            name={text.removeFor(order.productName)}
-            onClick={onRemove}
-            pending={remove.isPending && remove.variables === order.id}
-          />
-        )}
+        <OrderAction order={order} actions={actions} />
       </td>
     </tr>
+  );
+}
+
+/** Narrow screens: the same order as a card, every field and action in view. */
+function OrderCard({ order, serial, headingId }: OrderProps & { headingId: string }) {
+  const actions = useOrderActions(order);
+  return (
+    <li value={serial}>
+      <article
+        aria-labelledby={headingId}
+        className="flex h-full flex-col gap-3 rounded-box border border-base-content/10 bg-base-100 p-4"
+      >
+        <div className="flex items-start gap-3">
+          <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
+          <h3 id={headingId} className="min-w-0 font-semibold">
+            <span className="text-base-content/70">
+              {text.serial}
+              {serial}{" "}
+            </span>
+            {order.productName}
+          </h3>
+        </div>
+        <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+          <dt className="text-base-content/75">{text.quantity}</dt>
+          <dd>{formatCount(order.quantity)}</dd>
+          <dt className="text-base-content/75">{text.total}</dt>
+          <dd>{formatPrice(order.totalPrice)}</dd>
+          <dt className="text-base-content/75">{text.phone}</dt>
+          <dd>{order.phone}</dd>
+        </dl>
+        <OrderStatus order={order} actions={actions} />
+        <div className="mt-auto">
+          <OrderAction order={order} actions={actions} />
+        </div>
+      </article>
+    </li>
+  );
+}
+
+type ListProps = {
+  orders: readonly Order[];
+  first: number;
+  /** Takes focus when another page arrives. */
+  regionRef: RefObject<HTMLElement | null>;
+};
+
+/** A table in a region the keyboard can scroll on wide screens, one card per order on narrow ones. */
+function OrderList({ orders, first, regionRef }: ListProps) {
+  const wide = useMediaQuery(WIDE);
+  const captionId = useId();
+  if (wide)
+    return (
+      <TableRegion labelledBy={captionId} ref={regionRef}>
+        <DataTable caption={text.caption} captionId={captionId} hideCaption columns={COLUMNS} rows={orders}>
+          {(order, index) => <OrderRow key={order.id} order={order} serial={first + index} />}
+        </DataTable>
+      </TableRegion>
+    );
+  return (
+    <section
+      ref={regionRef}
+      aria-labelledby={captionId}
+      tabIndex={-1}
+      className="rounded-box border border-base-content/10 bg-base-200"
+    >
+      <h2 id={captionId} className="sr-only">
+        {text.caption}
+      </h2>
+      <ol className="grid gap-3 p-4 md:grid-cols-2">
+        {orders.map((order, index) => (
+          <OrderCard
+            key={order.id}
+            order={order}
+            serial={first + index}
+            headingId={`${captionId}-${order.id}`}
+          />
+        ))}
+      </ol>
+    </section>
   );
 }
 
@@ -83,7 +200,7 @@ function OrderRow({ order, serial }: { order: Order; serial: number }) {
 export function MyOrdersPage() {
   const position = usePagePosition();
   const orders = useMyOrders(position);
-  const regionRef = useRef<HTMLDivElement>(null);
+  const regionRef = useRef<HTMLElement>(null);
   useFocusOnNewPage(regionRef, position, !orders.isPlaceholderData);
   const page = orders.data;
   const steps = page ? position.steps(page) : undefined;
@@ -106,21 +223,11 @@ export function MyOrdersPage() {
           <p role="status" className="mb-3 font-medium">
             {orderMessages.list.count(orders.data.total.count, orders.data.total.exact)}
           </p>
-          <div
-            ref={regionRef}
-            tabIndex={-1}
-            className="overflow-x-auto rounded-box border border-base-content/10 bg-base-200"
-          >
-            <DataTable caption={text.caption} hideCaption columns={COLUMNS} rows={orders.data.items}>
-              {(order, index) => (
-                <OrderRow
-                  key={order.id}
-                  order={order}
-                  serial={(steps.number - 1) * LIST_PAGE_SIZE + index + 1}
-                />
-              )}
-            </DataTable>
-          </div>
+          <OrderList
+            orders={orders.data.items}
+            first={(steps.number - 1) * LIST_PAGE_SIZE + 1}
+            regionRef={regionRef}
+          />
           <CursorPager
             label={orderMessages.list.pages}
             previous={{ label: orderMessages.list.previous, href: steps.previous }}

@@ -15,6 +15,8 @@ export type CardFormProps = {
   amountLabel: string;
   /** Called with the provider's payment intent id once the card payment succeeded. */
   onConfirmed(transactionId: string): Promise<void>;
+  /** Hears what the attempt threw: the shop's 409 for an order that can no longer be paid. */
+  onFailed(failure: unknown): void;
 };
 
 type CardInput = "number" | "expiry" | "cvc";
@@ -47,9 +49,15 @@ function parseExpiry(value: string): { expMonth: number; expYear: number } {
  * The sandbox provider's card form. Whether a card is good is the provider's call: its message is
  * shown in red under the form, as a real provider's would be.
  */
-export function SandboxCardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormProps) {
+export function SandboxCardForm({
+  clientSecret,
+  billing,
+  amountLabel,
+  onConfirmed,
+  onFailed,
+}: CardFormProps) {
   const [card, setCard] = useState<Record<CardInput, string>>({ number: "", expiry: "", cvc: "" });
-  const { error, paying, pay } = useCardPayment();
+  const { error, paying, pay } = useCardPayment(onFailed);
 
   const cardInput = (input: CardInput) => ({
     ...CARD_INPUTS[input],

@@ -22,10 +22,10 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
   return stripe;
 }
 
-function CardForm({ clientSecret, billing, amountLabel, onConfirmed }: CardFormProps) {
+function CardForm({ clientSecret, billing, amountLabel, onConfirmed, onFailed }: CardFormProps) {
   const stripe = useStripe();
   const elements = useElements();
-  const { error, paying, pay, refuse } = useCardPayment();
+  const { error, paying, pay, refuse } = useCardPayment(onFailed);
   const [cardReady, setCardReady] = useState(false);
   const ready = Boolean(stripe && elements && clientSecret && cardReady);
 

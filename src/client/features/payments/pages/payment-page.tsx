@@ -5,12 +5,14 @@ import { orderMessages } from "../../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
+import { PayDeadline } from "../../../components/pay-deadline.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
 import { useSession } from "../../../lib/auth.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
+import { useMinutesLeft } from "../../../lib/use-minutes-left.js";
 import { usePaymentIntent } from "../api/create-payment-intent.js";
 import { useOrder } from "../api/get-order.js";
 import { usePayOrder } from "../api/pay-order.js";
@@ -30,10 +32,15 @@ export function PaymentPage() {
   const { id = "" } = useParams();
   const { user } = useSession();
   const order = useOrder(id);
-  const unpaid = order.data ? !order.data.paid : false;
-  const intent = usePaymentIntent(id, unpaid);
+  const pending = order.data?.status === "pending";
+  const minutesLeft = useMinutesLeft(pending ? (order.data?.expiresAt ?? null) : null);
+  // Payable until the hold runs out on this clock; the shop expires the order a moment later.
+  const payable = pending && minutesLeft !== 0;
+  const intent = usePaymentIntent(id, payable);
   const pay = usePayOrder();
   const [paidNow, setPaidNow] = useState<string>();
+  // The shop's refusal of the payment (409: the order expired meanwhile), kept once the form goes.
+  const [refused, setRefused] = useState<string>();
   const refetchOrder = order.refetch;
 
   // 409: the provider already took the money (say, a tab closed before the shop heard of it) and
@@ -75,16 +82,44 @@ export function PaymentPage() {
     await pay.mutateAsync({ orderId: current.id, transactionId });
     setPaidNow(transactionId);
   };
+  // 409 from the provider's confirmation or the shop's: the order expired (or was removed or paid)
+  // meanwhile. Its message stays in view, with the order as it is now.
+  const onFailed = (failure: unknown) => {
+    if (!(failure instanceof ApiError && failure.status === 409)) return;
+    setRefused(problemMessage(failure));
+    void refetchOrder();
+  };
   const formProps = {
     clientSecret: intent.data?.clientSecret,
     billing,
     amountLabel: formatPrice(current.totalPrice),
     onConfirmed,
+    onFailed,
   };
 
   let payment: ReactNode;
   if (paidNow) payment = <PaymentSuccess transactionId={paidNow} />;
-  else if (current.paid)
+  else if (current.status === "expired" || current.status === "refunded" || (pending && !payable)) {
+    const state =
+      current.status === "refunded"
+        ? orderMessages.lifecycle.refunded
+        : current.status === "expired"
+          ? orderMessages.lifecycle.expired
+          : orderMessages.dates.holdEnded;
+    const intentRefused =
+      intent.error instanceof ApiError && intent.error.status === 409
+        ? problemMessage(intent.error)
+        : undefined;
+    const refusal = refused ?? intentRefused;
+    payment = (
+      <div className="flex flex-col gap-3">
+        {refusal && refusal !== state ? <PaymentError message={refusal} /> : null}
+        <p role="status" className="font-semibold">
+          {state}
+        </p>
+      </div>
+    );
+  } else if (current.paid)
     payment = (
       <div role="status" className="flex flex-col gap-1">
         <p className="text-lg font-semibold text-success">{text.paidAlready}</p>
@@ -113,8 +148,15 @@ export function PaymentPage() {
             <h2 id="card-title" className="card-title text-xl">
               {text.cardTitle}
             </h2>
+            {payable && current.expiresAt && minutesLeft !== null && !paidNow ? (
+              <PayDeadline
+                expiresAt={current.expiresAt}
+                minutesLeft={minutesLeft}
+                className="flex-none font-medium"
+              />
+            ) : null}
             {payment}
-            {current.paid || paidNow ? (
+            {!payable || paidNow ? (
               <Link to={paths.dashboard.root} className="btn btn-outline self-start">
                 {text.backToOrders}
               </Link>
