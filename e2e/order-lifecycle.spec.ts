@@ -9,6 +9,7 @@ import { expectAccessible } from "./support/axe.js";
 import { signInAsAdmin, uniqueName } from "./support/data.js";
 import { E2E } from "./support/env.js";
 import { expect, type Products, test } from "./support/fixtures.js";
+import { payWithCard, stockOf } from "./support/payment.js";
 
 /**
  * The order lifecycle as its two sides see it (issue 17): the customer's time left to pay, the
@@ -33,10 +34,6 @@ const stockedProduct = (products: Products, tag: string) =>
     description: "A mouse stocked for the order lifecycle journeys.",
     category: "mice",
   });
-
-async function stockOf(page: Page, id: string): Promise<number> {
-  return ((await (await page.request.get(`/api/products/${id}`)).json()) as Product).quantity;
-}
 
 async function orderOf(page: Page, id: string): Promise<Order> {
   return (await (await page.request.get(`/api/orders/${id}`)).json()) as Order;
@@ -68,15 +65,6 @@ async function setHoldEnd(orderId: string, at: Date) {
   } finally {
     await client.end();
   }
-}
-
-async function payWithCard(page: Page, number: string) {
-  const pay = page.getByRole("button", { name: /^Pay \$/ });
-  await expect(pay).toBeEnabled();
-  await page.getByLabel(card.cardNumber, { exact: true }).fill(number);
-  await page.getByLabel(card.expiry, { exact: true }).fill("12/34");
-  await page.getByLabel(card.cvc, { exact: true }).fill("123");
-  await pay.click();
 }
 
 test("unpaid with its time left, paid, then shipped with a carrier and tracking number the customer sees", async ({

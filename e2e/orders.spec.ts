@@ -9,6 +9,7 @@ import { uploadMessages } from "../src/shared/messages/uploads.js";
 import { type Order, type OrderPage, orderTotalTooLarge } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
 import { expect, test } from "./support/fixtures.js";
+import { payWithCard, stockOf } from "./support/payment.js";
 
 const form = orderMessages.form;
 const table = orderMessages.table;
@@ -23,19 +24,6 @@ async function product(page: Page, index: number): Promise<Product> {
   const item = ((await response.json()) as ProductList).items[index];
   if (!item) throw new Error(`The demo catalog has no product ${index}`);
   return item;
-}
-
-async function stockOf(page: Page, id: string): Promise<number> {
-  return ((await (await page.request.get(`/api/products/${id}`)).json()) as Product).quantity;
-}
-
-async function payWithCard(page: Page, number: string) {
-  const pay = page.getByRole("button", { name: /^Pay \$/ });
-  await expect(pay).toBeEnabled();
-  await page.getByLabel(card.cardNumber, { exact: true }).fill(number);
-  await page.getByLabel(card.expiry, { exact: true }).fill("12/34");
-  await page.getByLabel(card.cvc, { exact: true }).fill("123");
-  await pay.click();
 }
 
 const pngImage = () =>

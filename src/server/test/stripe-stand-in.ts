@@ -220,16 +220,20 @@ export async function startStripeStandIn(secretKey = "sk_test_gearhouse_stand_in
     "requires_capture",
   ];
 
+  function noSuchIntent(res: http.ServerResponse, intentId: string) {
+    return stripeError(
+      res,
+      404,
+      "invalid_request_error",
+      `No such payment_intent: '${intentId}'`,
+      "resource_missing",
+    );
+  }
+
   function cancelIntent(res: http.ServerResponse, intentId: string) {
     const intent = intents.get(intentId);
     if (!intent) {
-      return stripeError(
-        res,
-        404,
-        "invalid_request_error",
-        `No such payment_intent: '${intentId}'`,
-        "resource_missing",
-      );
+      return noSuchIntent(res, intentId);
     }
     if (!CANCELABLE.includes(intent.status)) {
       return stripeError(
@@ -295,13 +299,7 @@ export async function startStripeStandIn(secretKey = "sk_test_gearhouse_stand_in
   function retrieveIntent(res: http.ServerResponse, intentId: string, query: URLSearchParams) {
     const intent = intents.get(intentId);
     if (!intent) {
-      return stripeError(
-        res,
-        404,
-        "invalid_request_error",
-        `No such payment_intent: '${intentId}'`,
-        "resource_missing",
-      );
+      return noSuchIntent(res, intentId);
     }
     const expand = [...query].filter(([name]) => name.startsWith("expand")).map(([, value]) => value);
     const charge = expand.includes("latest_charge") && intent.latest_charge;

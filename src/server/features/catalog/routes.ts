@@ -103,15 +103,15 @@ const LOGS_REQUESTS = new Set(["trace", "debug", "info"]);
 /** Raw URLs remembered with their cache keys; searches are free text, so the list is bounded. */
 const MAX_REMEMBERED_URLS = 1_000;
 
-/** Every header of a 200 and of a 304 for one representation, made once (the ETag names it). */
-const earlyHeaders = new Map<
-  string,
-  { ok: Record<string, string | number>; notModified: Record<string, string> }
->();
+type EarlyHeaders = { ok: Record<string, string | number>; notModified: Record<string, string> };
 const MAX_EARLY_HEADERS = 2_000;
 
-function headersFor(app: FastifyInstance, sent: Representation) {
-  let headers = earlyHeaders.get(sent.etag);
+/**
+ * Every header of a 200 and of a 304 for one representation, made once (the ETag names it) in
+ * `made`, which belongs to one app: another app in the process may send other security headers.
+ */
+function headersFor(app: FastifyInstance, made: Map<string, EarlyHeaders>, sent: Representation) {
+  let headers = made.get(sent.etag);
   if (!headers) {
     const { "content-encoding": _coding, ...validators } = answerHeaders(sent);
     headers = {
@@ -123,8 +123,8 @@ function headersFor(app: FastifyInstance, sent: Representation) {
       },
       notModified: { ...app.securityHeaders, ...validators },
     };
-    if (earlyHeaders.size >= MAX_EARLY_HEADERS) earlyHeaders.clear();
-    earlyHeaders.set(sent.etag, headers);
+    if (made.size >= MAX_EARLY_HEADERS) made.clear();
+    made.set(sent.etag, headers);
   }
   return headers;
 }
@@ -141,6 +141,7 @@ function headersFor(app: FastifyInstance, sent: Representation) {
 function answeredByUrl(app: FastifyInstance) {
   const cache = app.catalogCache;
   const keys = new Map<string, string>();
+  const madeHeaders = new Map<string, EarlyHeaders>();
   const cachedFor = (url: string | undefined) => {
     const key = url === undefined ? undefined : keys.get(url);
     return key === undefined ? undefined : cache.peek(key);
@@ -151,7 +152,7 @@ function answeredByUrl(app: FastifyInstance) {
     if (!cached) return false;
     const started = LOGS_REQUESTS.has(app.log.level) ? performance.now() : undefined;
     const sent = encodedFor(cached, req.headers["accept-encoding"]);
-    const headers = headersFor(app, sent);
+    const headers = headersFor(app, madeHeaders, sent);
     if (matchesEtag(req.headers["if-none-match"], sent.etag)) res.writeHead(304, headers.notModified).end();
     else res.writeHead(200, headers.ok).end(sent.body);
     if (started !== undefined)
