@@ -12,9 +12,10 @@ export const MAX_LIST_PAGE_SIZE = 100;
 export const EXACT_COUNT_LIMIT = 10_000;
 /**
  * A text search counts less far: every row it counts is read to confirm the match, where other
- * counts read only index entries (docs/decisions/order-lists.md).
+ * counts read only index entries, and a common name (3 % of a million orders) is counted in about a
+ * millisecond from the first hundred rows that match (docs/decisions/order-lists.md).
  */
-export const SEARCH_COUNT_LIMIT = 1_000;
+export const SEARCH_COUNT_LIMIT = 100;
 /** A cursor is a short opaque token; anything longer is refused before it is decoded. */
 export const MAX_CURSOR_LENGTH = 200;
 

@@ -78,7 +78,10 @@ export const products = pgTable(
     index("product_name_idx").on(t.name, t.id),
     index("product_price_idx").on(t.price, t.id),
     index("product_created_idx").on(t.createdAt, t.id),
-    index("product_category_name_idx").on(t.category, t.name),
+    // A category's pages in each order, read index-only up to the page (listProducts' deferred join).
+    index("product_category_name_idx").on(t.category, t.name, t.id),
+    index("product_category_price_idx").on(t.category, t.price, t.id),
+    index("product_category_created_idx").on(t.category, t.createdAt, t.id),
     index("product_title_idx").using("gin", t.titleVector),
     index("product_search_idx").using("gin", t.searchVector),
     // A search text found inside names ("65%", "DDR5-60"); needs the pg_trgm extension.

@@ -45,3 +45,25 @@ it("counts exactly below the limit", async () => {
     totalExact: true,
   });
 });
+
+it("pages a category in every order, each product once and in the order's sequence (the deferred join)", async () => {
+  const orders = {
+    "name-asc": sql`name, id`,
+    "name-desc": sql`name desc, id desc`,
+    "price-asc": sql`price, id`,
+    "price-desc": sql`price desc, id desc`,
+    newest: sql`created_at desc, id desc`,
+  };
+  for (const [sort, orderBy] of Object.entries(orders)) {
+    const expected = await ctx.database.db.execute<{ id: string }>(
+      sql`select id from product where category = 'memory' order by ${orderBy}`,
+    );
+    const seen: string[] = [];
+    for (let page = 1; ; page++) {
+      const { items } = await list(`?category=memory&sort=${sort}&pageSize=48&page=${page}`);
+      if (items.length === 0) break;
+      seen.push(...items.map((p) => p.id));
+    }
+    expect(seen, sort).toEqual(expected.rows.map((r) => r.id));
+  }
+});
