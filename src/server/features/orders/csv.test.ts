@@ -222,8 +222,14 @@ describe("a large export", () => {
     expect((await list("?to=2021-01-01")).total).toEqual({ count: EXACT_COUNT_LIMIT, exact: false });
     // bulk.2, bulk.20 to bulk.29, … bulk.20000: 1,112 orders; bulk.21, bulk.210 to 219, 2100 to 2199: 111;
     // bulk.219 and bulk.2190 to 2199: 11.
-    expect((await list("?to=2021-01-01&search=bulk.2")).total).toEqual({ count: SEARCH_COUNT_LIMIT, exact: false });
-    expect((await list("?to=2021-01-01&search=bulk.21")).total).toEqual({ count: SEARCH_COUNT_LIMIT, exact: false });
+    expect((await list("?to=2021-01-01&search=bulk.2")).total).toEqual({
+      count: SEARCH_COUNT_LIMIT,
+      exact: false,
+    });
+    expect((await list("?to=2021-01-01&search=bulk.21")).total).toEqual({
+      count: SEARCH_COUNT_LIMIT,
+      exact: false,
+    });
     expect((await list("?to=2021-01-01&search=bulk.219")).total).toEqual({ count: 11, exact: true });
   });
 });
