@@ -8,21 +8,15 @@ import type { StorableImage } from "./reencode.js";
 
 export interface EncodeRequest {
   id: number;
-  bytes: Uint8Array;
+  /** The upload's file in the spool (spool.ts), read by the worker when the upload's turn comes. */
+  file: string;
 }
 
 /**
- * An upload as it arrived: the pieces the socket delivered, never joined in this process. A
- * Buffer of megabytes per upload, and its copy in an IPC message, made V8 mark the whole heap
- * (about 35 ms of the event loop's time) every few uploads. Measured with 4 uploads of a 2.5 MB
- * JPEG at once for 10 s (50 uploads): 14 full collections when joined, 1 in pieces.
- */
-export type UploadBytes = Buffer | readonly Buffer[];
-
-/**
  * How a request reaches the worker: on its standard input, the id, the owner's number (see
- * ImageEncoder.owners) and the byte length (32 bits each, big-endian), then the bytes. A pipe sends
- * the pieces as they are; an IPC message would first copy them into one serialized Buffer.
+ * ImageEncoder.owners) and the byte length of the file's path (32 bits each, big-endian), then the
+ * path. The upload's bytes never pass through this process again: the worker reads them from the
+ * spool's file itself.
  */
 export const FRAME_HEADER_BYTES = 12;
 
@@ -84,8 +78,8 @@ interface Job {
 
 /**
  * Re-encodes uploads in a child process at a lower priority, one at a time. Each upload goes to
- * the worker as soon as it has arrived, and the worker keeps the queue: the bytes leave this
- * process at once (see UploadBytes), and a photo decodes in the worker only when its turn comes.
+ * the worker as soon as it has arrived (its file's name: the bytes are in the spool), and the
+ * worker keeps the queue: a photo is read and decoded in the worker only when its turn comes.
  * Turns go round the uploads' owners (fair-queue.ts), so one account's backlog delays another's
  * upload by about one image. Started on the first upload, ended when idle. A worker that dies or
  * hangs takes the uploads it holds with it: they fail, and the next upload starts a new worker.
@@ -107,15 +101,17 @@ export class ImageEncoder {
     return this.worker?.pid;
   }
 
-  /** Re-encodes an upload of `owner` (an account's id), in its turn among the owners waiting. */
-  encode(bytes: UploadBytes, owner: string): Promise<StorableImage> {
+  /**
+   * Re-encodes the upload in `file` (the spool's, which the caller removes once this settles) of
+   * `owner` (an account's id), in its turn among the owners waiting.
+   */
+  encode(file: string, owner: string): Promise<StorableImage> {
     if (this.closed) return Promise.reject(new Error("the server is stopping"));
-    const pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes;
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       const known = this.owners.get(owner);
       const numbered = known ?? { number: this.nextOwner++, jobs: 0 };
-      this.send(id, numbered.number, pieces);
+      this.send(id, numbered.number, file);
       numbered.jobs += 1;
       if (!known) this.owners.set(owner, numbered);
       this.pending.set(id, { owner, resolve, reject });
@@ -130,22 +126,18 @@ export class ImageEncoder {
     this.stopWorker(new Error("the server is stopping"));
   }
 
-  /** One write of the frame's header and all the pieces (writev), each sent from where it lies. */
-  private send(id: number, owner: number, pieces: readonly Buffer[]): void {
+  /** One write of the frame: its header and the file's path. */
+  private send(id: number, owner: number, file: string): void {
     const input = this.startedWorker().stdin;
     // Never so with stdio "pipe"; were it so, the upload fails now rather than at the time-out.
     if (!input) throw new Error("the image worker has no input");
-    const header = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
-    header.writeUInt32BE(id, 0);
-    header.writeUInt32BE(owner, 4);
-    header.writeUInt32BE(
-      pieces.reduce((sum, piece) => sum + piece.length, 0),
-      8,
-    );
-    input.cork();
-    input.write(header);
-    for (const piece of pieces) input.write(piece);
-    input.uncork();
+    const name = Buffer.from(file, "utf8");
+    const frame = Buffer.allocUnsafe(FRAME_HEADER_BYTES + name.length);
+    frame.writeUInt32BE(id, 0);
+    frame.writeUInt32BE(owner, 4);
+    frame.writeUInt32BE(name.length, 8);
+    name.copy(frame, FRAME_HEADER_BYTES);
+    input.write(frame);
   }
 
   /**

@@ -1,14 +1,15 @@
 // The image worker: a child process (see encoder.ts) that checks and re-encodes uploads, so that
 // decoding a large photo takes neither the event loop's CPU nor the server's memory.
+import { readFile } from "node:fs/promises";
 import { HttpProblem } from "../../lib/problem.js";
 import { type EncodeReply, type EncodeRequest, FRAME_HEADER_BYTES } from "./encoder.js";
 import { FairQueue } from "./fair-queue.js";
 import { encodeForStorage } from "./reencode.js";
 
-async function encode({ id, bytes }: EncodeRequest): Promise<void> {
+async function encode({ id, file }: EncodeRequest): Promise<void> {
   let reply: EncodeReply;
   try {
-    const image = await encodeForStorage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const image = await encodeForStorage(await readFile(file));
     reply = { id, ok: true, data: image.data, width: image.width, height: image.height, key: image.key };
   } catch (error) {
     reply =
@@ -36,27 +37,18 @@ async function work(): Promise<void> {
   }
 }
 
-/** The requests on standard input (see FRAME_HEADER_BYTES), each queued once all its bytes are in. */
-const pieces: Buffer[] = [];
-let buffered = 0;
+/** The requests on standard input (see FRAME_HEADER_BYTES), each queued once all of it is in. */
+let buffered: Buffer = Buffer.alloc(0);
 process.stdin.on("data", (piece: Buffer) => {
-  pieces.push(piece);
-  buffered += piece.length;
-  for (;;) {
-    if (buffered < FRAME_HEADER_BYTES) break;
-    // Joined to read a header that arrived split, and then once per request, never per piece.
-    if ((pieces[0]?.length ?? 0) < FRAME_HEADER_BYTES) pieces.splice(0, pieces.length, Buffer.concat(pieces));
-    const head = pieces[0] as Buffer;
-    const end = FRAME_HEADER_BYTES + head.readUInt32BE(8);
-    if (buffered < end) break;
-    const all = pieces.length === 1 ? head : Buffer.concat(pieces, buffered);
-    pieces.length = 0;
-    buffered -= end;
-    if (buffered > 0) pieces.push(all.subarray(end));
-    waiting.push(all.readUInt32BE(4), {
-      id: all.readUInt32BE(0),
-      bytes: all.subarray(FRAME_HEADER_BYTES, end),
+  buffered = buffered.length === 0 ? piece : Buffer.concat([buffered, piece]);
+  while (buffered.length >= FRAME_HEADER_BYTES) {
+    const end = FRAME_HEADER_BYTES + buffered.readUInt32BE(8);
+    if (buffered.length < end) break;
+    waiting.push(buffered.readUInt32BE(4), {
+      id: buffered.readUInt32BE(0),
+      file: buffered.toString("utf8", FRAME_HEADER_BYTES, end),
     });
+    buffered = buffered.subarray(end);
   }
   if (!busy) void work();
 });

@@ -17,6 +17,7 @@ import { problemResponses } from "../../lib/schemas.js";
 import { ImageEncoder } from "./encoder.js";
 import { checkQuotaLeft, reserveUpload } from "./quota.js";
 import { findImage, imageKeyOf, storeImage } from "./service.js";
+import { type SpooledUpload, UploadSpool } from "./spool.js";
 import { startImageSweeper } from "./sweep.js";
 
 const IMAGE_FIELD = "image";
@@ -30,7 +31,11 @@ const imageParamsSchema = z.object({ file: z.string() });
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
   const encoder = new ImageEncoder();
-  app.addHook("onClose", async () => encoder.close());
+  const spool = new UploadSpool(app.config.dataDir);
+  app.addHook("onClose", async () => {
+    encoder.close();
+    spool.close();
+  });
   let sweeper: ReturnType<typeof startImageSweeper> | undefined;
   app.addHook("onReady", async () => {
     sweeper = startImageSweeper(app.db, app.config.imageSweepIntervalSeconds, app.log);
@@ -71,12 +76,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   /**
-   * Reads the whole body and returns the bytes of its `image` file as they arrived, in pieces
-   * (UploadBytes), refusing anything else.
+   * Reads the whole body, writing its `image` file to the spool as it arrives, and refuses anything
+   * else. The caller releases the spooled file.
    */
-  async function readImage(request: FastifyRequest): Promise<Buffer[]> {
+  async function readImage(request: FastifyRequest): Promise<SpooledUpload> {
     if (!request.isMultipart()) throw unsupportedMediaType(uploadMessages.notMultipart);
-    let image: Buffer[] | undefined;
+    let image: SpooledUpload | undefined;
     try {
       // Reading to the end lets busboy report a second file or too many fields.
       for await (const part of request.parts()) {
@@ -85,16 +90,16 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
           part.file.resume();
           continue;
         }
-        image = [];
-        for await (const piece of part.file) image.push(piece);
+        image = await spool.receive(part.file);
         // Cut off at MAX_UPLOAD_BYTES: refused, never stored short.
         if (part.file.truncated) throw payloadTooLarge(uploadMessages.tooLarge);
       }
+      if (!image?.size) throw badRequest(uploadMessages.missing);
+      return image;
     } catch (error) {
+      if (image) await spool.release(image.file);
       throw uploadProblem(error);
     }
-    if (!image?.some((piece) => piece.length > 0)) throw badRequest(uploadMessages.missing);
-    return image;
   }
 
   app.post(
@@ -118,20 +123,25 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const bytes = await readImage(request);
+      const upload = await readImage(request);
       const user = request.user.id;
-      const size = bytes.reduce((sum, piece) => sum + piece.length, 0);
-      // Counted before the work, so uploads sent at once cannot all pass; given back unless stored.
-      const reservation = await reserveUpload(app.db, user, quotaOf(request), size);
       let url: string;
       try {
-        url = await storeImage(app.db, (image) => encoder.encode(image, user), user, bytes);
-      } catch (error) {
-        // Not fatal: the account then has one upload fewer left today.
-        await reservation
-          .release()
-          .catch((cause: unknown) => request.log.error({ err: cause }, "upload quota not given back"));
-        throw error;
+        // Counted before the work, so uploads sent at once cannot all pass; given back unless stored.
+        const reservation = await reserveUpload(app.db, user, quotaOf(request), upload.size);
+        try {
+          url = await storeImage(app.db, await encoder.encode(upload.file, user), user);
+        } catch (error) {
+          // Not fatal: the account then has one upload fewer left today.
+          await reservation
+            .release()
+            .catch((cause: unknown) => request.log.error({ err: cause }, "upload quota not given back"));
+          throw error;
+        }
+      } finally {
+        await spool
+          .release(upload.file)
+          .catch((cause: unknown) => request.log.error({ err: cause }, "spooled upload not removed"));
       }
       return reply.code(201).send({ url });
     },

@@ -1,7 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { images } from "../../db/schema/index.js";
-import type { UploadBytes } from "./encoder.js";
 import type { StorableImage } from "./reencode.js";
 
 const STORED_TYPE = "image/webp";
@@ -20,18 +19,12 @@ export function imageKeyOf(file: string): string | undefined {
 }
 
 /**
- * Stores an upload that `encode` (encodeForStorage, in the image worker) re-encoded and named.
- * Returns the URL it is served from. An image stored before, and perhaps unused since, has its
+ * Stores an upload that the image worker (encodeForStorage) re-encoded and named. Returns the URL
+ * it is served from. An image stored before, and perhaps unused since, has its
  * grace period begin anew (sweep.ts): the URL just given out must outlive the order or product
  * it is for.
  */
-export async function storeImage(
-  db: Db,
-  encode: (bytes: UploadBytes) => Promise<StorableImage>,
-  userId: string,
-  bytes: UploadBytes,
-): Promise<string> {
-  const image = await encode(bytes);
+export async function storeImage(db: Db, image: StorableImage, userId: string): Promise<string> {
   await db
     .insert(images)
     .values({

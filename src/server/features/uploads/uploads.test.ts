@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { deflateSync } from "node:zlib";
 import { count, eq } from "drizzle-orm";
 import sharp from "sharp";
@@ -262,6 +264,23 @@ describe("POST /api/uploads", () => {
     const res = await upload([{ bytes: png }, { bytes: png }]);
     expect(res.statusCode).toBe(413);
     expect(expectProblem(res).detail).toBe(uploadMessages.tooManyParts);
+  });
+
+  it("leaves no upload behind in its spool, stored or refused", async () => {
+    const png = await solid(9, 9, "#0a0b0c").png().toBuffer();
+    const statuses = [
+      (await uploadImage(png)).statusCode,
+      (await uploadImage(Buffer.from("not an image"))).statusCode,
+      (await uploadImage(Buffer.alloc(MAX_UPLOAD_BYTES + 1, 0x42))).statusCode,
+      (await upload([{ bytes: new Uint8Array(0), filename: "" }])).statusCode,
+      (await upload([{ bytes: png }, { bytes: png }])).statusCode,
+    ];
+    expect(statuses).toEqual([201, 415, 413, 400, 413]);
+    const { dataDir } = ctx.app.config;
+    const spools = readdirSync(dataDir).filter((name) => name.startsWith("upload-spool-"));
+    // The spool was used (a directory of this instance's own), and nothing is left in it.
+    expect(spools).toHaveLength(1);
+    expect(readdirSync(path.join(dataDir, spools[0] ?? ""))).toEqual([]);
   });
 
   it("answers 400 to a malformed multipart body", async () => {
