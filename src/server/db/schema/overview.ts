@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
 import { products } from "./catalog.js";
 
 /**
@@ -33,4 +33,37 @@ export const lowStockProducts = pgTable(
     quantity: integer("quantity").notNull(),
   },
   (t) => [index("low_stock_product_order_idx").on(t.quantity, t.name, t.productId)],
+);
+
+/**
+ * The admin overview's charts, by UTC day, kept by triggers on "order" in the same transaction as
+ * every change (the migration that made this table), sharded per transaction like overview_count.
+ * A day's `orders` are the orders placed that day and not removed; `paid` the orders paid that
+ * day; `revenue` what was paid that day less what was refunded that day, in dollars.
+ */
+export const salesDays = pgTable(
+  "sales_day",
+  {
+    day: date("day", { mode: "string" }).notNull(),
+    shard: smallint("shard").notNull(),
+    orders: bigint("orders", { mode: "number" }).notNull().default(0),
+    paid: bigint("paid", { mode: "number" }).notNull().default(0),
+    revenue: bigint("revenue", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.shard] })],
+);
+
+/**
+ * Units sold per product: the quantities of its orders paid, shipped or refunded, less those
+ * refunded; kept by the same triggers. Read top first through its index.
+ */
+export const productSales = pgTable(
+  "product_sales",
+  {
+    productId: uuid("product_id")
+      .primaryKey()
+      .references(() => products.id, { onDelete: "cascade" }),
+    units: bigint("units", { mode: "number" }).notNull(),
+  },
+  (t) => [index("product_sales_top_idx").on(t.units, t.productId)],
 );

@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const MAIL_KINDS = [
+  "order_placed",
+  "payment_reminder",
+  "payment_receipt",
+  "order_shipped",
+  "order_refunded",
+  "order_expired",
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+export const mailKind = pgEnum("mail_kind", MAIL_KINDS);
+
+/**
+ * The order mails still to send and those sent (features/mail/outbox.ts). A row is written in the
+ * same transaction as the change it tells of, by triggers on "order" (the migration that made this
+ * table) or by the reminder job, at most once per order and kind; the shop's own sender claims due
+ * rows (FOR UPDATE SKIP LOCKED, so several instances share the work), renders them from the order
+ * as it is then, and marks them sent, or due again later with backoff.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: mailKind("kind").notNull(),
+    /** No foreign key: a mail about an order removed before it went out is dropped, not cascaded. */
+    orderId: uuid("order_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    /** When the sender may take it: now for a new mail, later after a failure. */
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    /** Given up (the order is gone, or too many failures); with lastError saying why. */
+    droppedAt: timestamp("dropped_at", { withTimezone: true }),
+    lastError: text("last_error"),
+  },
+  (t) => [
+    uniqueIndex("mail_outbox_order_kind_idx").on(t.orderId, t.kind),
+    index("mail_outbox_due_idx").on(t.dueAt, t.id).where(sql`${t.sentAt} is null and ${t.droppedAt} is null`),
+  ],
+);
