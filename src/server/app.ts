@@ -21,6 +21,7 @@ import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
+import { mailOutboxPlugin } from "./features/mail/index.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { createPaymentProvider, intentReleaser } from "./features/payments/index.js";
 import { paymentRoutes } from "./features/payments/routes.js";
@@ -158,6 +159,7 @@ export async function buildApp(
   await app.register(userRoutes);
   await app.register(adminRoutes);
   await app.register(uploadRoutes);
+  await app.register(mailOutboxPlugin, { mailer });
 
   await app.register(spa, {
     staticDir: config.staticDir,

@@ -47,6 +47,15 @@ const envSchema = z
     AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
     SMTP_URL: optionalUrl(/^smtps?$/),
     MAIL_FROM: z.string().default("Gearhouse <no-reply@gearhouse.local>"),
+    // 0: this instance sends no order mails (another does, or the tests send them when they ask).
+    MAIL_OUTBOX_INTERVAL_SECONDS: z.coerce.number().min(0).max(3_600).default(5),
+    MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+    // The payment reminder goes this long before an unpaid order's hold ends; 0 sends none.
+    ORDER_REMINDER_MINUTES: z.coerce
+      .number()
+      .min(0)
+      .max(60 * 24 * 365)
+      .default(120),
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_CLIENT_SECRET: optionalString,
     GOOGLE_ISSUER: optionalUrl(/^https?$/),
@@ -126,6 +135,15 @@ export interface Config {
   authSecret: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The order mails' outbox (features/mail/outbox.ts). */
+  mail: {
+    /** How often this instance sends the mails due (MAIL_OUTBOX_INTERVAL_SECONDS); 0 for never. */
+    outboxIntervalSeconds: number;
+    /** Tries of one mail before it is given up, with backoff between them. */
+    maxAttempts: number;
+    /** How long before an unpaid order's hold ends its reminder goes; 0 for no reminders. */
+    reminderSeconds: number;
+  };
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   stripe:
     | {
@@ -250,6 +268,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     authSecret: env.AUTH_SECRET ?? persistedSecret(dataDir),
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    mail: {
+      outboxIntervalSeconds: env.MAIL_OUTBOX_INTERVAL_SECONDS,
+      maxAttempts: env.MAIL_MAX_ATTEMPTS,
+      reminderSeconds: Math.round(env.ORDER_REMINDER_MINUTES * 60),
+    },
     google,
     stripe: payments === "stripe" ? stripe : undefined,
     payments,

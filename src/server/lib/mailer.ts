@@ -8,6 +8,9 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** A fixed Message-ID (`<…@…>`): a mail sent again after a crash is then the same message. */
+  messageId?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {
@@ -35,7 +38,14 @@ export function createMailer(config: Config, log: (msg: string) => void): Mailer
         outbox,
         `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.to.replace(/[^a-z0-9@.]/gi, "_")}.json`,
       );
-      writeFileSync(file, JSON.stringify({ from: config.mailFrom, ...mail }, null, 2), { mode: 0o600 });
+      const attachments = mail.attachments?.map(({ filename, content, contentType }) => {
+        const saved = `${file.slice(0, -".json".length)}-${filename}`;
+        writeFileSync(saved, content, { mode: 0o600 });
+        return { filename, contentType, saved };
+      });
+      writeFileSync(file, JSON.stringify({ from: config.mailFrom, ...mail, attachments }, null, 2), {
+        mode: 0o600,
+      });
       log(`Mail to ${mail.to} saved in ${file}:\n${mail.text}`);
     },
   };

@@ -55,6 +55,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // tested with its defaults where it is the subject (features/orders/lifecycle.test.ts).
     ORDER_MAX_UNPAID: "1000000",
     ORDER_MAX_UNPAID_UNITS: "1000000000",
+    // Order mails are sent when a test asks (sendDueMails), not by a timer beside every test.
+    MAIL_OUTBOX_INTERVAL_SECONDS: "0",
     ...overrides,
   });
 }

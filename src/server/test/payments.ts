@@ -86,6 +86,35 @@ export async function intentFor(shop: Shop, user: TestUser, orderId: string): Pr
   return res.json();
 }
 
+/** A card the sandbox provider accepts. */
+export const SANDBOX_CARD = {
+  number: "4242 4242 4242 4242",
+  expMonth: 12,
+  expYear: new Date().getUTCFullYear() + 3,
+  cvc: "123",
+};
+
+/** The customer's card is accepted by the sandbox; the intent's id (not yet reported with /pay). */
+export async function confirmWithCard(shop: Shop, user: TestUser, orderId: string): Promise<string> {
+  const intent = await intentFor(shop, user, orderId);
+  const res = await post(shop, user, "/api/payments/sandbox/confirm", {
+    clientSecret: intent.clientSecret,
+    card: SANDBOX_CARD,
+    billing: { name: "Alice", email: user.email },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().paymentIntent.id;
+}
+
+/** An order placed by `user` and paid with the sandbox card, as My Orders' Pay does it. */
+export async function paidOrder(shop: Shop, user: TestUser): Promise<Order> {
+  const order = await placeOrder(shop, user);
+  const transactionId = await confirmWithCard(shop, user, order.id);
+  const res = await post(shop, user, `/api/orders/${order.id}/pay`, { transactionId });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
 /** The intent the shop answered, as the stand-in holds it. */
 export function standInIntent(standIn: Pick<StandIn, "intents">, answer: PaymentIntent) {
   const intent = [...standIn.intents.values()].find((i) => i.client_secret === answer.clientSecret);

@@ -13,18 +13,21 @@ import { buildApp } from "../../app.js";
 import { createDatabase } from "../../db/client.js";
 import { orders, overviewCounts, products, refunds, sandboxIntents } from "../../db/schema/index.js";
 import { createTestApp, setUpTestApp, type TestContext } from "../../test/app.js";
-import { intentFor, orderRow, placeOrder, post, type Shop } from "../../test/payments.js";
+import {
+  confirmWithCard,
+  intentFor,
+  orderRow,
+  paidOrder,
+  placeOrder,
+  post,
+  SANDBOX_CARD,
+  type Shop,
+} from "../../test/payments.js";
 import { until } from "../../test/until.js";
 import { fromShop, signUp, type TestUser } from "../../test/users.js";
 import { ORDER_ACTIONS, type OrderAction, toState, verdict } from "./lifecycle.js";
 
 const RATE_LIMIT = { rateLimit: { max: 100_000, windowSeconds: 60 } };
-const CARD = {
-  number: "4242 4242 4242 4242",
-  expMonth: 12,
-  expYear: new Date().getUTCFullYear() + 3,
-  cvc: "123",
-};
 
 // A hold of half an hour, and the expiry job every 200 ms: a test makes an order due by moving its
 // hold's end into the past, and waits for the job.
@@ -44,26 +47,6 @@ const sandboxIntentsOf = (shop: Shop, orderId: string) =>
   shop.database.db.select().from(sandboxIntents).where(eq(sandboxIntents.orderId, orderId));
 const refundsOf = (shop: Shop, intentId: string) =>
   shop.database.db.select().from(refunds).where(eq(refunds.intentId, intentId));
-
-/** The customer's card is accepted by the sandbox; the intent's id (not yet reported with /pay). */
-async function confirmWithCard(shop: Shop, user: TestUser, orderId: string): Promise<string> {
-  const intent = await intentFor(shop, user, orderId);
-  const res = await post(shop, user, "/api/payments/sandbox/confirm", {
-    clientSecret: intent.clientSecret,
-    card: CARD,
-    billing: { name: "Alice", email: user.email },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().paymentIntent.id;
-}
-
-async function paidOrder(shop: Shop, user: TestUser): Promise<Order> {
-  const order = await placeOrder(shop, user);
-  const transactionId = await confirmWithCard(shop, user, order.id);
-  const res = await post(shop, user, `/api/orders/${order.id}/pay`, { transactionId });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
 
 const ship = (shop: Shop, id: string, body?: object) => post(shop, admin, `/api/orders/${id}/ship`, body);
 const refund = (shop: Shop, id: string, user: TestUser = admin) =>
@@ -225,7 +208,7 @@ describe("holds that expire", () => {
     // Before the job has run, the order can no longer be paid.
     const early = await post(ctx, alice, "/api/payments/sandbox/confirm", {
       clientSecret: intent.clientSecret,
-      card: CARD,
+      card: SANDBOX_CARD,
       billing: { name: "Alice", email: alice.email },
     });
     expect(early.statusCode).toBe(409);

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { Mailer } from "../../lib/mailer.js";
+import type { PeriodicJob } from "../../lib/periodic.js";
+import { type InvoiceAttachment, startMailOutbox } from "./outbox.js";
+
+export type { InvoiceAttachment } from "./outbox.js";
+
+/**
+ * The order mails: this instance sends the outbox's due mails every MAIL_OUTBOX_INTERVAL_SECONDS
+ * (none when 0), from when the server is ready until it closes.
+ */
+export const mailOutboxPlugin: FastifyPluginAsync<{
+  mailer: Mailer;
+  invoiceFor?: InvoiceAttachment;
+}> = async (app, { mailer, invoiceFor }) => {
+  let job: PeriodicJob | undefined;
+  app.addHook("onReady", async () => {
+    job = startMailOutbox({
+      db: app.db,
+      mailer,
+      publicUrl: app.config.publicUrl,
+      maxAttempts: app.config.mail.maxAttempts,
+      invoiceFor,
+      log: app.log,
+      intervalSeconds: app.config.mail.outboxIntervalSeconds,
+      reminderSeconds: app.config.mail.reminderSeconds,
+    });
+  });
+  app.addHook("onClose", async () => job?.stop());
+};

@@ -1,0 +1,227 @@
+// The order mails, as React Email components: one HTML body and its plain-text form from the same
+// tree, inline styles only (mail clients drop style sheets), no images (each mail reads the same
+// with images blocked), and every link absolute, to PUBLIC_URL.
+import { Body } from "@react-email/body";
+import { Button } from "@react-email/button";
+import { Container } from "@react-email/container";
+import { Head } from "@react-email/head";
+import { Heading } from "@react-email/heading";
+import { Hr } from "@react-email/hr";
+import { Html } from "@react-email/html";
+import { Link } from "@react-email/link";
+import { Preview } from "@react-email/preview";
+import { render } from "@react-email/render";
+import { Section } from "@react-email/section";
+import { Text } from "@react-email/text";
+import type { ReactNode } from "react";
+import { mailMessages as m } from "../../../shared/messages/mail.js";
+import type { MailKind } from "../../db/schema/index.js";
+
+/** What a mail says of its order (read when the mail is sent: outbox.ts). */
+export interface MailOrder {
+  id: string;
+  productId: string | null;
+  productName: string;
+  name: string;
+  email: string;
+  quantity: number;
+  unitPrice: number;
+  totalPrice: number;
+  expiresAt: Date | null;
+  paidAt: Date | null;
+  transactionId: string | null;
+  carrier: string | null;
+  trackingNumber: string | null;
+}
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** An order's reference in mails: the start of its id, as My Orders' links end with the whole. */
+export const orderReference = (id: string) => `#${id.slice(0, 8).toUpperCase()}`;
+
+/** "Nov 24, 2026, 14:05" in UTC: a mail is read in any time zone, so it says which. */
+const when = (at: Date) =>
+  at.toLocaleString("en-US", {
+    timeZone: "UTC",
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+
+const colors = { text: "#1f2937", muted: "#4b5563", accent: "#7c3aed", line: "#e5e7eb" };
+const paragraph = { color: colors.text, fontSize: "15px", lineHeight: "22px" };
+
+function Layout(props: { preview: string; name: string; publicUrl: string; children: ReactNode }) {
+  return (
+    <Html lang="en">
+      <Head />
+      <Preview>{props.preview}</Preview>
+      <Body style={{ backgroundColor: "#f3f4f6", fontFamily: "Helvetica, Arial, sans-serif", margin: 0 }}>
+        <Container style={{ backgroundColor: "#ffffff", maxWidth: "560px", padding: "24px" }}>
+          <Heading as="h1" style={{ color: colors.accent, fontSize: "22px", margin: "0 0 16px" }}>
+            {m.shop}
+          </Heading>
+          <Text style={paragraph}>{m.greeting(props.name)}</Text>
+          {props.children}
+          <Text style={paragraph}>{m.signature}</Text>
+          <Hr style={{ borderColor: colors.line }} />
+          <Text style={{ color: colors.muted, fontSize: "13px" }}>
+            {m.footer} <Link href={`${props.publicUrl}/dashboard`}>{m.myOrders}</Link>
+          </Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+function OrderLines({ order }: { order: MailOrder }) {
+  const line = (label: string, value: string) => (
+    <Text style={{ ...paragraph, margin: "2px 0" }}>
+      {label}: {value}
+    </Text>
+  );
+  return (
+    <Section style={{ border: `1px solid ${colors.line}`, borderRadius: "6px", padding: "8px 16px" }}>
+      <Heading as="h2" style={{ color: colors.text, fontSize: "16px" }}>
+        {m.order.number(orderReference(order.id))}
+      </Heading>
+      {line(m.order.product, order.productName)}
+      {line(m.order.quantity, order.quantity.toLocaleString("en-US"))}
+      {line(m.order.unitPrice, m.order.dollars(order.unitPrice))}
+      {line(m.order.total, m.order.dollars(order.totalPrice))}
+    </Section>
+  );
+}
+
+function Action({ href, children }: { href: string; children: string }) {
+  return (
+    <Section style={{ margin: "20px 0" }}>
+      <Button
+        href={href}
+        style={{
+          backgroundColor: colors.accent,
+          borderRadius: "6px",
+          color: "#ffffff",
+          padding: "12px 20px",
+        }}
+      >
+        {children}
+      </Button>
+    </Section>
+  );
+}
+
+interface Parts {
+  subject: string;
+  preview: string;
+  body: ReactNode;
+}
+
+function parts(kind: MailKind, order: MailOrder, publicUrl: string, invoiceNumber?: string): Parts {
+  const pay = `${publicUrl}/dashboard/payment/${order.id}`;
+  const lines = <OrderLines order={order} />;
+  switch (kind) {
+    case "order_placed":
+    case "payment_reminder": {
+      const t = kind === "order_placed" ? m.placed : m.reminder;
+      return {
+        subject: t.subject(order.productName),
+        preview: t.preview,
+        body: (
+          <>
+            <Text style={paragraph}>{t.lead}</Text>
+            {lines}
+            {order.expiresAt && <Text style={paragraph}>{t.deadline(when(order.expiresAt))}</Text>}
+            <Action href={pay}>{t.pay}</Action>
+          </>
+        ),
+      };
+    }
+    case "payment_receipt":
+      return {
+        subject: m.receipt.subject(order.productName),
+        preview: m.receipt.preview,
+        body: (
+          <>
+            <Text style={paragraph}>{m.receipt.lead}</Text>
+            {lines}
+            {order.paidAt && <Text style={paragraph}>{m.receipt.paidAt(when(order.paidAt))}</Text>}
+            {order.transactionId && (
+              <Text style={paragraph}>{m.receipt.transaction(order.transactionId)}</Text>
+            )}
+            <Text style={paragraph}>
+              {invoiceNumber ? m.receipt.invoice(invoiceNumber) : m.receipt.noInvoice}
+            </Text>
+          </>
+        ),
+      };
+    case "order_shipped":
+      return {
+        subject: m.shipped.subject(order.productName),
+        preview: m.shipped.preview,
+        body: (
+          <>
+            <Text style={paragraph}>{m.shipped.lead}</Text>
+            {lines}
+            {order.carrier && <Text style={paragraph}>{m.shipped.carrier(order.carrier)}</Text>}
+            {order.trackingNumber && (
+              <Text style={paragraph}>{m.shipped.tracking(order.trackingNumber)}</Text>
+            )}
+            {!order.carrier && !order.trackingNumber && <Text style={paragraph}>{m.shipped.noTracking}</Text>}
+          </>
+        ),
+      };
+    case "order_refunded":
+      return {
+        subject: m.refunded.subject(order.productName),
+        preview: m.refunded.preview,
+        body: (
+          <>
+            <Text style={paragraph}>{m.refunded.lead(m.order.dollars(order.totalPrice))}</Text>
+            {lines}
+          </>
+        ),
+      };
+    case "order_expired":
+      return {
+        subject: m.expired.subject(order.productName),
+        preview: m.expired.preview,
+        body: (
+          <>
+            <Text style={paragraph}>{m.expired.lead}</Text>
+            {lines}
+            {order.productId && (
+              <Action href={`${publicUrl}/tool/${order.productId}`}>{m.expired.again}</Action>
+            )}
+          </>
+        ),
+      };
+  }
+}
+
+/**
+ * The mail of `kind` about `order`, as HTML and as plain text. `invoiceNumber`: the receipt's
+ * attached invoice, when there is one.
+ */
+export async function renderMail(
+  kind: MailKind,
+  order: MailOrder,
+  publicUrl: string,
+  invoiceNumber?: string,
+): Promise<RenderedMail> {
+  const { subject, preview, body } = parts(kind, order, publicUrl, invoiceNumber);
+  const element = (
+    <Layout preview={preview} name={order.name} publicUrl={publicUrl}>
+      {body}
+    </Layout>
+  );
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { subject, html, text };
+}
