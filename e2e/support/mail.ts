@@ -10,19 +10,44 @@ function decodeQuotedPrintable(text: string): string {
 }
 
 /**
- * Waits for a mail to `to` received by the local SMTP server and returns its decoded text. The
- * limit is a safety net for a mail that never comes, not a budget.
+ * Waits for a mail to `to` received by the local SMTP server, the first whose decoded text passes
+ * `matching` (any, by default), and returns its decoded text. The limit is a safety net for a mail
+ * that never comes, not a budget.
  */
-export async function waitForMail(to: string, timeoutMs = 60_000): Promise<string> {
+export async function waitForMail(
+  to: string,
+  timeoutMs = 60_000,
+  matching: (text: string) => boolean = () => true,
+): Promise<string> {
+  return decodeQuotedPrintable(
+    await waitForRawMail(to, (raw) => matching(decodeQuotedPrintable(raw)), timeoutMs),
+  );
+}
+
+/** As waitForMail, but the message as it came (its attachments still in base64). */
+export async function waitForRawMail(
+  to: string,
+  matching: (raw: string) => boolean,
+  timeoutMs = 60_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const file of readdirSync(E2E.mailDir)) {
       const raw = readFileSync(path.join(E2E.mailDir, file), "utf8");
-      if (raw.startsWith(`X-Envelope-To: ${to}`)) return decodeQuotedPrintable(raw);
+      if (raw.startsWith(`X-Envelope-To: ${to}`) && matching(raw)) return raw;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`No mail to ${to} within ${timeoutMs} ms`);
+}
+
+/** The attachment of a raw message whose Content-Type is `type`, decoded from base64. */
+export function attachmentOf(raw: string, type: string): Buffer | undefined {
+  const header = raw.search(new RegExp(`Content-Type: ${type.replace("/", "\\/")}`, "i"));
+  if (header < 0) return undefined;
+  const bodyStart = raw.indexOf("\r\n\r\n", header);
+  const bodyEnd = raw.indexOf("\r\n--", bodyStart);
+  return Buffer.from(raw.slice(bodyStart + 4, bodyEnd).replace(/\s+/g, ""), "base64");
 }
 
 export function firstLink(text: string): string {

@@ -74,6 +74,8 @@ const app = spawn(process.execPath, serverArgs, {
     AUTH_RATE_LIMIT_PER_MINUTE: "100000",
     // An order whose hold a journey ends (e2e/order-lifecycle.spec.ts) expires within a second.
     ORDER_EXPIRY_INTERVAL_SECONDS: "1",
+    // Order mails go out within half a second (e2e/order-mails.spec.ts).
+    MAIL_OUTBOX_INTERVAL_SECONDS: "0.5",
     // Journeys page through one customer's 30 unpaid orders (e2e/manage-orders.spec.ts); the
     // units' cap keeps its default, which e2e/order-lifecycle.spec.ts runs into.
     ORDER_MAX_UNPAID: "50",
