@@ -45,6 +45,11 @@ declare module "fastify" {
     database: Database;
     /** Registers an answer given on node:http before Fastify routes a request (plugins/early-answers.ts). */
     answerEarly(answer: EarlyAnswer): void;
+    /**
+     * The instance is about to stop (main.ts, on SIGTERM): /readyz answers 503 so a load balancer
+     * takes it out, while every other request is still answered until it closes.
+     */
+    draining: { since: Date | undefined };
   }
 }
 
@@ -109,6 +114,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
   app.decorate("database", database);
+  app.decorate("draining", { since: undefined as Date | undefined });
   app.decorate("answerEarly", (answer: EarlyAnswer) => {
     early.push(answer);
   });

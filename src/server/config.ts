@@ -97,6 +97,9 @@ const envSchema = z
     ORDER_EXPIRY_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(60),
     ORDER_MAX_UNPAID: z.coerce.number().int().min(1).max(1_000_000).default(5),
     ORDER_MAX_UNPAID_UNITS: z.coerce.number().int().min(10).max(1_000_000_000).default(1000),
+    // On SIGTERM: /readyz answers 503 for this long before the server closes (a balancer's health
+    // checks notice within it); 0 closes at once.
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(0),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -180,6 +183,8 @@ export interface Config {
     maxUnpaid: number;
     maxUnpaidUnits: number;
   };
+  /** How long a stopping instance still serves with /readyz at 503 (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
   seedDemo: boolean;
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
@@ -292,6 +297,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxUnpaid: env.ORDER_MAX_UNPAID,
       maxUnpaidUnits: env.ORDER_MAX_UNPAID_UNITS,
     },
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

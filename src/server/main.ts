@@ -81,8 +81,16 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say(`${reason}, shutting down.`);
-    const forced = setTimeout(() => process.exit(1), 10_000);
+    const grace = config.shutdownGraceSeconds;
+    const forced = setTimeout(() => process.exit(1), (grace + 10) * 1000);
     forced.unref();
+    if (app && grace > 0) {
+      // Out of the balancer first: /readyz answers 503 while everything else is still served.
+      app.draining.since = new Date();
+      say(`Draining: /readyz answers 503 for ${grace} s, then the server closes.`);
+      await new Promise((resolve) => setTimeout(resolve, grace * 1000));
+    }
+    // No new connections, 503 on kept-alive ones; the requests in flight are answered.
     await app?.close().catch(() => {});
     await stopDatabase();
     process.exit(0);

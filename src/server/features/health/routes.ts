@@ -4,7 +4,10 @@ import { z } from "zod";
 
 const READY_TIMEOUT_MS = 1_500;
 
-/** Liveness (the process answers) and readiness (the database answers, quickly). */
+/**
+ * Liveness (the process answers) and readiness (the database answers, quickly, and the instance
+ * is not about to stop: see FastifyInstance.draining).
+ */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     "/healthz",
@@ -24,6 +27,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => {
+      if (app.draining.since)
+        return reply.code(503).send({ status: "unavailable" as const, detail: "shutting down" });
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([

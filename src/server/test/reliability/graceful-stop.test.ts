@@ -80,6 +80,27 @@ describe("stopping the shop", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("SIGTERM with SHUTDOWN_GRACE_SECONDS: /readyz answers 503 at once, the rest is served through the grace, then the shop exits 0", async () => {
+    await shop?.stop();
+    shop = await place.start({ env: { SHUTDOWN_GRACE_SECONDS: "5" } });
+    const get = (url: string) =>
+      fetch(`${shop?.url}${url}`).then(async (r) => ({ status: r.status, body: await r.text() }));
+    expect((await get("/readyz")).status).toBe(200);
+    const stopped = shop.stop();
+    await until("the shop to start draining", () => shop?.output().includes("Draining") ?? false);
+    const ready = await get("/readyz");
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body)).toEqual({ status: "unavailable", detail: "shutting down" });
+    // Still serving while the balancer takes the instance out: pages, the API, liveness.
+    expect((await get("/healthz")).status).toBe(200);
+    expect((await get("/api/products")).status).toBe(200);
+    expect(runningPostmaster(pgDir)).toBeDefined();
+    expect(await stopped).toBe(0);
+    await until("the shop to close its port", refusesConnections);
+    expect(runningPostmaster(pgDir)).toBeUndefined();
+    shop = undefined;
+  });
+
   it("SIGINT (Ctrl+C): exit 0, PostgreSQL stopped after the shop; it runs in a process group of its own", async () => {
     shop ??= await start();
     const postmaster = runningPostmaster(pgDir);
