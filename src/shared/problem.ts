@@ -17,5 +17,7 @@ export const problemSchema = z.object({
   errors: z.array(fieldErrorSchema).optional(),
   /** A stable machine-readable reason, where one helps the client (better-auth's error codes). */
   code: z.string().optional(),
+  /** The request's id (its X-Request-Id), by which the shop's logs find it. */
+  requestId: z.string().optional(),
 });
 export type Problem = z.infer<typeof problemSchema>;

@@ -54,7 +54,13 @@ describe("the one mapping from errors to problem+json", () => {
   it("answers a thrown problem with its own status, title and detail", async () => {
     const { res, problem } = await problemAt("/conflict");
     expect(res.statusCode).toBe(409);
-    expect(problem).toEqual({ type: "about:blank", status: 409, title: "Conflict", detail: "Out of stock." });
+    expect(problem).toEqual({
+      type: "about:blank",
+      status: 409,
+      title: "Conflict",
+      detail: "Out of stock.",
+      requestId: expect.any(String),
+    });
   });
 
   it("says when to ask again for a rate limit and for load shed on purpose", async () => {
@@ -82,6 +88,7 @@ describe("the one mapping from errors to problem+json", () => {
       status: 500,
       title: "Internal Server Error",
       detail: SERVER_FAULT,
+      requestId: expect.any(String),
     });
     expect(res.body).not.toContain("secret");
   });

@@ -93,7 +93,10 @@ function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem {
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const problem = problemFor(error, request.log);
   if (problem instanceof RetryLater) reply.header("retry-after", String(problem.retryAfterSeconds));
-  return reply.code(problem.status).type("application/problem+json").send(problem.toProblem());
+  return reply
+    .code(problem.status)
+    .type("application/problem+json")
+    .send({ ...problem.toProblem(), requestId: request.id });
 }
 
 /** Whatever a route, a hook or the not-found handler throws is answered by sendError. */

@@ -23,6 +23,8 @@ declare module "fastify" {
     currentUser(): Promise<SessionUser | null>;
     /** The signed-in user; throws 401 when there is none. */
     user: SessionUser;
+    /** The id of the user whose session this request read, if it read one (for the access log). */
+    readonly sessionUserId: string | undefined;
   }
 }
 
@@ -34,14 +36,24 @@ interface SessionPluginOptions {
 /** Who is signed in, and the guards that routes put in front of their handlers. */
 async function sessionPlugin(app: FastifyInstance, opts: SessionPluginOptions) {
   const cache = new WeakMap<FastifyRequest, Promise<SessionUser | null>>();
+  const readBy = new WeakMap<FastifyRequest, string>();
   app.decorateRequest("currentUser", function (this: FastifyRequest) {
     let pending = cache.get(this);
     if (!pending) {
       const { cookie } = this.headers;
       pending = cookie ? opts.readSession(cookie) : Promise.resolve(null);
       cache.set(this, pending);
+      pending.then(
+        (user) => user && readBy.set(this, user.id),
+        () => {},
+      );
     }
     return pending;
+  });
+  app.decorateRequest("sessionUserId", {
+    getter(this: FastifyRequest) {
+      return readBy.get(this);
+    },
   });
   const signedIn = new WeakMap<FastifyRequest, SessionUser>();
   app.decorateRequest("user", {

@@ -17,6 +17,7 @@ import { productListPath } from "../../../shared/constants.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import { notFound } from "../../lib/problem.js";
+import { requestIdOf } from "../../lib/request-id.js";
 import { problemResponses } from "../../lib/schemas.js";
 import type { CachedBody } from "./cache.js";
 import { changeCatalog } from "./changes.js";
@@ -138,7 +139,7 @@ function headersFor(app: FastifyInstance, made: Map<string, EarlyHeaders>, sent:
  * is closing). Other requests take the route's usual path, which remembers their URL once it has
  * validated them.
  */
-function answeredByUrl(app: FastifyInstance) {
+function answeredByUrl(app: FastifyInstance, route: string) {
   const cache = app.catalogCache;
   const keys = new Map<string, string>();
   const madeHeaders = new Map<string, EarlyHeaders>();
@@ -157,7 +158,13 @@ function answeredByUrl(app: FastifyInstance) {
     else res.writeHead(200, headers.ok).end(sent.body);
     if (started !== undefined)
       app.log.info(
-        { method: req.method, url: req.url, statusCode: res.statusCode, ms: performance.now() - started },
+        {
+          reqId: requestIdOf(req, app.config.trustProxy),
+          method: req.method,
+          route,
+          status: res.statusCode,
+          ms: performance.now() - started,
+        },
         "request completed",
       );
     return true;
@@ -233,8 +240,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
   // Searches through `search`, which rations them; the rest of the list straight from the catalog.
   const readList = (query: ProductListQuery) =>
     query.search ? search.list(query) : listProducts(app.db, query);
-  const listByUrl = answeredByUrl(app);
-  const productByUrl = answeredByUrl(app);
+  const listByUrl = answeredByUrl(app, "/api/products");
+  const productByUrl = answeredByUrl(app, "/api/products/:id");
 
   app.get(
     "/api/products",
