@@ -124,10 +124,12 @@ CREATE FUNCTION add_sales(change jsonb) RETURNS void LANGUAGE sql AS $$
       SET orders = d.orders + excluded.orders, paid = d.paid + excluded.paid, revenue = d.revenue + excluded.revenue
     RETURNING 1
   )
+  -- Only products still there: a product deleted sets its orders' product_id to null, which
+  -- takes their units from a product_sales row its deletion has already removed.
   INSERT INTO product_sales AS p (product_id, units)
-  SELECT product_id, sum(sign * quantity) FROM c
-  WHERE product_id IS NOT NULL AND status IN ('paid', 'shipped')
-  GROUP BY product_id HAVING sum(sign * quantity) <> 0 ORDER BY product_id
+  SELECT c.product_id, sum(c.sign * c.quantity) FROM c JOIN product ON product.id = c.product_id
+  WHERE c.status IN ('paid', 'shipped')
+  GROUP BY c.product_id HAVING sum(c.sign * c.quantity) <> 0 ORDER BY c.product_id
   ON CONFLICT (product_id) DO UPDATE SET units = p.units + excluded.units;
 $$;--> statement-breakpoint
 CREATE FUNCTION count_sales() RETURNS trigger LANGUAGE plpgsql AS $$
