@@ -35,4 +35,6 @@ export const adminKeys = {
   all: ["admin"] as const,
   /** Counts of users and orders by state, and the products running low. */
   overview: () => [...adminKeys.all, "overview"] as const,
+  /** The overview's charts: sales per day, orders by status, top products. */
+  sales: () => [...adminKeys.all, "sales"] as const,
 };

@@ -324,6 +324,10 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(200),
     prepare: async () => ({ url: "/api/admin/overview" }),
   },
+  "GET /api/admin/sales": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/sales" }),
+  },
 };
 
 /** A better-auth request, sent by a throwaway customer made for it (so it may end its own session). */

@@ -119,5 +119,38 @@ export const adminMessages = {
     shipped: "Shipped orders",
     lowStock: (threshold: number) => `Products under ${threshold} units`,
     open: (what: string) => `Open: ${what}`,
+    charts: {
+      loading: "Loading the charts…",
+      sales: {
+        title: "Revenue and orders, last 30 days",
+        lead: "Per UTC day: revenue is what was paid that day less what was refunded that day.",
+        revenue: "Revenue (USD)",
+        orders: "Orders placed",
+        paid: "Orders paid",
+        day: "Day (UTC)",
+        caption: "Revenue and orders per day, last 30 days",
+        summary: (revenue: string, orders: string, paid: string, best: string) =>
+          `Chart of revenue and orders per day over the last 30 days: ${revenue} revenue, ${orders} orders placed and ${paid} paid in all; ${best}.`,
+        best: (day: string, revenue: string) => `the best day was ${day} with ${revenue}`,
+        noneYet: "no revenue yet",
+      },
+      statuses: {
+        title: "Orders by status",
+        caption: "Orders by status",
+        status: "Status",
+        orders: "Orders",
+        summary: (parts: string) => `Bar chart of orders by status: ${parts}.`,
+      },
+      top: {
+        title: "Top products by units sold",
+        lead: "Units of paid and shipped orders.",
+        caption: "Top products by units sold",
+        product: "Product",
+        units: "Units",
+        summary: (parts: string) => `Bar chart of the top products by units sold: ${parts}.`,
+        none: "No units sold yet.",
+      },
+      showTable: "Show the figures as a table",
+    },
   },
 } as const;

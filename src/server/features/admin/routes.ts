@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { adminOverviewSchema } from "../../../shared/admin.js";
+import { adminOverviewSchema, adminSalesSchema } from "../../../shared/admin.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { getOverview } from "./service.js";
+import { getOverview, getSales } from "./service.js";
 
 export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -15,5 +15,21 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async () => getOverview(app.db),
+  );
+
+  // Apart from the overview: the cards answer first and stay within their own budget, and the
+  // charts' data loads beside the chart library, which only this page downloads.
+  app.get(
+    "/api/admin/sales",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags: ["admin"],
+        summary:
+          "The overview's charts: orders, payments and revenue per UTC day for the last 30 days, orders by status, top products by units (admin)",
+        response: { 200: adminSalesSchema, ...problemResponses(401, 403) },
+      },
+    },
+    async () => getSales(app.db),
   );
 };

@@ -274,6 +274,7 @@ describe("Cache-Control on every /api answer", () => {
       "GET /api/orders",
       "GET /api/users",
       "GET /api/admin/overview",
+      "GET /api/admin/sales",
     ])
       expect(ROUTES[key], key).toHaveProperty("prepare");
   });

@@ -10,6 +10,6 @@ function refundOrder(id: string): Promise<Order> {
 /** Refunds a paid, not yet shipped order in full: it becomes refunded and its units go back to stock. */
 export function useRefundOrder() {
   return useApiMutation(refundOrder, {
-    invalidates: [orderKeys.all, catalogKeys.all, adminKeys.overview()],
+    invalidates: [orderKeys.all, catalogKeys.all, adminKeys.overview(), adminKeys.sales()],
   });
 }

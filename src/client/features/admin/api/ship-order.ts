@@ -14,5 +14,5 @@ function shipOrder({ id, input }: ShipOrderVariables): Promise<Order> {
 }
 
 export function useShipOrder() {
-  return useApiMutation(shipOrder, { invalidates: [orderKeys.all, adminKeys.overview()] });
+  return useApiMutation(shipOrder, { invalidates: [orderKeys.all, adminKeys.overview(), adminKeys.sales()] });
 }

@@ -27,8 +27,8 @@ const COLUMNS = [
   text.payment,
   text.action,
 ];
-// The overview counts orders by state: a removal changes it.
-const ALSO_STALE = [adminKeys.overview()];
+// The overview counts orders by state and charts them: a removal changes both.
+const ALSO_STALE = [adminKeys.overview(), adminKeys.sales()];
 /**
  * Below this width the table's columns do not fit beside the dashboard's menu: each order becomes
  * a card instead, so nothing hides behind a sideways scroll.
