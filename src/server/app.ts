@@ -35,6 +35,7 @@ import { requestIdOf } from "./lib/request-id.js";
 import { type EarlyAnswer, earlyAnsweringServer } from "./plugins/early-answers.js";
 import errors from "./plugins/errors.js";
 import input from "./plugins/input.js";
+import metrics from "./plugins/metrics.js";
 import security, { frameworkErrors } from "./plugins/security.js";
 import session from "./plugins/session.js";
 import spa from "./plugins/spa.js";
@@ -161,6 +162,7 @@ export async function buildApp(
   await app.register(input);
   await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie) });
   await app.register(catalogCache);
+  await app.register(metrics);
 
   // Features.
   await app.register(healthRoutes);

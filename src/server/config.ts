@@ -100,6 +100,11 @@ const envSchema = z
     // On SIGTERM: /readyz answers 503 for this long before the server closes (a balancer's health
     // checks notice within it); 0 closes at once.
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(0),
+    // Metrics (docs/operations.md): on a port of their own, and/or on /metrics behind a bearer token.
+    METRICS_PORT: optionalString.pipe(
+      z.coerce.number<string | undefined>().int().min(1).max(65_535).optional(),
+    ),
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     STATIC_DIR: optionalString,
@@ -183,6 +188,9 @@ export interface Config {
     maxUnpaid: number;
     maxUnpaidUnits: number;
   };
+  /** Where Prometheus scrapes the metrics: METRICS_PORT, and /metrics with METRICS_TOKEN. */
+  metricsPort: number | undefined;
+  metricsToken: string | undefined;
   /** How long a stopping instance still serves with /readyz at 503 (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
   seedDemo: boolean;
@@ -298,6 +306,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxUnpaidUnits: env.ORDER_MAX_UNPAID_UNITS,
     },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    metricsPort: env.METRICS_PORT,
+    metricsToken: env.METRICS_TOKEN,
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,

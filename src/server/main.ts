@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import path from "node:path";
 import { buildApp } from "./app.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -6,6 +7,7 @@ import { startEmbeddedPostgres } from "./db/embedded.js";
 import { runMigrations, withSetupLock } from "./db/migrate.js";
 import { seedDemoCatalog } from "./db/seed/index.js";
 import { DEMO_ACCOUNTS, setUpAccounts } from "./features/accounts/setup.js";
+import { serveMetrics } from "./lib/metrics.js";
 
 /** How often the shop checks that the process that started it still runs. */
 const PARENT_CHECK_MS = 500;
@@ -54,6 +56,7 @@ async function main() {
   };
 
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let metricsServer: Server | undefined;
   try {
     await withSetupLock(database, async () => {
       await runMigrations(database);
@@ -69,6 +72,10 @@ async function main() {
     }
     if (config.hostNotice) say(config.hostNotice);
     await app.listen({ port: config.port, host: config.host });
+    if (config.metricsPort) {
+      metricsServer = await serveMetrics(config.metricsPort, config.host, app.gauges);
+      say(`Metrics at http://${config.host}:${config.metricsPort}/metrics`);
+    }
   } catch (error) {
     await app?.close().catch(() => {});
     await stopDatabase();
@@ -92,6 +99,7 @@ async function main() {
     }
     // No new connections, 503 on kept-alive ones; the requests in flight are answered.
     await app?.close().catch(() => {});
+    metricsServer?.close();
     await stopDatabase();
     process.exit(0);
   };

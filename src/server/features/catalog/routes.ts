@@ -16,6 +16,7 @@ import {
 import { productListPath } from "../../../shared/constants.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
+import { httpDuration } from "../../lib/metrics.js";
 import { notFound } from "../../lib/problem.js";
 import { requestIdOf } from "../../lib/request-id.js";
 import { problemResponses } from "../../lib/schemas.js";
@@ -151,19 +152,21 @@ function answeredByUrl(app: FastifyInstance, route: string) {
     if (req.method !== "GET") return false;
     const cached = cachedFor(req.url);
     if (!cached) return false;
-    const started = LOGS_REQUESTS.has(app.log.level) ? performance.now() : undefined;
+    const started = performance.now();
     const sent = encodedFor(cached, req.headers["accept-encoding"]);
     const headers = headersFor(app, madeHeaders, sent);
     if (matchesEtag(req.headers["if-none-match"], sent.etag)) res.writeHead(304, headers.notModified).end();
     else res.writeHead(200, headers.ok).end(sent.body);
-    if (started !== undefined)
+    const ms = performance.now() - started;
+    httpDuration.observe({ method: "GET", route, status: res.statusCode }, ms / 1000);
+    if (LOGS_REQUESTS.has(app.log.level))
       app.log.info(
         {
           reqId: requestIdOf(req, app.config.trustProxy),
           method: req.method,
           route,
           status: res.statusCode,
-          ms: performance.now() - started,
+          ms,
         },
         "request completed",
       );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Mailer } from "../../lib/mailer.js";
 import type { PeriodicJob } from "../../lib/periodic.js";
-import { type InvoiceAttachment, startMailOutbox } from "./outbox.js";
+import { type InvoiceAttachment, outboxBacklog, startMailOutbox } from "./outbox.js";
 
 export type { InvoiceAttachment } from "./outbox.js";
 
@@ -13,6 +13,11 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
   mailer: Mailer;
   invoiceFor?: InvoiceAttachment;
 }> = async (app, { mailer, invoiceFor }) => {
+  app.gauge(
+    "gearhouse_mail_outbox_backlog",
+    "Order mails queued and not sent yet (due now or waiting for their next try).",
+    () => outboxBacklog(app.db),
+  );
   let job: PeriodicJob | undefined;
   app.addHook("onReady", async () => {
     job = startMailOutbox({

@@ -167,6 +167,14 @@ export async function enqueueReminders(db: Db, beforeSeconds: number): Promise<n
   return result.rowCount ?? 0;
 }
 
+/** Mails queued and neither sent nor given up: read from the outbox's partial index. */
+export async function outboxBacklog(db: Db): Promise<number> {
+  const result = await db.execute<{ n: number }>(
+    sql`select count(*)::int as n from ${mailOutbox} where sent_at is null and dropped_at is null`,
+  );
+  return result.rows[0]?.n ?? 0;
+}
+
 /** Every `intervalSeconds`: queue the reminders due, then send what is due. */
 export function startMailOutbox(
   options: OutboxOptions & { intervalSeconds: number; reminderSeconds: number },

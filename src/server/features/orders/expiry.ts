@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
+import { countOrders } from "../../lib/metrics.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
 import type { CatalogCache, CatalogChange } from "../catalog/index.js";
 import { changeCatalog } from "../catalog/index.js";
@@ -47,6 +48,7 @@ async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BAT
       from due where o.id = due.id and o.status = ${pending}
       returning o.id, o.product_id, o.quantity`);
     const expired = result.rows.map((r) => ({ id: r.id, productId: r.product_id, quantity: r.quantity }));
+    countOrders("expired", expired.length);
     const units = new Map<string, number>();
     for (const order of expired) {
       if (order.productId) units.set(order.productId, (units.get(order.productId) ?? 0) + order.quantity);

@@ -11,6 +11,7 @@ import {
 } from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
+import { countOrders } from "../../lib/metrics.js";
 import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
@@ -150,6 +151,7 @@ async function takeStockAndInsert(
         .getSQL(),
     )
     .returning();
+  if (row) countOrders("placed");
   return row;
 }
 
@@ -285,6 +287,7 @@ export async function removeOrder(
       const v = verdict(row.status, "remove");
       throw v.kind === "refused" ? v.problem : notFound(orderMessages.notFound);
     }
+    countOrders("removed");
     if (!removed.productId) return;
     await tx
       .update(products)
@@ -307,7 +310,10 @@ export async function shipOrder(db: Db, id: string, input: ShipOrderInput = {}):
     .set({ status: nextStatus("ship"), shippedAt: new Date(), carrier, trackingNumber })
     .where(and(eq(orders.id, id), movableBy("ship")))
     .returning();
-  if (shipped) return toOrder(shipped);
+  if (shipped) {
+    countOrders("shipped");
+    return toOrder(shipped);
+  }
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
   if (!row) throw notFound(orderMessages.notFound);
   const v = verdict(row.status, "ship");

@@ -57,6 +57,8 @@ export interface ProviderEvent {
   kind: "payment" | "refund" | "other";
   /** The payment intent the event is about; null for other events. */
   intentId: string | null;
+  /** A failed payment's decline code (or error code), for the payment failures metric. */
+  failureReason?: string;
 }
 
 export interface PaymentProvider {

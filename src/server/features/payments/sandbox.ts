@@ -5,6 +5,7 @@ import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { SandboxConfirmInput, SandboxConfirmResult } from "../../../shared/payments.js";
 import type { Db } from "../../db/client.js";
 import { sandboxIntents } from "../../db/schema/index.js";
+import { countPaymentFailure } from "../../lib/metrics.js";
 import { badGateway, conflict, notFound, paymentRequired } from "../../lib/problem.js";
 import type {
   CreatedIntent,
@@ -84,31 +85,35 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-type Verdict = { approved: true; brand: string; last4: string } | { approved: false; message: string };
+/** A refusal: the message the customer reads, and the decline code Stripe would give (for metrics). */
+type Verdict =
+  | { approved: true; brand: string; last4: string }
+  | { approved: false; message: string; reason: string };
 
 /** Judges a card the way Stripe does in test mode: number, then expiry, then CVC, then the issuer. */
 function judgeCard(card: Card, now: Date): Verdict {
   const digits = card.number.replaceAll(" ", "");
   const brand = BRANDS.find((b) => b.prefix.test(digits)) ?? UNKNOWN_BRAND;
   if (!/^\d+$/.test(digits) || !brand.lengths.includes(digits.length) || !luhnValid(digits)) {
-    return { approved: false, message: paymentMessages.incorrectNumber };
+    return { approved: false, message: paymentMessages.incorrectNumber, reason: "incorrect_number" };
   }
   // Two-digit years are how cards print them.
   const year = card.expYear < 100 ? 2000 + card.expYear : card.expYear;
   const thisYear = now.getUTCFullYear();
   if (card.expMonth < 1 || card.expMonth > 12 || year > thisYear + 50) {
-    return { approved: false, message: paymentMessages.invalidExpiry };
+    return { approved: false, message: paymentMessages.invalidExpiry, reason: "invalid_expiry" };
   }
   // A card is valid through the last day of its expiry month.
   if (year < thisYear || (year === thisYear && card.expMonth < now.getUTCMonth() + 1)) {
-    return { approved: false, message: paymentMessages.expiredCard };
+    return { approved: false, message: paymentMessages.expiredCard, reason: "expired_card" };
   }
   if (!new RegExp(`^\\d{${brand.cvcLength}}$`).test(card.cvc)) {
-    return { approved: false, message: paymentMessages.incompleteCvc };
+    return { approved: false, message: paymentMessages.incompleteCvc, reason: "incorrect_cvc" };
   }
   const refusal = REFUSALS.get(digits);
   if (refusal || !SUCCEEDING.has(digits)) {
-    return { approved: false, message: refusal ?? paymentMessages.cardDeclined };
+    const reason = refusal === paymentMessages.insufficientFunds ? "insufficient_funds" : "card_declined";
+    return { approved: false, message: refusal ?? paymentMessages.cardDeclined, reason };
   }
   return { approved: true, brand: brand.name, last4: digits.slice(-4) };
 }
@@ -241,6 +246,7 @@ export class SandboxProvider implements PaymentProvider {
 
     const verdict = judgeCard(card, new Date());
     if (!verdict.approved) {
+      countPaymentFailure(verdict.reason);
       // Never over a success that a concurrent confirmation just recorded.
       await this.db
         .update(sandboxIntents)

@@ -6,6 +6,7 @@ import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent, SandboxConfirmInput, SandboxConfirmResult } from "../../../shared/payments.js";
 import type { Db, Tx } from "../../db/client.js";
 import { orderIntents, orders, paymentEvents, payments, products, refunds } from "../../db/schema/index.js";
+import { countOrders, countPaymentFailure } from "../../lib/metrics.js";
 import { badRequest, conflict, type HttpProblem, notFound, paymentRequired } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
@@ -81,6 +82,7 @@ async function settle(
         .where(and(eq(orders.id, orderId), movableBy("pay"), eq(inCents(orders.totalPrice), intent.amount)))
         .returning();
   if (paid) {
+    countOrders("paid");
     await tx
       .insert(payments)
       .values({
@@ -327,6 +329,7 @@ async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promi
     .where(and(eq(orders.id, row.id), movableBy("refund")))
     .returning();
   if (!refunded) return row;
+  countOrders("refunded");
   if (refunded.productId) {
     await tx
       .update(products)
@@ -367,6 +370,7 @@ export async function applyWebhookEvent(
     .from(paymentEvents)
     .where(eq(paymentEvents.id, event.id));
   if (seen) return;
+  if (event.failureReason) countPaymentFailure(event.failureReason);
   // Asked outside the transaction, so no database connection waits on the network.
   if (event.kind === "refund") {
     const [intent, made] = await Promise.all([provider.retrieve(intentId), provider.refundsOf(intentId)]);

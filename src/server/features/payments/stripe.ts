@@ -145,6 +145,11 @@ export class StripeProvider implements PaymentProvider {
         ? (object as Record<string, unknown>)[name]
         : undefined;
     const asId = (value: unknown) => (typeof value === "string" ? value : null);
+    if (event.type === "payment_intent.payment_failed") {
+      const error = field("last_payment_error") as { decline_code?: string; code?: string } | undefined;
+      const failureReason = error?.decline_code ?? error?.code ?? "unknown";
+      return { id: event.id, type: event.type, kind: "payment", intentId: asId(field("id")), failureReason };
+    }
     if (event.type.startsWith("payment_intent.")) {
       return { id: event.id, type: event.type, kind: "payment", intentId: asId(field("id")) };
     }

@@ -96,6 +96,11 @@ export class ImageEncoder {
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
+  /** Uploads sent to the worker and not answered yet: the one it encodes and those queued. */
+  get queued(): number {
+    return this.pending.size;
+  }
+
   /** The running worker's process id, while there is one. */
   get workerPid(): number | undefined {
     return this.worker?.pid;

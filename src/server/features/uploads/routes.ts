@@ -32,6 +32,11 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
   const encoder = new ImageEncoder();
   const spool = new UploadSpool(app.config.dataDir);
+  app.gauge(
+    "gearhouse_image_queue_depth",
+    "Uploads waiting for the image worker, or being encoded.",
+    () => encoder.queued,
+  );
   app.addHook("onClose", async () => {
     encoder.close();
     spool.close();

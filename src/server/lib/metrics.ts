@@ -1,0 +1,99 @@
+import { createServer, type Server } from "node:http";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * The shop's metrics in Prometheus' format (prom-client), one registry per process: what each
+ * instance did since it started (counters), how long it took (histograms) and how it stands now
+ * (gauges, read at each scrape). Served by plugins/metrics.ts; every metric is listed, with the
+ * alerts worth setting, in docs/operations.md.
+ */
+export const registry = new Registry();
+
+// The process: CPU, memory, heap, GC, and the event loop's delay (nodejs_eventloop_lag_*,
+// gearhouse_nodejs_eventloop_delay_p99_seconds among others).
+collectDefaultMetrics({ register: registry, prefix: "gearhouse_" });
+
+export const httpDuration = new Histogram({
+  name: "gearhouse_http_request_duration_seconds",
+  help: "Time from a request's arrival to its answer, by method, route pattern and status.",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export type OrderEvent = "placed" | "paid" | "shipped" | "removed" | "expired" | "refunded";
+
+const orderEvents = new Counter({
+  name: "gearhouse_orders_total",
+  help: "Orders this instance moved, by event: placed, paid, shipped, removed, expired, refunded.",
+  labelNames: ["event"] as const,
+  registers: [registry],
+});
+
+/**
+ * Counts `n` orders moved by `event`, when the statement that moved them returned them (inside
+ * its transaction: one that rolls back after that, which the shop's transactions do only on an
+ * error, is still counted).
+ */
+export function countOrders(event: OrderEvent, n = 1): void {
+  if (n > 0) orderEvents.inc({ event }, n);
+}
+
+const paymentFailures = new Counter({
+  name: "gearhouse_payment_failures_total",
+  help: "Card payments refused, by reason (the sandbox's judgement, or Stripe's decline code).",
+  labelNames: ["reason"] as const,
+  registers: [registry],
+});
+
+export function countPaymentFailure(reason: string): void {
+  paymentFailures.inc({ reason });
+}
+
+/**
+ * A gauge whose value is read when Prometheus scrapes (a queue's depth, a pool's use), in the
+ * registry of the app it reads from (plugins/metrics.ts). A read that fails (the database away)
+ * leaves the gauge out of that scrape rather than failing it.
+ */
+export function gaugeOf(
+  into: Registry,
+  name: string,
+  help: string,
+  read: () => number | Promise<number>,
+): void {
+  new Gauge({
+    name,
+    help,
+    registers: [into],
+    async collect() {
+      try {
+        this.set(await read());
+      } catch {
+        this.reset();
+      }
+    },
+  });
+}
+
+/** The process's metrics and an app's gauges, in Prometheus' text format. */
+export function metricsText(gauges: Registry): Promise<string> {
+  return Registry.merge([registry, gauges]).metrics();
+}
+
+/**
+ * The metrics on a port of their own (METRICS_PORT), for Prometheus to scrape each instance
+ * directly and never through the load balancer or from the internet. Returns its server.
+ */
+export function serveMetrics(port: number, host: string, gauges: Registry): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    if (req.method !== "GET" || req.url !== "/metrics") {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": registry.contentType }).end(await metricsText(gauges));
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
