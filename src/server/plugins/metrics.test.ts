@@ -21,7 +21,7 @@ async function scrape(): Promise<string> {
 }
 
 /** The value of one series, e.g. `gearhouse_orders_total{event="paid"}`; 0 when absent. */
-function valueOf(text: string, series: string): number {
+function seriesValue(text: string, series: string): number {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
@@ -87,13 +87,13 @@ describe("metrics", () => {
     });
     expect(refused.statusCode).toBe(402);
     const after = await scrape();
-    const moved = (series: string) => valueOf(after, series) - valueOf(before, series);
+    const moved = (series: string) => seriesValue(after, series) - seriesValue(before, series);
     expect(moved('gearhouse_orders_total{event="placed"}')).toBe(3);
     expect(moved('gearhouse_orders_total{event="paid"}')).toBe(1);
     expect(moved('gearhouse_orders_total{event="removed"}')).toBe(1);
     expect(moved('gearhouse_payment_failures_total{reason="card_declined"}')).toBe(1);
     // Two queued mails at least: the placed orders' (this app sends none by itself).
-    expect(valueOf(after, "gearhouse_mail_outbox_backlog")).toBeGreaterThanOrEqual(3);
+    expect(seriesValue(after, "gearhouse_mail_outbox_backlog")).toBeGreaterThanOrEqual(3);
   });
 
   it("the documented scrape configuration passes promtool check config", () => {

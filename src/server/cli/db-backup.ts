@@ -1,0 +1,47 @@
+// `npm run db:backup [-- FILE]`: writes a consistent snapshot of the shop's database (DATABASE_URL,
+// or the embedded one, the running shop's included) to FILE, by default
+// DATA_DIR/backups/gearhouse-<time>.backup.gz, while the shop goes on taking orders. Restore it
+// with `npm run db:restore FILE` (db/backup.ts says how both work).
+import { createWriteStream, mkdirSync, renameSync, statSync } from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+import pg from "pg";
+import { loadConfig } from "../config.js";
+import { backUp } from "../db/backup.js";
+import { connectionString } from "./database.js";
+
+async function main() {
+  const config = loadConfig();
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const file = path.resolve(
+    process.argv[2] ?? path.join(config.dataDir, "backups", `gearhouse-${stamp}.backup.gz`),
+  );
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { url, embedded } = await connectionString(config);
+  const client = new pg.Client({ connectionString: url });
+  const started = performance.now();
+  try {
+    await client.connect();
+    // Written beside, then renamed: a backup cut short never stands as the file.
+    const partial = `${file}.partial`;
+    const gzip = createGzip();
+    const written = pipeline(gzip, createWriteStream(partial, { mode: 0o600 }));
+    const rows = await backUp(client, gzip);
+    gzip.end();
+    await written;
+    renameSync(partial, file);
+    const total = Object.values(rows).reduce((a, b) => a + b, 0);
+    console.log(
+      `Backup written to ${file}: ${total.toLocaleString("en-US")} rows in ${Object.keys(rows).length} tables, ${(statSync(file).size / 1e6).toFixed(1)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+    await embedded?.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { createDatabase } from "../../db/client.js";
+import { stockedProduct } from "../products.js";
+import { until } from "../until.js";
+import { ShopClient } from "./shop-client.js";
+import { type ShopProcess, shopPlace, showOutputOnFailure, stopLeftoverPostgres } from "./shop-process.js";
+
+// Backups of the embedded database (issue 19, item 4): `npm run db:backup` while customers keep
+// ordering, `npm run db:restore` into an empty data directory, and a shop started on the restored
+// data finds every order acknowledged before the backup began, its sums as consistent as ever.
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
+const source = await shopPlace("backup");
+const target = await shopPlace("restored");
+let shop: ShopProcess | undefined;
+let restored: ShopProcess | undefined;
+
+afterAll(async () => {
+  await shop?.stop();
+  await restored?.stop();
+  for (const place of [source, target]) {
+    await stopLeftoverPostgres(place.dataDir);
+    rmSync(place.dataDir, { recursive: true, force: true });
+  }
+});
+
+/** Runs one of the package's database commands (`npm run db:…`) on `dataDir`; its output and exit code. */
+function command(script: string, args: string[], place: { dataDir: string; pgPort: number }) {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", `src/server/cli/${script}.ts`, ...args], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATA_DIR: place.dataDir,
+        EMBEDDED_PG_PORT: String(place.pgPort),
+        DATABASE_URL: "",
+      },
+    });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+/** What must agree in any consistent snapshot: the running counts and sums with a full recount. */
+const CONSISTENCY = sql`
+  select
+    (select count(*)::int from "order") as orders,
+    (select coalesce(sum(n), 0)::int from overview_count where key like 'orders:%') as counted,
+    (select count(*)::int from "order" where paid_at is not null) as paid,
+    (select count(*)::int from invoice) as invoices,
+    (select coalesce(max(number), 0)::int from invoice) as last_invoice,
+    (select next - 1 from invoice_sequence)::int as sequence_at,
+    (select coalesce(sum(orders), 0)::int from sales_day) as charted`;
+
+describe("backups", () => {
+  beforeEach(() => showOutputOnFailure(() => [shop, restored]));
+
+  it("a backup taken while orders come in restores every order acknowledged before it began", async () => {
+    shop = await source.start();
+    const database = createDatabase(source.databaseUrl, { max: 2 });
+    const productId = await stockedProduct(database.db, 1_000_000);
+    const client = new ShopClient(shop.url);
+    const customers = await Promise.all([client.signUp("Backup One"), client.signUp("Backup Two")]);
+
+    // Customers order back to back until told to stop; each acknowledged order is noted.
+    const acknowledged: string[] = [];
+    let ordering = true;
+    const load = customers.map(async (customer) => {
+      while (ordering) {
+        const res = await client.placeOrder(customer, productId, 10);
+        if (res.status === 201) acknowledged.push(res.json<{ id: string }>().id);
+      }
+    });
+    await until("orders to come in", () => acknowledged.length >= 20);
+
+    const before = [...acknowledged];
+    const file = path.join(source.dataDir, "backups", "under-load.backup.gz");
+    const backup = await command("db-backup", [file], source);
+    expect(backup.code, backup.output).toBe(0);
+    expect(backup.output).toMatch(/Backup written to .*under-load\.backup\.gz/);
+    // Orders went on while it ran.
+    const during = acknowledged.length;
+    await until("more orders after the backup", () => acknowledged.length > during);
+    ordering = false;
+    await Promise.all(load);
+    client.close();
+    await database.close();
+    await shop.stop();
+    shop = undefined;
+
+    const restoring = await command("db-restore", [file], target);
+    expect(restoring.code, restoring.output).toBe(0);
+    expect(restoring.output).toMatch(/Restored [\d,]+ rows/);
+    // Never over a database that is there.
+    const again = await command("db-restore", [file], target);
+    expect(again.code).not.toBe(0);
+    expect(again.output).toContain("holds a database already");
+
+    restored = await target.start();
+    expect((await fetch(`${restored.url}/readyz`)).status).toBe(200);
+    const back = createDatabase(target.databaseUrl, { max: 1 });
+    try {
+      const ids = await back.db.execute<{ id: string }>(sql`select id from "order"`);
+      const present = new Set(ids.rows.map((r) => r.id));
+      for (const id of before) expect(present.has(id), id).toBe(true);
+      // A snapshot of one moment: no order acknowledged long after it (the load ran on past it).
+      expect(present.size).toBeLessThan(acknowledged.length);
+      const [figures] = (await back.db.execute(CONSISTENCY)).rows as Record<string, number>[];
+      expect(figures?.counted).toBe(figures?.orders);
+      expect(figures?.charted).toBe(figures?.orders);
+      expect(figures?.invoices).toBe(figures?.paid);
+      expect(figures?.sequence_at).toBe(figures?.last_invoice);
+      // The restored shop takes new orders after the restored ones (ids, sequences, stock).
+      const newClient = new ShopClient(restored.url);
+      const customer = await newClient.signUp("After Restore");
+      const placed = await newClient.placeOrder(customer, productId, 10);
+      expect(placed.status, placed.text).toBe(201);
+      newClient.close();
+    } finally {
+      await back.close();
+    }
+  });
+});
