@@ -4,7 +4,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import type { Database } from "./client.js";
 
 /** The committed migrations, found beside the sources or beside the build. */
-const migrationsFolder = path.resolve(
+export const migrationsFolder = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "../../../src/server/db/migrations",
 );

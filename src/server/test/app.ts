@@ -20,14 +20,19 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** A fresh database cloned from the migrated, seeded template. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh database cloned from the migrated, seeded template, or (`empty`) one with nothing in
+ * it, for a test that migrates it itself.
+ */
+export async function createTestDatabase({
+  empty = false,
+} = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject("testDatabaseAdminUrl");
   const name = `t_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+    await admin.query(`create database ${name} template ${empty ? "template0" : TEMPLATE_DB}`);
   } finally {
     await admin.end();
   }

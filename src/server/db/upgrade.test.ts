@@ -1,0 +1,183 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../app.js";
+import { createTestDatabase, testConfig } from "../test/app.js";
+import { confirmWithCard, post } from "../test/payments.js";
+import { fromShop, newSession, type TestUser } from "../test/users.js";
+import { createDatabase, type Database } from "./client.js";
+import { migrationsFolder, runMigrations } from "./migrate.js";
+import { images, invoices, mailOutbox, orders, payments, products, users } from "./schema/index.js";
+
+/**
+ * Upgrades keep every row (issue 19, item 6): a database at the schema of the last landed release
+ * (migrations up to RELEASED, as main stood at cae8e21), with users, products, orders unpaid and
+ * paid, payments and an uploaded image in it, is upgraded to the current schema; every row is
+ * still there and the same, what the new migrations derive from them is right, and the shop on
+ * the upgraded database still pays and removes an order placed before the upgrade.
+ */
+const RELEASED = "0010_refunds_and_intents";
+
+let database: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  const made = await createTestDatabase({ empty: true });
+  drop = made.drop;
+  database = createDatabase(made.url, { max: 4 });
+});
+afterAll(async () => {
+  await database?.close();
+  await drop?.();
+});
+
+/** The committed migrations up to and including `last`, in a folder of their own. */
+function migrationsUpTo(last: string): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "gearhouse-migrations-"));
+  cpSync(migrationsFolder, folder, { recursive: true });
+  const journalFile = path.join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+  const end = journal.entries.findIndex((e) => e.tag === last);
+  expect(end).toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, end + 1);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return folder;
+}
+
+/** Every row of the tables the release had, in a stable order, to compare before and after. */
+async function contents(db: Database["db"]) {
+  const read = (table: string) =>
+    db.execute(sql.raw(`select to_jsonb(t) - 'search_text' as row from "${table}" t order by 1::text`));
+  const tables = ["user", "product", "order", "payment", "image", "overview_count", "low_stock_product"];
+  const out: Record<string, unknown[]> = {};
+  for (const table of tables)
+    out[table] = (await read(table)).rows
+      .map((r) => r.row)
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return out;
+}
+
+describe("upgrading from the last release", () => {
+  it("keeps every row, derives invoices and sums from them, and an old unpaid order can be paid or removed", async () => {
+    const db = database.db;
+    await migrate(db, { migrationsFolder: migrationsUpTo(RELEASED) });
+
+    // A shop as the release left it.
+    const [customer] = await db
+      .insert(users)
+      .values({ id: "old-customer", name: "Olga Older", email: "olga@example.com", phone: "+1 555 0100" })
+      .returning();
+    const [product] = await db
+      .insert(products)
+      .values({
+        name: "Legacy Switch Keyboard",
+        description: "Sold before the upgrade.",
+        image: "/media/products/x.svg",
+        price: 40,
+        quantity: 500,
+        category: "keyboards",
+      })
+      .returning();
+    const webp = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#336699" } })
+      .webp()
+      .toBuffer();
+    const key = "a".repeat(64);
+    await db.insert(images).values({
+      key,
+      contentType: "image/webp",
+      data: webp,
+      width: 4,
+      height: 4,
+      byteSize: webp.length,
+      createdBy: customer?.id,
+    });
+    const order = (status: "pending" | "paid", createdAt: Date) => ({
+      userId: customer?.id,
+      productId: product?.id,
+      productName: "Legacy Switch Keyboard",
+      img: `/api/images/${key}.webp`,
+      name: "Olga Older",
+      email: "olga@example.com",
+      address: "1 Old Road",
+      phone: "+1 555 0100",
+      quantity: 10,
+      unitPrice: 40,
+      totalPrice: 400,
+      status,
+      transactionId: status === "paid" ? `pi_old_${createdAt.getTime()}` : null,
+      paidAt: status === "paid" ? new Date(createdAt.getTime() + 60_000) : null,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      createdAt,
+    });
+    const day = 86_400_000;
+    const placed = await db
+      .insert(orders)
+      .values([
+        order("paid", new Date(Date.now() - 3 * day)),
+        order("paid", new Date(Date.now() - 2 * day)),
+        order("pending", new Date(Date.now() - 60_000)),
+        order("pending", new Date(Date.now() - 30_000)),
+      ])
+      .returning();
+    const paidBefore = placed.filter((o) => o.status === "paid");
+    for (const paid of paidBefore)
+      await db.insert(payments).values({
+        orderId: paid.id,
+        provider: "sandbox",
+        intentId: paid.transactionId ?? "",
+        amount: 40_000,
+        currency: "usd",
+        cardBrand: "visa",
+        cardLast4: "4242",
+      });
+    const before = await contents(db);
+
+    await runMigrations(database);
+
+    // Every row as it was.
+    expect(await contents(db)).toEqual(before);
+    // Invoices for the orders paid before, numbered in the order they were paid; no mails for the past.
+    const numbered = await db.select().from(invoices).orderBy(invoices.number);
+    expect(numbered.map((i) => [i.number, i.orderId])).toEqual(paidBefore.map((o, i) => [i + 1, o.id]));
+    expect(await db.select().from(mailOutbox)).toEqual([]);
+    const [sums] = (
+      await db.execute<{ orders: number; revenue: number; units: number }>(sql`
+        select (select sum(orders)::int from sales_day) as orders, (select sum(revenue)::int from sales_day) as revenue,
+               (select sum(units)::int from product_sales) as units`)
+    ).rows;
+    expect(sums).toEqual({ orders: 4, revenue: 800, units: 20 });
+
+    // The shop on the upgraded database: the old unpaid orders are paid and removed as any other.
+    const app = await buildApp(testConfig(), database, { logger: false });
+    try {
+      await app.ready();
+      const shop = { app, database };
+      const olga: TestUser = {
+        id: customer?.id ?? "",
+        email: "olga@example.com",
+        password: "",
+        cookie: await newSession(app, customer?.id ?? ""),
+      };
+      const [toPay, toRemove] = placed.filter((o) => o.status === "pending");
+      const transactionId = await confirmWithCard(shop, olga, toPay?.id ?? "");
+      const paid = await post(shop, olga, `/api/orders/${toPay?.id}/pay`, { transactionId });
+      expect(paid.statusCode, paid.body).toBe(200);
+      expect(paid.json().status).toBe("paid");
+      const [invoice] = await db
+        .select()
+        .from(invoices)
+        .where(eq(invoices.orderId, toPay?.id ?? ""));
+      expect(invoice?.number).toBe(3);
+      const removed = await fromShop(app, "DELETE", `/api/orders/${toRemove?.id}`, olga.cookie);
+      expect(removed.statusCode).toBe(204);
+      const image = await app.inject({ url: `/api/images/${key}.webp` });
+      expect(image.statusCode).toBe(200);
+      expect(image.rawPayload.equals(webp)).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+});
