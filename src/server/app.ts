@@ -21,6 +21,7 @@ import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
+import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { createPaymentProvider, intentReleaser } from "./features/payments/index.js";
@@ -176,6 +177,7 @@ export async function buildApp(
   const provider = createPaymentProvider(config, database.db);
   await app.register(orderRoutes, { releaseIntents: intentReleaser(database.db, provider, app.log) });
   await app.register(paymentRoutes, { provider });
+  await app.register(invoiceRoutes);
   await app.register(userRoutes);
   await app.register(adminRoutes);
   await app.register(uploadRoutes);

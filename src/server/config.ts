@@ -56,6 +56,12 @@ const envSchema = z
       .min(0)
       .max(60 * 24 * 365)
       .default(120),
+    /** Who issues the invoices (features/invoices): printed on each as the seller. */
+    SELLER_NAME: optionalString,
+    SELLER_ADDRESS: optionalString,
+    /** Unset: MAIL_FROM's address. */
+    SELLER_EMAIL: optionalString.pipe(z.email().optional()),
+    SELLER_TAX_ID: optionalString,
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_CLIENT_SECRET: optionalString,
     GOOGLE_ISSUER: optionalUrl(/^https?$/),
@@ -152,6 +158,8 @@ export interface Config {
     /** How long before an unpaid order's hold ends its reminder goes; 0 for no reminders. */
     reminderSeconds: number;
   };
+  /** The seller printed on every invoice (features/invoices): SELLER_NAME, _ADDRESS, _EMAIL, _TAX_ID. */
+  seller: Seller;
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   stripe:
     | {
@@ -200,6 +208,14 @@ export interface Config {
   staticDir: string;
 }
 
+export interface Seller {
+  name: string;
+  address: string | undefined;
+  email: string;
+  /** A VAT or company registration number, where the seller has one. */
+  taxId: string | undefined;
+}
+
 export interface UploadQuota {
   count: number;
   bytes: number;
@@ -225,6 +241,11 @@ function persistedSecret(dataDir: string): string {
     writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
     return secret;
   }
+}
+
+/** The address in a From header, "Name <address>" or a bare address. */
+function addressOf(from: string): string {
+  return (/<([^>]+)>/.exec(from)?.[1] ?? from).trim();
 }
 
 /**
@@ -285,6 +306,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       outboxIntervalSeconds: env.MAIL_OUTBOX_INTERVAL_SECONDS,
       maxAttempts: env.MAIL_MAX_ATTEMPTS,
       reminderSeconds: Math.round(env.ORDER_REMINDER_MINUTES * 60),
+    },
+    seller: {
+      name: env.SELLER_NAME ?? "Gearhouse",
+      address: env.SELLER_ADDRESS,
+      email: env.SELLER_EMAIL ?? addressOf(env.MAIL_FROM),
+      taxId: env.SELLER_TAX_ID,
     },
     google,
     stripe: payments === "stripe" ? stripe : undefined,

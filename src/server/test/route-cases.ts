@@ -278,6 +278,10 @@ export const ROUTES: Record<string, Entry> = {
       payload: {},
     }),
   },
+  "GET /api/orders/:id/invoice.pdf": {
+    expect: ownerOrAdmin(200),
+    prepare: async (w) => ({ url: `/api/orders/${await paidOrderOfA(w)}/invoice.pdf` }),
+  },
   "POST /api/orders/:id/pay": {
     expect: ownerOnly(200),
     prepare: async (w) => {

@@ -1,0 +1,291 @@
+import { eq } from "drizzle-orm";
+import PDFDocument from "pdfkit";
+import { formatPrice } from "../../../shared/format.js";
+import { invoiceFilename, invoiceNumber } from "../../../shared/invoices.js";
+import { invoiceMessages as text } from "../../../shared/messages/invoices.js";
+import type { Seller } from "../../config.js";
+import type { Db } from "../../db/client.js";
+import { invoices, orders, refunds } from "../../db/schema/index.js";
+
+/** What an invoice shows, read with its order in one query. */
+interface InvoiceData {
+  number: number;
+  /** When the order was paid: the invoice's issue date and its payment date. */
+  issuedAt: Date;
+  orderId: string;
+  productName: string;
+  unitPrice: number;
+  quantity: number;
+  totalPrice: number;
+  buyer: { name: string; email: string; address: string; phone: string };
+  transactionId: string | null;
+  /** Set once the order is refunded: when, and how much in cents (refunds are always in full). */
+  refund: { at: Date; cents: number } | undefined;
+}
+
+/** An order as the invoice route needs it: whose it is, and its invoice if it has one (it is paid). */
+interface OrderInvoice {
+  userId: string | null;
+  invoice: InvoiceData | undefined;
+}
+
+/**
+ * The order and its invoice, undefined for no such order. Its refund is the one of the payment
+ * the order took (refund.intent_id is the order's transaction id): a refunded second charge of
+ * the same order (reason duplicate_charge) is not this invoice's business.
+ */
+export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderInvoice | undefined> {
+  const [row] = await db
+    .select({
+      order: orders,
+      number: invoices.number,
+      issuedAt: invoices.issuedAt,
+      refundCents: refunds.amount,
+    })
+    .from(orders)
+    .leftJoin(invoices, eq(invoices.orderId, orders.id))
+    .leftJoin(refunds, eq(refunds.intentId, orders.transactionId))
+    .where(eq(orders.id, orderId));
+  if (!row) return undefined;
+  const { order, number, issuedAt, refundCents } = row;
+  if (number === null || issuedAt === null) return { userId: order.userId, invoice: undefined };
+  return {
+    userId: order.userId,
+    invoice: {
+      number,
+      issuedAt,
+      orderId: order.id,
+      productName: order.productName,
+      unitPrice: order.unitPrice,
+      quantity: order.quantity,
+      totalPrice: order.totalPrice,
+      buyer: { name: order.name, email: order.email, address: order.address, phone: order.phone },
+      transactionId: order.transactionId,
+      refund: order.refundedAt
+        ? { at: order.refundedAt, cents: refundCents ?? order.totalPrice * 100 }
+        : undefined,
+    },
+  };
+}
+
+/**
+ * A paid order's invoice as a PDF, undefined when the order has none (it does not exist or was
+ * never paid). The receipt mail attaches it, the invoice route sends it.
+ */
+export async function invoicePdf(
+  db: Db,
+  orderId: string,
+  seller: Seller,
+): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
+  const invoice = (await findOrderInvoice(db, orderId))?.invoice;
+  if (!invoice) return undefined;
+  return {
+    number: invoice.number,
+    filename: invoiceFilename(invoice.number),
+    pdf: await renderInvoice(invoice, seller),
+  };
+}
+
+// Dates in UTC, so an invoice reads the same whichever instance makes it, and says so in its footer.
+const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+const moment = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  hourCycle: "h23",
+  timeZone: "UTC",
+});
+
+/** Cents as dollars, like the shop's prices: whole dollars without decimals (every refund so far). */
+function formatCents(cents: number): string {
+  return cents % 100 === 0
+    ? formatPrice(cents / 100)
+    : new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+}
+
+/** What WinAnsi (the standard fonts' encoding) holds above Latin-1's printable ranges. */
+const WIN_ANSI_EXTRA = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
+/** Letters whose plain form no Unicode decomposition gives. */
+const PLAIN: Record<string, string> = {
+  Ł: "L",
+  ł: "l",
+  Đ: "D",
+  đ: "d",
+  Ħ: "H",
+  ħ: "h",
+  ı: "i",
+  Ŧ: "T",
+  ŧ: "t",
+};
+
+const inWinAnsi = (c: string) => {
+  const code = c.codePointAt(0) ?? 0;
+  return (
+    c === "\n" || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c)
+  );
+};
+
+/**
+ * Text the standard fonts can show: a character outside WinAnsi becomes its plain letter where it
+ * has one (Ż → Z, ł → l) and "?" otherwise, where pdfkit would print a wrong glyph instead
+ * ("Łukasz" came out as "V¶7¢{ó" in pdftotext). Customers type names, addresses and products.
+ */
+function printable(value: string): string {
+  let out = "";
+  for (const c of value.normalize("NFC")) {
+    if (inWinAnsi(c)) out += c;
+    else {
+      const plain = PLAIN[c] ?? c.normalize("NFKD").replace(/\p{M}/gu, "");
+      out += plain !== "" && [...plain].every(inWinAnsi) ? plain : "?";
+    }
+  }
+  return out;
+}
+
+// US Letter in points (the shop sells in US dollars), with an inch less two tenths around.
+const MARGIN = 56;
+const WIDTH = 612 - 2 * MARGIN;
+const GAP = 24;
+const HALF = (WIDTH - GAP) / 2;
+/** The line's columns: x from the left margin, width, alignment. */
+const COLUMNS = [
+  { key: "product", x: 0, width: 220, align: "left" },
+  { key: "unitPrice", x: 220, width: 90, align: "right" },
+  { key: "quantity", x: 310, width: 70, align: "right" },
+  { key: "lineTotal", x: 380, width: WIDTH - 380, align: "right" },
+] as const;
+
+/**
+ * Draws the invoice with the standard Helvetica (no font file: PDF readers have it), so its text
+ * is WinAnsi: a character outside it (most non-Latin scripts) cannot be shown in these fonts. The
+ * document's dates are its issue date, which makes the bytes depend on the invoice only: the same
+ * invoice is the same file.
+ */
+export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buffer> {
+  const number = invoiceNumber(invoice.number);
+  const doc = new PDFDocument({
+    size: "LETTER",
+    margin: MARGIN,
+    lang: "en-US",
+    displayTitle: true,
+    info: {
+      Title: `${text.title} ${number}`,
+      Subject: text.subject(number),
+      Author: seller.name,
+      Creator: seller.name,
+      CreationDate: invoice.issuedAt,
+      ModDate: invoice.issuedAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+
+  const left = MARGIN;
+  const right = MARGIN + HALF + GAP;
+
+  doc.font("Helvetica-Bold").fontSize(24).text(text.title, left, MARGIN);
+  doc.moveDown(0.5);
+  const facts: [string, string][] = [
+    [text.number, number],
+    [text.issued, day.format(invoice.issuedAt)],
+  ];
+  doc.fontSize(10);
+  for (const [label, value] of facts) {
+    doc.font("Helvetica-Bold").text(`${label}: `, left, doc.y, { continued: true });
+    doc.font("Helvetica").text(value);
+  }
+
+  // Seller and buyer side by side; the lower of the two decides where the line starts.
+  const top = doc.y + 20;
+  const party = (x: number, heading: string, lines: (string | undefined)[]) => {
+    doc.font("Helvetica-Bold").fontSize(11).text(heading, x, top, { width: HALF });
+    doc.font("Helvetica").fontSize(10);
+    for (const line of lines) if (line) doc.text(printable(line), x, doc.y + 2, { width: HALF });
+    return doc.y;
+  };
+  const sellerEnd = party(left, text.seller, [
+    seller.name,
+    seller.address,
+    seller.email,
+    seller.taxId ? text.taxId(seller.taxId) : undefined,
+  ]);
+  const { buyer } = invoice;
+  const buyerEnd = party(right, text.buyer, [
+    buyer.name,
+    buyer.email,
+    buyer.address,
+    text.phone(buyer.phone),
+  ]);
+
+  // The one line: product, unit price, quantity, line total; then the total.
+  let y = Math.max(sellerEnd, buyerEnd) + 28;
+  const cells = (values: Record<(typeof COLUMNS)[number]["key"], string>, font: string) => {
+    doc.font(font).fontSize(10);
+    const height = Math.max(...COLUMNS.map((c) => doc.heightOfString(values[c.key], { width: c.width - 8 })));
+    for (const c of COLUMNS)
+      doc.text(values[c.key], left + c.x + 4, y, { width: c.width - 8, align: c.align });
+    y += height + 6;
+  };
+  const rule = (weight: number) => {
+    doc
+      .moveTo(left, y)
+      .lineTo(left + WIDTH, y)
+      .lineWidth(weight)
+      .strokeColor("#444444")
+      .stroke();
+    y += 6;
+  };
+  cells(text.columns, "Helvetica-Bold");
+  rule(1);
+  cells(
+    {
+      product: printable(invoice.productName),
+      unitPrice: formatPrice(invoice.unitPrice),
+      quantity: String(invoice.quantity),
+      lineTotal: formatPrice(invoice.totalPrice),
+    },
+    "Helvetica",
+  );
+  rule(0.5);
+  doc.font("Helvetica-Bold").fontSize(12);
+  doc.text(`${text.total}: ${formatPrice(invoice.totalPrice)}`, left, y + 2, {
+    width: WIDTH,
+    align: "right",
+  });
+
+  // How it was paid, and a refund when there was one.
+  doc.moveDown(2);
+  doc.font("Helvetica-Bold").fontSize(11).text(text.payment, left, doc.y, { width: WIDTH });
+  doc.fontSize(10);
+  const payment: [string, string][] = [[text.paidAt, moment.format(invoice.issuedAt)]];
+  if (invoice.transactionId) payment.push([text.transactionId, printable(invoice.transactionId)]);
+  for (const [label, value] of payment) {
+    doc.font("Helvetica-Bold").text(`${label}: `, left, doc.y + 2, { continued: true });
+    doc.font("Helvetica").text(value);
+  }
+  if (invoice.refund) {
+    doc.moveDown(1);
+    doc.font("Helvetica-Bold").fontSize(11).text(text.refund, left, doc.y, { width: WIDTH });
+    doc
+      .font("Helvetica")
+      .fontSize(10)
+      .text(
+        text.refunded(formatCents(invoice.refund.cents), moment.format(invoice.refund.at)),
+        left,
+        doc.y + 2,
+        {
+          width: WIDTH,
+        },
+      );
+  }
+
+  doc.moveDown(3);
+  doc.font("Helvetica").fontSize(8).fillColor("#555555").text(text.footer(invoice.orderId), left, doc.y, {
+    width: WIDTH,
+  });
+  doc.end();
+  return done;
+}

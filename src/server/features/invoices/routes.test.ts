@@ -1,0 +1,206 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { formatPrice } from "../../../shared/format.js";
+import { invoiceNumber, invoicePath } from "../../../shared/invoices.js";
+import { invoiceMessages } from "../../../shared/messages/invoices.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
+import type { Order } from "../../../shared/orders.js";
+import { loadConfig } from "../../config.js";
+import { invoices } from "../../db/schema/index.js";
+import { setUpTestApp } from "../../test/app.js";
+import { orderRow, placeOrder, post } from "../../test/payments.js";
+import { pdfText } from "../../test/pdf.js";
+import { signUp, type TestUser } from "../../test/users.js";
+import { invoicePdf } from "./index.js";
+
+const SELLER = {
+  SELLER_ADDRESS: "500 Market Street, San Francisco, CA 94105",
+  SELLER_TAX_ID: "US-12-3456789",
+};
+const ctx = setUpTestApp(SELLER, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+const alice = ctx.signedUpUser({ name: "Alice Invoice" });
+const bob = ctx.signedUpUser({ name: "Bob Other" });
+const admin = ctx.signedUpAdmin();
+
+const THIS_YEAR = new Date().getUTCFullYear();
+const CARD = { number: "4242 4242 4242 4242", expMonth: 12, expYear: THIS_YEAR + 3, cvc: "123" };
+const utcDay = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+
+/** An order of ten units at `price` dollars, paid through the sandbox: the order as /pay answered it. */
+async function paidOrder(user: TestUser, price = 37): Promise<Order> {
+  const order = await placeOrder(ctx, user, price);
+  const intent = await post(ctx, user, `/api/orders/${order.id}/payment-intent`);
+  expect(intent.statusCode, intent.body).toBe(200);
+  const confirmed = await post(ctx, user, "/api/payments/sandbox/confirm", {
+    clientSecret: intent.json().clientSecret,
+    card: CARD,
+    billing: { name: "Alice Invoice", email: user.email },
+  });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  const paid = await post(ctx, user, `/api/orders/${order.id}/pay`, {
+    transactionId: confirmed.json().paymentIntent.id,
+  });
+  expect(paid.statusCode, paid.body).toBe(200);
+  return paid.json();
+}
+
+function download(user: TestUser | null, orderId: string) {
+  return ctx.app.inject({
+    method: "GET",
+    url: invoicePath(orderId),
+    headers: user ? { cookie: user.cookie } : {},
+  });
+}
+
+async function numberOf(orderId: string): Promise<number> {
+  const [row] = await ctx.database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
+  if (!row) throw new Error(`order ${orderId} has no invoice`);
+  return row.number;
+}
+
+/** The PDF's text on one line per line, runs of spaces (the layout's columns) made one. */
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.replace(/\s+/g, " ").trim())
+    .filter(Boolean);
+
+describe("GET /api/orders/:id/invoice.pdf", () => {
+  it("gives the owner a PDF with the number, seller, buyer, line, total, payment date and transaction id", async () => {
+    const order = await paidOrder(alice, 37);
+    const res = await download(alice, order.id);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    const number = invoiceNumber(await numberOf(order.id));
+    expect(number).toMatch(/^GH-\d{6}$/);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    expect(res.headers["content-disposition"]).toBe(`attachment; filename="invoice-${number}.pdf"`);
+    expect(res.headers["cache-control"]).toBe("private, no-store");
+    expect(res.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
+
+    const text = lines(await pdfText(res.rawPayload));
+    const row = await orderRow(ctx, order.id);
+    const paidAt = row?.paidAt ?? new Date(0);
+    expect(text[0]).toBe(invoiceMessages.title);
+    expect(text).toContain(`${invoiceMessages.number}: ${number}`);
+    expect(text).toContain(`${invoiceMessages.issued}: ${utcDay.format(paidAt)}`);
+    // Seller (defaults: SELLER_NAME "Gearhouse", SELLER_EMAIL from MAIL_FROM) beside the buyer.
+    const joined = text.join("\n");
+    expect(joined).toMatch(/^From Bill to$/m);
+    expect(joined).toMatch(/^Gearhouse Alice Invoice$/m);
+    expect(joined).toContain(SELLER.SELLER_ADDRESS);
+    expect(joined).toContain("no-reply@gearhouse.local");
+    expect(joined).toContain(alice.email);
+    expect(joined).toContain(invoiceMessages.taxId(SELLER.SELLER_TAX_ID));
+    expect(joined).toContain("1 Loop Road, Austin");
+    expect(joined).toContain(invoiceMessages.phone("5550123"));
+    // The line: product, unit price, quantity, line total; then the total.
+    expect(joined).toContain("Product Unit price Quantity Line total");
+    expect(joined).toContain(`${order.productName} $37 10 $370`);
+    expect(text).toContain(`${invoiceMessages.total}: ${formatPrice(370)}`);
+    expect(text).toContain(`${invoiceMessages.transactionId}: ${order.transactionId}`);
+    expect(joined).toMatch(
+      new RegExp(`^${invoiceMessages.paidAt}: ${utcDay.format(paidAt)}, \\d\\d:\\d\\d$`, "m"),
+    );
+    expect(joined).not.toContain(invoiceMessages.refund);
+    expect(joined).toContain(`Order ${order.id}.`);
+  });
+
+  it("makes the same bytes for the same invoice, through the route and for the receipt mail", async () => {
+    const order = await paidOrder(alice);
+    const first = await download(alice, order.id);
+    const second = await download(admin, order.id);
+    expect(second.statusCode).toBe(200);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    const forMail = await invoicePdf(ctx.database.db, order.id, ctx.config.seller);
+    expect(forMail?.number).toBe(await numberOf(order.id));
+    expect(forMail?.filename).toBe(`invoice-${invoiceNumber(forMail?.number ?? 0)}.pdf`);
+    expect(forMail?.pdf.equals(first.rawPayload)).toBe(true);
+  });
+
+  it("adds a refund note with the amount and date once the order is refunded", async () => {
+    const order = await paidOrder(alice, 41);
+    const refunded = await post(ctx, admin, `/api/orders/${order.id}/refund`);
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const refundedAt = (await orderRow(ctx, order.id))?.refundedAt ?? new Date(0);
+    const res = await download(alice, order.id);
+    expect(res.statusCode).toBe(200);
+    const joined = lines(await pdfText(res.rawPayload)).join(" ");
+    expect(joined).toContain(
+      `${invoiceMessages.refund} $410 was refunded in full on ${utcDay.format(refundedAt)}, `,
+    );
+    expect(joined).toContain(`${invoiceMessages.total}: $410`);
+    expect(joined).toContain(`${invoiceMessages.transactionId}: ${order.transactionId}`);
+  });
+
+  it("answers another customer 404 as for an order that does not exist, a visitor 401", async () => {
+    const order = await paidOrder(alice);
+    const other = await download(bob, order.id);
+    const missing = await download(bob, randomUUID());
+    for (const res of [other, missing]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
+      expect(res.json()).toMatchObject({ status: 404, detail: orderMessages.notFound });
+    }
+    expect(other.body).toBe(missing.body);
+    const visitor = await download(null, order.id);
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.headers["content-type"]).toMatch(/^application\/problem\+json/);
+  });
+
+  it("answers 404 for an order that is not paid, to its owner and an admin; the mail gets nothing", async () => {
+    const order = await placeOrder(ctx, alice);
+    for (const user of [alice, admin]) {
+      const res = await download(user, order.id);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ status: 404, detail: invoiceMessages.notIssued });
+    }
+    expect(await invoicePdf(ctx.database.db, order.id, ctx.config.seller)).toBeUndefined();
+    expect(await invoicePdf(ctx.database.db, randomUUID(), ctx.config.seller)).toBeUndefined();
+  });
+
+  it("prints a name outside the standard fonts' letters in its plain letters, not as wrong glyphs", async () => {
+    const polish = await signUp(ctx.app, { name: "Łukasz Żółć 李" });
+    const order = await paidOrder(polish);
+    const res = await download(polish, order.id);
+    expect(lines(await pdfText(res.rawPayload)).join("\n")).toMatch(/^Gearhouse Lukasz Zólc \?$/m);
+  });
+
+  it("is documented in the OpenAPI document as a PDF", async () => {
+    const doc = (await ctx.app.inject({ url: "/api/docs/json" })).json();
+    const get = doc.paths["/api/orders/{id}/invoice.pdf"]?.get;
+    expect(get?.responses?.["200"]?.content?.["application/pdf"]?.schema).toMatchObject({
+      type: "string",
+      format: "binary",
+    });
+    expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(["401", "404"]));
+  });
+});
+
+describe("the seller from the environment", () => {
+  const base = { DATA_DIR: "/tmp/gearhouse-config-test", AUTH_SECRET: "x".repeat(40) };
+
+  it("is Gearhouse at MAIL_FROM's address unless SELLER_* say", () => {
+    expect(loadConfig({ ...base, MAIL_FROM: "Shop <sales@shop.example>" }).seller).toEqual({
+      name: "Gearhouse",
+      address: undefined,
+      email: "sales@shop.example",
+      taxId: undefined,
+    });
+    expect(loadConfig({ ...base, MAIL_FROM: "plain@shop.example" }).seller.email).toBe("plain@shop.example");
+    const set = loadConfig({
+      ...base,
+      SELLER_NAME: "Gearhouse Ltd",
+      SELLER_ADDRESS: "1 Fan Street",
+      SELLER_EMAIL: "billing@shop.example",
+      SELLER_TAX_ID: "GB123456789",
+    });
+    expect(set.seller).toEqual({
+      name: "Gearhouse Ltd",
+      address: "1 Fan Street",
+      email: "billing@shop.example",
+      taxId: "GB123456789",
+    });
+    expect(() => loadConfig({ ...base, SELLER_EMAIL: "not an address" })).toThrow(/SELLER_EMAIL/);
+  });
+});

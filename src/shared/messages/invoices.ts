@@ -1,0 +1,27 @@
+/** The invoice PDF of a paid order (server/features/invoices) and its download's answers. */
+export const invoiceMessages = {
+  title: "Invoice",
+  number: "Invoice number",
+  issued: "Issue date",
+  seller: "From",
+  buyer: "Bill to",
+  taxId: (id: string) => `VAT / registration no.: ${id}`,
+  phone: (phone: string) => `Phone: ${phone}`,
+  columns: {
+    product: "Product",
+    unitPrice: "Unit price",
+    quantity: "Quantity",
+    lineTotal: "Line total",
+  },
+  total: "Total",
+  payment: "Payment",
+  paidAt: "Payment date",
+  transactionId: "Transaction id",
+  refund: "Refund",
+  refunded: (amount: string, date: string) =>
+    `${amount} was refunded in full on ${date} to the card that paid this order. Nothing is owed on this invoice.`,
+  footer: (orderId: string) => `Order ${orderId}. Amounts in US dollars. Dates in UTC.`,
+  /** PDF metadata. */
+  subject: (number: string) => `Invoice ${number}`,
+  notIssued: "This order has no invoice: an invoice is issued when an order is paid.",
+};
