@@ -12,6 +12,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import { invoiceNumber } from "../shared/invoices.js";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
@@ -21,6 +22,7 @@ import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
+import { invoicePdf } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
 import { orderRoutes } from "./features/orders/routes.js";
@@ -181,7 +183,14 @@ export async function buildApp(
   await app.register(userRoutes);
   await app.register(adminRoutes);
   await app.register(uploadRoutes);
-  await app.register(mailOutboxPlugin, { mailer });
+  // The receipt mail attaches the paid order's invoice, as My Orders downloads it.
+  await app.register(mailOutboxPlugin, {
+    mailer,
+    invoiceFor: async (orderId) => {
+      const invoice = await invoicePdf(database.db, orderId, config.seller);
+      return invoice && { ...invoice, number: invoiceNumber(invoice.number) };
+    },
+  });
 
   await app.register(spa, {
     staticDir: config.staticDir,

@@ -6,6 +6,7 @@ import { buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { invoiceSequence, invoices, orders } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { confirmWithCard, type Shop } from "../../test/payments.js";
 import { stockedProduct } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { ORIGIN, type TestUser } from "../../test/users.js";
@@ -16,8 +17,6 @@ import { ORIGIN, type TestUser } from "../../test/users.js";
 // numbers must be exactly 1..N, one per paid order. A PostgreSQL sequence (nextval) would leave a
 // gap for every rollback and fail this.
 
-const THIS_YEAR = new Date().getUTCFullYear();
-const CARD = { number: "4242 4242 4242 4242", expMonth: 12, expYear: THIS_YEAR + 3, cvc: "123" };
 const RATE_LIMIT = { rateLimit: { max: 100_000, windowSeconds: 60 } };
 
 const ctx = setUpTestApp({}, RATE_LIMIT);
@@ -58,19 +57,10 @@ async function placeOrder(user: TestUser): Promise<string> {
   return res.json().id;
 }
 
-/** Pays through the sandbox on `app`: intent, card, then /pay, which records the payment. */
-async function pay(app: FastifyInstance, user: TestUser, orderId: string): Promise<void> {
-  const intent = await post(app, user, `/api/orders/${orderId}/payment-intent`);
-  expect(intent.statusCode, intent.body).toBe(200);
-  const confirmed = await post(app, user, "/api/payments/sandbox/confirm", {
-    clientSecret: intent.json().clientSecret,
-    card: CARD,
-    billing: { name: "Payer", email: user.email },
-  });
-  expect(confirmed.statusCode, confirmed.body).toBe(200);
-  const paid = await post(app, user, `/api/orders/${orderId}/pay`, {
-    transactionId: confirmed.json().paymentIntent.id,
-  });
+/** Pays through the sandbox on `shop`: intent and card, then /pay, which records the payment. */
+async function pay(shop: Shop, user: TestUser, orderId: string): Promise<void> {
+  const transactionId = await confirmWithCard(shop, user, orderId);
+  const paid = await post(shop.app, user, `/api/orders/${orderId}/pay`, { transactionId });
   expect(paid.statusCode, paid.body).toBe(200);
 }
 
@@ -140,7 +130,9 @@ describe("invoice numbers", () => {
       // …while the others start: half the card payments through each instance, and payments
       // recorded on bare connections, one or three orders a statement, committed or rolled back.
       racing = Promise.allSettled([
-        ...sandboxPaid.map((id, i) => pay(i % 2 ? other : ctx.app, payer(i), id)),
+        ...sandboxPaid.map((id, i) =>
+          pay(i % 2 ? { app: other, database: otherDatabase } : ctx, payer(i), id),
+        ),
         ...committed.map((id) => payByUpdate([id], "commit")),
         ...rolledBack.map((id) => payByUpdate([id], "rollback")),
         payByUpdate(committedTogether, "commit"),

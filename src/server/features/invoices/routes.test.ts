@@ -4,48 +4,44 @@ import { describe, expect, it } from "vitest";
 import { formatPrice } from "../../../shared/format.js";
 import { invoiceNumber, invoicePath } from "../../../shared/invoices.js";
 import { invoiceMessages } from "../../../shared/messages/invoices.js";
+import { mailMessages } from "../../../shared/messages/mail.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Order } from "../../../shared/orders.js";
 import { loadConfig } from "../../config.js";
 import { invoices } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
-import { orderRow, placeOrder, post } from "../../test/payments.js";
+import { confirmWithCard, orderRow, placeOrder, post } from "../../test/payments.js";
 import { pdfText } from "../../test/pdf.js";
-import { signUp, type TestUser } from "../../test/users.js";
+import { until } from "../../test/until.js";
+import { memoryMailer, signUp, type TestUser } from "../../test/users.js";
 import { invoicePdf } from "./index.js";
 
 const SELLER = {
   SELLER_ADDRESS: "500 Market Street, San Francisco, CA 94105",
   SELLER_TAX_ID: "US-12-3456789",
 };
-const ctx = setUpTestApp(SELLER, { rateLimit: { max: 10_000, windowSeconds: 60 } });
+/** What the shop mails; its outbox sends every tenth of a second here (the receipt's attachment). */
+const mailer = memoryMailer();
+const ctx = setUpTestApp(
+  { ...SELLER, MAIL_OUTBOX_INTERVAL_SECONDS: "0.1" },
+  { rateLimit: { max: 10_000, windowSeconds: 60 }, mailer },
+);
 const alice = ctx.signedUpUser({ name: "Alice Invoice" });
 const bob = ctx.signedUpUser({ name: "Bob Other" });
 const admin = ctx.signedUpAdmin();
 
-const THIS_YEAR = new Date().getUTCFullYear();
-const CARD = { number: "4242 4242 4242 4242", expMonth: 12, expYear: THIS_YEAR + 3, cvc: "123" };
 const utcDay = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 /** An order of ten units at `price` dollars, paid through the sandbox: the order as /pay answered it. */
 async function paidOrder(user: TestUser, price = 37): Promise<Order> {
   const order = await placeOrder(ctx, user, price);
-  const intent = await post(ctx, user, `/api/orders/${order.id}/payment-intent`);
-  expect(intent.statusCode, intent.body).toBe(200);
-  const confirmed = await post(ctx, user, "/api/payments/sandbox/confirm", {
-    clientSecret: intent.json().clientSecret,
-    card: CARD,
-    billing: { name: "Alice Invoice", email: user.email },
-  });
-  expect(confirmed.statusCode, confirmed.body).toBe(200);
-  const paid = await post(ctx, user, `/api/orders/${order.id}/pay`, {
-    transactionId: confirmed.json().paymentIntent.id,
-  });
+  const transactionId = await confirmWithCard(ctx, user, order.id);
+  const paid = await post(ctx, user, `/api/orders/${order.id}/pay`, { transactionId });
   expect(paid.statusCode, paid.body).toBe(200);
   return paid.json();
 }
 
-function download(user: TestUser | null, orderId: string) {
+function invoiceOf(user: TestUser | null, orderId: string) {
   return ctx.app.inject({
     method: "GET",
     url: invoicePath(orderId),
@@ -69,7 +65,7 @@ const lines = (text: string) =>
 describe("GET /api/orders/:id/invoice.pdf", () => {
   it("gives the owner a PDF with the number, seller, buyer, line, total, payment date and transaction id", async () => {
     const order = await paidOrder(alice, 37);
-    const res = await download(alice, order.id);
+    const res = await invoiceOf(alice, order.id);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     const number = invoiceNumber(await numberOf(order.id));
     expect(number).toMatch(/^GH-\d{6}$/);
@@ -108,8 +104,8 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
 
   it("makes the same bytes for the same invoice, through the route and for the receipt mail", async () => {
     const order = await paidOrder(alice);
-    const first = await download(alice, order.id);
-    const second = await download(admin, order.id);
+    const first = await invoiceOf(alice, order.id);
+    const second = await invoiceOf(admin, order.id);
     expect(second.statusCode).toBe(200);
     expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
     const forMail = await invoicePdf(ctx.database.db, order.id, ctx.config.seller);
@@ -118,12 +114,27 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     expect(forMail?.pdf.equals(first.rawPayload)).toBe(true);
   });
 
+  it("is attached to the receipt mail, the same file as the download", async () => {
+    const order = await paidOrder(alice);
+    const subject = mailMessages.receipt.subject(order.productName);
+    await until("the receipt is mailed", () =>
+      mailer.sent.some((m) => m.subject === subject && m.to === alice.email),
+    );
+    const receipt = mailer.sent.find((m) => m.subject === subject && m.to === alice.email);
+    const number = invoiceNumber(await numberOf(order.id));
+    const download = await invoiceOf(alice, order.id);
+    expect(receipt?.attachments).toEqual([
+      { filename: `invoice-${number}.pdf`, content: download.rawPayload, contentType: "application/pdf" },
+    ]);
+    expect(receipt?.text).toContain(mailMessages.receipt.invoice(number));
+  });
+
   it("adds a refund note with the amount and date once the order is refunded", async () => {
     const order = await paidOrder(alice, 41);
     const refunded = await post(ctx, admin, `/api/orders/${order.id}/refund`);
     expect(refunded.statusCode, refunded.body).toBe(200);
     const refundedAt = (await orderRow(ctx, order.id))?.refundedAt ?? new Date(0);
-    const res = await download(alice, order.id);
+    const res = await invoiceOf(alice, order.id);
     expect(res.statusCode).toBe(200);
     const joined = lines(await pdfText(res.rawPayload)).join(" ");
     expect(joined).toContain(
@@ -135,15 +146,18 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
 
   it("answers another customer 404 as for an order that does not exist, a visitor 401", async () => {
     const order = await paidOrder(alice);
-    const other = await download(bob, order.id);
-    const missing = await download(bob, randomUUID());
+    const other = await invoiceOf(bob, order.id);
+    const missing = await invoiceOf(bob, randomUUID());
     for (const res of [other, missing]) {
       expect(res.statusCode).toBe(404);
       expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
       expect(res.json()).toMatchObject({ status: 404, detail: orderMessages.notFound });
     }
-    expect(other.body).toBe(missing.body);
-    const visitor = await download(null, order.id);
+    // The same answer but for the request's own id.
+    const { requestId: _a, ...otherAnswer } = other.json();
+    const { requestId: _b, ...missingAnswer } = missing.json();
+    expect(otherAnswer).toEqual(missingAnswer);
+    const visitor = await invoiceOf(null, order.id);
     expect(visitor.statusCode).toBe(401);
     expect(visitor.headers["content-type"]).toMatch(/^application\/problem\+json/);
   });
@@ -151,7 +165,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
   it("answers 404 for an order that is not paid, to its owner and an admin; the mail gets nothing", async () => {
     const order = await placeOrder(ctx, alice);
     for (const user of [alice, admin]) {
-      const res = await download(user, order.id);
+      const res = await invoiceOf(user, order.id);
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ status: 404, detail: invoiceMessages.notIssued });
     }
@@ -162,7 +176,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
   it("prints a name outside the standard fonts' letters in its plain letters, not as wrong glyphs", async () => {
     const polish = await signUp(ctx.app, { name: "Łukasz Żółć 李" });
     const order = await paidOrder(polish);
-    const res = await download(polish, order.id);
+    const res = await invoiceOf(polish, order.id);
     expect(lines(await pdfText(res.rawPayload)).join("\n")).toMatch(/^Gearhouse Lukasz Zólc \?$/m);
   });
 
