@@ -144,8 +144,6 @@ function printable(value: string): string {
 // US Letter in points (the shop sells in US dollars), with an inch less two tenths around.
 const MARGIN = 56;
 const WIDTH = 612 - 2 * MARGIN;
-const GAP = 24;
-const HALF = (WIDTH - GAP) / 2;
 /** The line's columns: x from the left margin, width, alignment. */
 const COLUMNS = [
   { key: "product", x: 0, width: 220, align: "left" },
@@ -184,7 +182,6 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   });
 
   const left = MARGIN;
-  const right = MARGIN + HALF + GAP;
 
   doc.font("Helvetica-Bold").fontSize(24).text(text.title, left, MARGIN);
   doc.moveDown(0.5);
@@ -198,30 +195,27 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
     doc.font("Helvetica").text(value);
   }
 
-  // Seller and buyer side by side; the lower of the two decides where the line starts.
-  const top = doc.y + 20;
-  const party = (x: number, heading: string, lines: (string | undefined)[]) => {
-    doc.font("Helvetica-Bold").fontSize(11).text(heading, x, top, { width: HALF });
+  // Seller, then buyer, each across the page: side by side, half a page broke a long email
+  // address (45 characters) in two.
+  const party = (heading: string, lines: (string | undefined)[]) => {
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(11)
+      .text(heading, left, doc.y + 18, { width: WIDTH });
     doc.font("Helvetica").fontSize(10);
-    for (const line of lines) if (line) doc.text(printable(line), x, doc.y + 2, { width: HALF });
-    return doc.y;
+    for (const line of lines) if (line) doc.text(printable(line), left, doc.y + 2, { width: WIDTH });
   };
-  const sellerEnd = party(left, text.seller, [
+  party(text.seller, [
     seller.name,
     seller.address,
     seller.email,
     seller.taxId ? text.taxId(seller.taxId) : undefined,
   ]);
   const { buyer } = invoice;
-  const buyerEnd = party(right, text.buyer, [
-    buyer.name,
-    buyer.email,
-    buyer.address,
-    text.phone(buyer.phone),
-  ]);
+  party(text.buyer, [buyer.name, buyer.email, buyer.address, text.phone(buyer.phone)]);
 
   // The one line: product, unit price, quantity, line total; then the total.
-  let y = Math.max(sellerEnd, buyerEnd) + 28;
+  let y = doc.y + 28;
   const cells = (values: Record<(typeof COLUMNS)[number]["key"], string>, font: string) => {
     doc.font(font).fontSize(10);
     const height = Math.max(...COLUMNS.map((c) => doc.heightOfString(values[c.key], { width: c.width - 8 })));
@@ -251,8 +245,9 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   );
   rule(0.5);
   doc.font("Helvetica-Bold").fontSize(12);
+  // Right-aligned with the line total above it (its cell's padding: 4 points).
   doc.text(`${text.total}: ${formatPrice(invoice.totalPrice)}`, left, y + 2, {
-    width: WIDTH,
+    width: WIDTH - 4,
     align: "right",
   });
 

@@ -80,16 +80,21 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     expect(text[0]).toBe(invoiceMessages.title);
     expect(text).toContain(`${invoiceMessages.number}: ${number}`);
     expect(text).toContain(`${invoiceMessages.issued}: ${utcDay.format(paidAt)}`);
-    // Seller (defaults: SELLER_NAME "Gearhouse", SELLER_EMAIL from MAIL_FROM) beside the buyer.
+    // Seller (defaults: SELLER_NAME "Gearhouse", SELLER_EMAIL from MAIL_FROM), then the buyer.
     const joined = text.join("\n");
-    expect(joined).toMatch(/^From Bill to$/m);
-    expect(joined).toMatch(/^Gearhouse Alice Invoice$/m);
-    expect(joined).toContain(SELLER.SELLER_ADDRESS);
-    expect(joined).toContain("no-reply@gearhouse.local");
-    expect(joined).toContain(alice.email);
-    expect(joined).toContain(invoiceMessages.taxId(SELLER.SELLER_TAX_ID));
-    expect(joined).toContain("1 Loop Road, Austin");
-    expect(joined).toContain(invoiceMessages.phone("5550123"));
+    const parties = text.slice(text.indexOf(invoiceMessages.seller), text.indexOf(invoiceMessages.buyer) + 5);
+    expect(parties).toEqual([
+      invoiceMessages.seller,
+      "Gearhouse",
+      SELLER.SELLER_ADDRESS,
+      "no-reply@gearhouse.local",
+      invoiceMessages.taxId(SELLER.SELLER_TAX_ID),
+      invoiceMessages.buyer,
+      "Alice Invoice",
+      alice.email,
+      "1 Loop Road, Austin",
+      invoiceMessages.phone("5550123"),
+    ]);
     // The line: product, unit price, quantity, line total; then the total.
     expect(joined).toContain("Product Unit price Quantity Line total");
     expect(joined).toContain(`${order.productName} $37 10 $370`);
@@ -177,7 +182,8 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const polish = await signUp(ctx.app, { name: "Łukasz Żółć 李" });
     const order = await paidOrder(polish);
     const res = await invoiceOf(polish, order.id);
-    expect(lines(await pdfText(res.rawPayload)).join("\n")).toMatch(/^Gearhouse Lukasz Zólc \?$/m);
+    const text = lines(await pdfText(res.rawPayload));
+    expect(text[text.indexOf(invoiceMessages.buyer) + 1]).toBe("Lukasz Zólc ?");
   });
 
   it("is documented in the OpenAPI document as a PDF", async () => {
