@@ -49,6 +49,9 @@ export const orderMessages = {
     shipped: "Shipped",
     remove: "Remove",
     removeFor: (product: string) => `Remove the order for ${product}`,
+    invoice: "Invoice",
+    /** The invoice link's name: which order of the list, by its number there and its product. */
+    invoiceFor: (serial: number, product: string) => `Invoice for order #${serial} (${product})`,
     empty: "You have no orders yet.",
     browse: "Browse products",
     imageAlt: (product: string) => `Image of the order for ${product}`,

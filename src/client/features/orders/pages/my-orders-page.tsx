@@ -1,9 +1,10 @@
 import { type RefObject, useId, useRef } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
+import { invoicePath } from "../../../../shared/invoices.js";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
-import type { Order } from "../../../../shared/orders.js";
+import type { Order, OrderStatus as Status } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
@@ -56,8 +57,14 @@ function useOrderActions(order: Order) {
 
 type Actions = ReturnType<typeof useOrderActions>;
 
-/** The status in words, the order's dates, its tracking number, and for an unpaid one the time left and Pay. */
-function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
+/** Orders that were paid have an invoice (issued at payment, kept through shipping and refund). */
+const INVOICED: ReadonlySet<Status> = new Set(["paid", "shipped", "refunded"]);
+
+/**
+ * The status in words, the order's dates, its tracking number, for an unpaid one the time left and
+ * Pay, and for a paid one its invoice to download.
+ */
+function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions }) {
   return (
     <div className="flex flex-col items-start gap-1.5">
       <OrderStatusBadge status={order.status} />
@@ -74,6 +81,17 @@ function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
         >
           {text.pay}
         </Link>
+      ) : null}
+      {INVOICED.has(order.status) ? (
+        // A plain download: the browser saves the PDF under the name the shop gives it.
+        <a
+          href={invoicePath(order.id)}
+          download
+          className="btn btn-sm btn-outline mt-1"
+          aria-label={text.invoiceFor(serial, order.productName)}
+        >
+          {text.invoice}
+        </a>
       ) : null}
     </div>
   );
@@ -108,7 +126,7 @@ function OrderRow({ order, serial }: OrderProps) {
       <td>{formatPrice(order.totalPrice)}</td>
       <td>{order.phone}</td>
       <td>
-        <OrderStatus order={order} actions={actions} />
+        <OrderStatus order={order} serial={serial} actions={actions} />
       </td>
       <td>
         <OrderAction order={order} actions={actions} />
@@ -144,7 +162,7 @@ function OrderCard({ order, serial, headingId }: OrderProps & { headingId: strin
           <dt className="text-base-content/75">{text.phone}</dt>
           <dd>{order.phone}</dd>
         </dl>
-        <OrderStatus order={order} actions={actions} />
+        <OrderStatus order={order} serial={serial} actions={actions} />
         <div className="mt-auto">
           <OrderAction order={order} actions={actions} />
         </div>
