@@ -145,11 +145,13 @@ function printable(value: string): string {
 const MARGIN = 56;
 const WIDTH = 612 - 2 * MARGIN;
 /** The line's columns: x from the left margin, width, alignment. */
+// The amounts need at most 8 characters ($999,999, MAX_ORDER_TOTAL) and the quantity 7: the
+// product's name takes the rest, about 48 characters a line before it wraps.
 const COLUMNS = [
-  { key: "product", x: 0, width: 220, align: "left" },
-  { key: "unitPrice", x: 220, width: 90, align: "right" },
-  { key: "quantity", x: 310, width: 70, align: "right" },
-  { key: "lineTotal", x: 380, width: WIDTH - 380, align: "right" },
+  { key: "product", x: 0, width: 270, align: "left" },
+  { key: "unitPrice", x: 270, width: 80, align: "right" },
+  { key: "quantity", x: 350, width: 60, align: "right" },
+  { key: "lineTotal", x: 410, width: WIDTH - 410, align: "right" },
 ] as const;
 
 /**
