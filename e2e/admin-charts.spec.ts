@@ -101,6 +101,8 @@ test("the admin sees the charts move after a customer books and pays an order", 
     new RegExp(`${product.name}: ${UNITS.toLocaleString("en-US")}`),
   );
   await expectAccessible(page, "admin overview with charts, tables open");
+  // For a person to look at (test-results/): the charts as the admin sees them.
+  await page.screenshot({ path: test.info().outputPath("admin-overview.png"), fullPage: true });
 });
 
 test("the charts fit a 390 px phone without sideways scrolling", async ({ page, admin: _ }) => {
