@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
+import { comparableAnswer } from "../answers.js";
 import { createTestApp, setUpTestApp, type TestContext } from "../app.js";
 import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
@@ -45,11 +46,7 @@ async function expectLinkRefused(token: string) {
   expect(res.json().detail).toBe(accountMessages.resetLinkInvalid);
 }
 
-/** An answer without what differs per request anyway (its date). */
-function comparable(res: LightMyRequestResponse) {
-  const { date: _date, ...headers } = res.headers;
-  return { status: res.statusCode, body: res.body, headers };
-}
+const comparable = (res: LightMyRequestResponse) => comparableAnswer(res);
 
 describe("reset links (finding 4)", () => {
   it("a newer link ends the earlier ones", async () => {

@@ -1,0 +1,286 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes, randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { createDatabase, type Database } from "../../db/client.js";
+import { stockedProduct } from "../products.js";
+import { until } from "../until.js";
+import { recordResults, TEST_DATA_DIR } from "./figures.js";
+import { type Customer, ShopClient } from "./shop-client.js";
+import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
+
+// Three instances behind HAProxy (issue 19, item 1; docs/deploy.md), with docs/haproxy.cfg as it is
+// documented: a rolling restart under steady load (reads, and orders each with an Idempotency-Key)
+// fails no request and loses or doubles no order; an instance killed with SIGKILL fails only what
+// was in flight on it, within the health checks' time, and clients that retry with the same key
+// end with one order each. `npm run test:stress` also measures throughput with 1, 2 and 3
+// instances (docs/scaling.md).
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
+const STRESS = process.env.STRESS === "1";
+const adminUrl = inject("testDatabaseAdminUrl");
+const dbName = `lb_${randomBytes(6).toString("hex")}`;
+const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
+const ports = [await freePort(), await freePort(), await freePort()];
+const lbPort = await freePort();
+const lbUrl = `http://127.0.0.1:${lbPort}`;
+/** How long a stopping instance answers /readyz 503 before it closes: above HAProxy's 2 s to notice. */
+const GRACE_SECONDS = 3;
+
+let database: Database;
+const shops: (ShopProcess | undefined)[] = [undefined, undefined, undefined];
+let haproxy: { child: ChildProcess; events: string[] } | undefined;
+
+async function admin(statement: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(statement).finally(() => client.end());
+}
+
+const dataDirOf = (i: number) => path.join(TEST_DATA_DIR, `lb-${ports[i]}`);
+const start = (i: number) =>
+  startShop({
+    port: ports[i] as number,
+    dataDir: dataDirOf(i),
+    env: {
+      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: lbUrl,
+      TRUST_PROXY: "true",
+      SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+    },
+  });
+
+/** HAProxy with docs/haproxy.cfg, on the instances in `servers` (others point at a closed port). */
+async function startHaproxy(servers: number[]) {
+  const closed = await freePort();
+  const address = (i: number) => `127.0.0.1:${servers.includes(i) ? ports[i] : closed}`;
+  const child = spawn("haproxy", ["-db", "-f", path.join(REPO_ROOT, "docs/haproxy.cfg")], {
+    env: {
+      ...process.env,
+      GEARHOUSE_LISTEN: `127.0.0.1:${lbPort}`,
+      GEARHOUSE_SHOP_1: address(0),
+      GEARHOUSE_SHOP_2: address(1),
+      GEARHOUSE_SHOP_3: address(2),
+    },
+  });
+  // Its request log is left out; what the test waits for are the servers' state changes.
+  const events: string[] = [];
+  let rest = "";
+  const keep = (c: Buffer) => {
+    const lines = (rest + c.toString()).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) if (/Server shops\/shop\d is |ALERT/.test(line)) events.push(line);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  haproxy = { child, events };
+  await until("HAProxy to answer", async () => {
+    try {
+      return (await fetch(`${lbUrl}/readyz`)).status === 200;
+    } catch {
+      return false;
+    }
+  });
+  for (const i of [0, 1, 2].filter((i) => !servers.includes(i)))
+    await until(`shop${i + 1} to be down in HAProxy`, () => seen(`shops/shop${i + 1} is DOWN`, 0));
+}
+
+async function stopHaproxy() {
+  const child = haproxy?.child;
+  haproxy = undefined;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Whether HAProxy has said `what` of a server since its event number `since`. */
+const seen = (what: string, since: number) =>
+  haproxy?.events.slice(since).some((e) => e.includes(what)) ?? false;
+/** HAProxy's count of server events so far: a mark to wait from. */
+const mark = () => haproxy?.events.length ?? 0;
+
+/** Waits until HAProxy has had instance `i` down and up again since the event number `since`. */
+const upAgain = (i: number, since: number) =>
+  until(`shop${i + 1} to be down and up again in HAProxy`, () => {
+    const events = haproxy?.events.slice(since) ?? [];
+    const down = events.findIndex((e) => e.includes(`shops/shop${i + 1} is DOWN`));
+    return down >= 0 && events.slice(down).some((e) => e.includes(`shops/shop${i + 1} is UP`));
+  });
+
+beforeAll(async () => {
+  await admin(`create database ${dbName}`);
+  database = createDatabase(databaseUrl, { max: 3 });
+  // The first migrates; the others start on a migrated database.
+  shops[0] = await start(0);
+  [shops[1], shops[2]] = await Promise.all([start(1), start(2)]);
+  await startHaproxy([0, 1, 2]);
+}, 300_000);
+
+afterAll(async () => {
+  await stopHaproxy();
+  await Promise.all(shops.map((s) => s?.stop()));
+  await database?.close();
+  await admin(`drop database if exists ${dbName} with (force)`);
+  for (const i of [0, 1, 2]) rmSync(dataDirOf(i), { recursive: true, force: true });
+});
+
+interface LoadResult {
+  /** Requests that did not get their answer (a network error or a 5xx), with when. */
+  failures: { at: number; what: string }[];
+  /** Each order's Idempotency-Key and the id the shop answered for it. */
+  orders: Map<string, string>;
+  requests: number;
+}
+
+/**
+ * Customers through the balancer, back to back until `stop()`: a product page read, then an order
+ * with an Idempotency-Key; a failed order is sent again with the same key until it is answered.
+ */
+function steadyLoad(client: ShopClient, customers: Customer[], productId: string) {
+  const result: LoadResult = { failures: [], orders: new Map(), requests: 0 };
+  let running = true;
+  const attempt = async <R extends { status: number }>(
+    what: string,
+    send: () => Promise<R>,
+  ): Promise<R | undefined> => {
+    result.requests++;
+    try {
+      const res = await send();
+      if (res.status >= 500) result.failures.push({ at: performance.now(), what: `${what} ${res.status}` });
+      return res;
+    } catch (error) {
+      result.failures.push({ at: performance.now(), what: `${what} ${(error as Error).message}` });
+      return undefined;
+    }
+  };
+  const worker = async (customer: Customer) => {
+    while (running) {
+      await attempt("GET /api/products", () => client.request("GET", `/api/products/${productId}`));
+      const key = randomUUID();
+      for (;;) {
+        const res = await attempt("POST /api/orders", () =>
+          client.placeOrder(customer, productId, 10, { "idempotency-key": key }),
+        );
+        if (res?.status === 201) {
+          result.orders.set(key, res.json<{ id: string }>().id);
+          break;
+        }
+        if (res && res.status < 500) throw new Error(`order refused: ${res.status}`);
+      }
+    }
+  };
+  const workers = customers.map(worker);
+  return {
+    result,
+    async stop() {
+      running = false;
+      await Promise.all(workers);
+      return result;
+    },
+  };
+}
+
+/** Every acknowledged order is in the database once, and the database holds no other of theirs. */
+async function expectEachOrderOnce(result: LoadResult, emails: string[]) {
+  const ids = [...result.orders.values()];
+  expect(new Set(ids).size).toBe(ids.length);
+  const rows = await database.db.execute<{ id: string }>(
+    sql`select id from "order" where email in (${sql.join(
+      emails.map((e) => sql`${e}`),
+      sql`, `,
+    )})`,
+  );
+  expect(rows.rows.map((r) => r.id).sort()).toEqual(ids.sort());
+}
+
+describe("three instances behind HAProxy", () => {
+  beforeEach(() => showOutputOnFailure(() => shops));
+
+  it("a rolling restart of all three under steady load: no request fails, no order is lost or doubled", async () => {
+    const client = new ShopClient(lbUrl);
+    const customers = await Promise.all([0, 1, 2, 3].map((i) => client.signUp(`Rolling ${i}`)));
+    const productId = await stockedProduct(database.db, 10_000_000);
+    const load = steadyLoad(client, customers, productId);
+    await until("orders to flow", () => load.result.orders.size >= 20);
+    const restarts: number[] = [];
+    for (const i of [0, 1, 2]) {
+      const began = performance.now();
+      const since = mark();
+      expect(await shops[i]?.stop()).toBe(0);
+      shops[i] = await start(i);
+      await upAgain(i, since);
+      restarts.push(Math.round(performance.now() - began));
+      await until("orders to flow on", () => load.result.orders.size >= 20 * (i + 2));
+    }
+    const result = await load.stop();
+    client.close();
+    recordResults("load balancer: rolling restart", {
+      requests: result.requests,
+      orders: result.orders.size,
+      failures: result.failures.length,
+      restartMs: restarts,
+    });
+    expect(result.failures).toEqual([]);
+    await expectEachOrderOnce(
+      result,
+      customers.map((c) => c.email),
+    );
+  });
+
+  it("an instance killed with SIGKILL: only what was in flight on it fails, within the health checks' time, and retried orders are placed once", async () => {
+    const client = new ShopClient(lbUrl);
+    const customers = await Promise.all([0, 1, 2, 3].map((i) => client.signUp(`Killed ${i}`)));
+    const productId = await stockedProduct(database.db, 10_000_000);
+    const load = steadyLoad(client, customers, productId);
+    await until("orders to flow", () => load.result.orders.size >= 20);
+    const since = mark();
+    const killedAt = performance.now();
+    await shops[1]?.kill();
+    await until("HAProxy to take it out", () => seen("shops/shop2 is DOWN", since));
+    const outAfterMs = Math.round(performance.now() - killedAt);
+    const count = load.result.orders.size;
+    await until("orders to flow on two", () => load.result.orders.size >= count + 20);
+    const result = await load.stop();
+    client.close();
+    const window = result.failures.length ? Math.round((result.failures.at(-1)?.at ?? 0) - killedAt) : 0;
+    recordResults("load balancer: SIGKILL", {
+      requests: result.requests,
+      orders: result.orders.size,
+      failures: result.failures.length,
+      lastFailureAfterKillMs: window,
+      downInHaproxyAfterMs: outAfterMs,
+      failed: result.failures.map((f) => f.what),
+    });
+    // Failures, if any, came from the moment of the kill, no later than HAProxy took it out.
+    for (const failure of result.failures) expect(failure.at).toBeGreaterThanOrEqual(killedAt);
+    expect(window).toBeLessThanOrEqual(outAfterMs + 500);
+    await expectEachOrderOnce(
+      result,
+      customers.map((c) => c.email),
+    );
+    shops[1] = await start(1);
+    await until("shop2 to be up again in HAProxy", () => seen("shops/shop2 is UP", since));
+  });
+
+  it.runIf(STRESS)("throughput with 1, 2 and 3 instances (docs/scaling.md)", async () => {
+    const figures: Record<string, number> = {};
+    for (const n of [1, 2, 3]) {
+      await stopHaproxy();
+      await startHaproxy([0, 1, 2].slice(0, n));
+      const out = execFileSync("wrk", ["-t", "1", "-c", "32", "-d", "8s", `${lbUrl}/api/products`], {
+        encoding: "utf8",
+      });
+      figures[`${n} instance${n > 1 ? "s" : ""} (req/s)`] = Number(
+        /Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0,
+      );
+    }
+    recordResults("load balancer: throughput", figures);
+    expect(Object.values(figures).every((v) => v > 0)).toBe(true);
+    await stopHaproxy();
+    await startHaproxy([0, 1, 2]);
+  });
+});
