@@ -69,13 +69,18 @@ export async function placeOrder(shop: Shop, user: TestUser, price = 37): Promis
       category: "keyboards",
     })
     .returning({ id: products.id });
+  return bookOrder(shop, user, product?.id ?? "");
+}
+
+/** Ten units of `productId`, booked by `user` (a 201, or the test fails). */
+export async function bookOrder(shop: Shop, user: TestUser, productId: string): Promise<Order> {
   const res = await post(shop, user, "/api/orders", {
-    productId: product?.id,
+    productId,
     quantity: 10,
     address: "1 Loop Road, Austin",
     phone: "5550123",
   });
-  expect(res.statusCode).toBe(201);
+  expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 

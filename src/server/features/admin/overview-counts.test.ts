@@ -4,6 +4,7 @@ import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
 import { seedScale } from "../../db/seed/scale.js";
 import { setUpTestApp } from "../../test/app.js";
+import { bookOrder } from "../../test/payments.js";
 import { stockedProduct } from "../../test/products.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
 
@@ -30,16 +31,7 @@ function post(user: TestUser, url: string, payload?: object) {
   });
 }
 
-async function placeOrder(user: TestUser): Promise<string> {
-  const res = await post(user, "/api/orders", {
-    productId,
-    quantity: 10,
-    address: "1 Loop Road, Austin",
-    phone: "5550123",
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id;
-}
+const placeOrder = async (user: TestUser) => (await bookOrder(ctx, user, productId)).id;
 
 async function pay(user: TestUser, orderId: string): Promise<void> {
   const intent = await post(user, `/api/orders/${orderId}/payment-intent`);

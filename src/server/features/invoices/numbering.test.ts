@@ -6,7 +6,7 @@ import { buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { invoiceSequence, invoices, orders } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
-import { confirmWithCard, type Shop } from "../../test/payments.js";
+import { bookOrder, confirmWithCard, type Shop } from "../../test/payments.js";
 import { stockedProduct } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { ORIGIN, type TestUser } from "../../test/users.js";
@@ -46,16 +46,7 @@ function post(app: FastifyInstance, user: TestUser, url: string, payload?: objec
   });
 }
 
-async function placeOrder(user: TestUser): Promise<string> {
-  const res = await post(ctx.app, user, "/api/orders", {
-    productId,
-    quantity: 10,
-    address: "1 Loop Road, Austin",
-    phone: "5550123",
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id;
-}
+const placeOrder = async (user: TestUser) => (await bookOrder(ctx, user, productId)).id;
 
 /** Pays through the sandbox on `shop`: intent and card, then /pay, which records the payment. */
 async function pay(shop: Shop, user: TestUser, orderId: string): Promise<void> {

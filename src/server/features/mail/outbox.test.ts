@@ -199,6 +199,18 @@ describe("the order mails' outbox", () => {
     expect(row?.lastError).toBe("the order was removed");
   });
 
+  it("drops a booking mail or reminder whose order was paid before it went out", async () => {
+    await drain();
+    const order = await paidOrder(ctx, alice);
+    await enqueueReminders(db(), 3600);
+    const { received, mailer } = mailServer();
+    await sendDueMails(outbox(mailer));
+    expect(received.map((m) => m.subject)).toEqual([mailMessages.receipt.subject(order.productName)]);
+    const placed = (await rowsOf(order.id)).find((r) => r.kind === "order_placed");
+    expect(placed?.droppedAt).toBeInstanceOf(Date);
+    expect(placed?.lastError).toBe("the order is paid already");
+  });
+
   it("queues a payment reminder once, for unpaid orders whose hold ends within the lead time", async () => {
     await drain();
     const soon = await placeOrder(ctx, alice);

@@ -42,6 +42,7 @@ export function backoffSeconds(attempts: number): number {
 
 const mailOrderColumns = {
   id: orders.id,
+  status: orders.status,
   productId: orders.productId,
   productName: orders.productName,
   name: orders.name,
@@ -76,6 +77,14 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
       await tx
         .update(mailOutbox)
         .set({ droppedAt: sql`now()`, lastError: "the order was removed" })
+        .where(eq(mailOutbox.id, row.id));
+      return "dropped";
+    }
+    if ((row.kind === "order_placed" || row.kind === "payment_reminder") && order.status !== "pending") {
+      // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
+      await tx
+        .update(mailOutbox)
+        .set({ droppedAt: sql`now()`, lastError: `the order is ${order.status} already` })
         .where(eq(mailOutbox.id, row.id));
       return "dropped";
     }

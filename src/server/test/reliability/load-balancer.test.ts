@@ -184,6 +184,16 @@ function steadyLoad(client: ShopClient, customers: Customer[], productId: string
   };
 }
 
+/** Four new customers ordering a new product through the balancer, their orders flowing. */
+async function flowingLoad(name: string) {
+  const client = new ShopClient(lbUrl);
+  const customers = await Promise.all([0, 1, 2, 3].map((i) => client.signUp(`${name} ${i}`)));
+  const productId = await stockedProduct(database.db, 10_000_000);
+  const load = steadyLoad(client, customers, productId);
+  await until("orders to flow", () => load.result.orders.size >= 20);
+  return { client, customers, load };
+}
+
 /** Every acknowledged order is in the database once, and the database holds no other of theirs. */
 async function expectEachOrderOnce(result: LoadResult, emails: string[]) {
   const ids = [...result.orders.values()];
@@ -201,11 +211,7 @@ describe("three instances behind HAProxy", () => {
   beforeEach(() => showOutputOnFailure(() => shops));
 
   it("a rolling restart of all three under steady load: no request fails, no order is lost or doubled", async () => {
-    const client = new ShopClient(lbUrl);
-    const customers = await Promise.all([0, 1, 2, 3].map((i) => client.signUp(`Rolling ${i}`)));
-    const productId = await stockedProduct(database.db, 10_000_000);
-    const load = steadyLoad(client, customers, productId);
-    await until("orders to flow", () => load.result.orders.size >= 20);
+    const { client, customers, load } = await flowingLoad("Rolling");
     const restarts: number[] = [];
     for (const i of [0, 1, 2]) {
       const began = performance.now();
@@ -232,11 +238,7 @@ describe("three instances behind HAProxy", () => {
   });
 
   it("an instance killed with SIGKILL: only what was in flight on it fails, within the health checks' time, and retried orders are placed once", async () => {
-    const client = new ShopClient(lbUrl);
-    const customers = await Promise.all([0, 1, 2, 3].map((i) => client.signUp(`Killed ${i}`)));
-    const productId = await stockedProduct(database.db, 10_000_000);
-    const load = steadyLoad(client, customers, productId);
-    await until("orders to flow", () => load.result.orders.size >= 20);
+    const { client, customers, load } = await flowingLoad("Killed");
     const since = mark();
     const killedAt = performance.now();
     await shops[1]?.kill();
