@@ -109,7 +109,7 @@ export async function buildApp(
   const early: EarlyAnswer[] = [];
   let closing = false;
   const app = Fastify({
-    serverFactory: earlyAnsweringServer(early, () => closing, config.trustProxy),
+    serverFactory: earlyAnsweringServer(early, () => closing),
     genReqId: (req) => requestIdOf(req, config.trustProxy),
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -122,7 +122,7 @@ export async function buildApp(
     logController: new AccessLog(),
   }).withTypeProvider<ZodTypeProvider>();
 
-  // Requests that do not come through the server (light-my-request in tests) get the header here.
+  // Every answer Fastify gives carries its request's id (the early answers add it themselves).
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Registry } from "prom-client";
-import { gaugeOf, httpDuration, metricsText, registry } from "../lib/metrics.js";
+import { gaugeOf, metricsText, observeRequest, registry } from "../lib/metrics.js";
 import { unauthorized } from "../lib/problem.js";
 
 /**
@@ -43,8 +43,10 @@ async function metricsPlugin(app: FastifyInstance) {
     () => pool.waitingCount,
   );
   app.addHook("onResponse", async (request, reply) => {
-    httpDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? "(unmatched)", status: reply.statusCode },
+    observeRequest(
+      request.method,
+      request.routeOptions.url ?? "(unmatched)",
+      reply.statusCode,
       reply.elapsedTime / 1000,
     );
   });

@@ -16,7 +16,7 @@ import {
 import { productListPath } from "../../../shared/constants.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
-import { httpDuration } from "../../lib/metrics.js";
+import { observeRequest } from "../../lib/metrics.js";
 import { notFound } from "../../lib/problem.js";
 import { requestIdOf } from "../../lib/request-id.js";
 import { problemResponses } from "../../lib/schemas.js";
@@ -155,21 +155,20 @@ function answeredByUrl(app: FastifyInstance, route: string) {
     const started = performance.now();
     const sent = encodedFor(cached, req.headers["accept-encoding"]);
     const headers = headersFor(app, madeHeaders, sent);
-    if (matchesEtag(req.headers["if-none-match"], sent.etag)) res.writeHead(304, headers.notModified).end();
-    else res.writeHead(200, headers.ok).end(sent.body);
+    const reqId = requestIdOf(req, app.config.trustProxy);
+    // The prepared headers are shared by every answer of this representation; each takes its own
+    // request id in them just before writeHead, which copies them out at once.
+    if (matchesEtag(req.headers["if-none-match"], sent.etag)) {
+      headers.notModified["x-request-id"] = reqId;
+      res.writeHead(304, headers.notModified).end();
+    } else {
+      headers.ok["x-request-id"] = reqId;
+      res.writeHead(200, headers.ok).end(sent.body);
+    }
     const ms = performance.now() - started;
-    httpDuration.observe({ method: "GET", route, status: res.statusCode }, ms / 1000);
+    observeRequest("GET", route, res.statusCode, ms / 1000);
     if (LOGS_REQUESTS.has(app.log.level))
-      app.log.info(
-        {
-          reqId: requestIdOf(req, app.config.trustProxy),
-          method: req.method,
-          route,
-          status: res.statusCode,
-          ms,
-        },
-        "request completed",
-      );
+      app.log.info({ reqId, method: req.method, route, status: res.statusCode, ms }, "request completed");
     return true;
   });
   return {
