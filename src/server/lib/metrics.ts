@@ -38,6 +38,35 @@ export function observeRequest(method: string, route: string, status: number, se
   child.observe(seconds);
 }
 
+/** Answers given early from the catalog cache, by "route status", counted in plain numbers. */
+const early = new Map<string, number>();
+
+/**
+ * Counts an answer the catalog gave from its cache on node:http (plugins/early-answers.ts): they
+ * come tens of thousands a second, take microseconds, and are counted, not timed. Timing each into
+ * the histogram cost 6 % of their throughput (`npm run bench`, throughput: 0.80 of bare node:http
+ * against 0.85 without); a number in a Map costs nothing measurable, and Prometheus reads it at
+ * each scrape.
+ */
+export function countEarlyAnswer(route: string, status: number): void {
+  const key = `${route} ${status}`;
+  early.set(key, (early.get(key) ?? 0) + 1);
+}
+
+new Counter({
+  name: "gearhouse_early_answers_total",
+  help: "Catalog answers given from the cache before routing (not in the duration histogram), by route and status.",
+  labelNames: ["route", "status"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const [key, n] of early) {
+      const space = key.lastIndexOf(" ");
+      this.inc({ route: key.slice(0, space), status: key.slice(space + 1) }, n);
+    }
+  },
+});
+
 export type OrderEvent = "placed" | "paid" | "shipped" | "removed" | "expired" | "refunded";
 
 const orderEvents = new Counter({

@@ -16,7 +16,7 @@ import {
 import { productListPath } from "../../../shared/constants.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
-import { observeRequest } from "../../lib/metrics.js";
+import { countEarlyAnswer } from "../../lib/metrics.js";
 import { notFound } from "../../lib/problem.js";
 import { requestIdOf } from "../../lib/request-id.js";
 import { problemResponses } from "../../lib/schemas.js";
@@ -152,7 +152,7 @@ function answeredByUrl(app: FastifyInstance, route: string) {
     if (req.method !== "GET") return false;
     const cached = cachedFor(req.url);
     if (!cached) return false;
-    const started = performance.now();
+    const started = LOGS_REQUESTS.has(app.log.level) ? performance.now() : undefined;
     const sent = encodedFor(cached, req.headers["accept-encoding"]);
     const headers = headersFor(app, madeHeaders, sent);
     const reqId = requestIdOf(req, app.config.trustProxy);
@@ -165,10 +165,12 @@ function answeredByUrl(app: FastifyInstance, route: string) {
       headers.ok["x-request-id"] = reqId;
       res.writeHead(200, headers.ok).end(sent.body);
     }
-    const ms = performance.now() - started;
-    observeRequest("GET", route, res.statusCode, ms / 1000);
-    if (LOGS_REQUESTS.has(app.log.level))
-      app.log.info({ reqId, method: req.method, route, status: res.statusCode, ms }, "request completed");
+    countEarlyAnswer(route, res.statusCode);
+    if (started !== undefined)
+      app.log.info(
+        { reqId, method: req.method, route, status: res.statusCode, ms: performance.now() - started },
+        "request completed",
+      );
     return true;
   });
   return {
