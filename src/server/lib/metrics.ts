@@ -13,7 +13,7 @@ export const registry = new Registry();
 // gearhouse_nodejs_eventloop_delay_p99_seconds among others).
 collectDefaultMetrics({ register: registry, prefix: "gearhouse_" });
 
-export const httpDuration = new Histogram({
+const httpDuration = new Histogram({
   name: "gearhouse_http_request_duration_seconds",
   help: "Time from a request's arrival to its answer, by method, route pattern and status.",
   labelNames: ["method", "route", "status"] as const,
