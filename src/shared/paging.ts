@@ -15,7 +15,7 @@ export const EXACT_COUNT_LIMIT = 10_000;
  * counts read only index entries, and a common name (3 % of a million orders) is counted in about a
  * millisecond from the first hundred rows that match (docs/decisions/order-lists.md).
  */
-export const SEARCH_COUNT_LIMIT = 100;
+export const ORDER_SEARCH_COUNT_LIMIT = 100;
 /** A cursor is a short opaque token; anything longer is refused before it is decoded. */
 export const MAX_CURSOR_LENGTH = 200;
 
@@ -24,7 +24,7 @@ export const cursorQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_LIST_PAGE_SIZE).optional().default(LIST_PAGE_SIZE),
 });
 
-/** How many rows match: exact up to a list's limit (EXACT_COUNT_LIMIT, SEARCH_COUNT_LIMIT), otherwise "more than `count`". */
+/** How many rows match: exact up to a list's limit (EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT), otherwise "more than `count`". */
 const listCountSchema = z.object({
   count: z.number().int().min(0),
   exact: z.boolean(),

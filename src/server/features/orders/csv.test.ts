@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { OrderPage } from "../../../shared/orders.js";
-import { EXACT_COUNT_LIMIT, SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
+import { EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import type { TestUser } from "../../test/users.js";
@@ -216,18 +216,18 @@ describe("a large export", () => {
     expect(peak - baseline).toBeLessThan(50 * 1024 * 1024);
   });
 
-  it(`counts exactly up to ${EXACT_COUNT_LIMIT} matching orders (${SEARCH_COUNT_LIMIT} found by a search), and says more than that beyond`, async () => {
+  it(`counts exactly up to ${EXACT_COUNT_LIMIT} matching orders (${ORDER_SEARCH_COUNT_LIMIT} found by a search), and says more than that beyond`, async () => {
     const list = (query: string) =>
       ctx.app.inject({ url: `/api/orders${query}`, headers: { cookie: admin.cookie } }).then((r) => r.json());
     expect((await list("?to=2021-01-01")).total).toEqual({ count: EXACT_COUNT_LIMIT, exact: false });
     // bulk.2, bulk.20 to bulk.29, … bulk.20000: 1,112 orders; bulk.21, bulk.210 to 219, 2100 to 2199: 111;
     // bulk.219 and bulk.2190 to 2199: 11.
     expect((await list("?to=2021-01-01&search=bulk.2")).total).toEqual({
-      count: SEARCH_COUNT_LIMIT,
+      count: ORDER_SEARCH_COUNT_LIMIT,
       exact: false,
     });
     expect((await list("?to=2021-01-01&search=bulk.21")).total).toEqual({
-      count: SEARCH_COUNT_LIMIT,
+      count: ORDER_SEARCH_COUNT_LIMIT,
       exact: false,
     });
     expect((await list("?to=2021-01-01&search=bulk.219")).total).toEqual({ count: 11, exact: true });

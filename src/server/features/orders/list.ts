@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { isOrderId, ORDER_STATUSES, type OrderFilter, type OrderPage } from "../../../shared/orders.js";
-import { EXACT_COUNT_LIMIT, SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
+import { EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
 import type { Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
 import { countedPage, decodePosition } from "../../lib/keyset.js";
@@ -49,7 +49,7 @@ const { searchText: _searchText, ...listed } = getTableColumns(orders);
 
 /**
  * One page of the orders matching `where`, and how many match: exact up to `countLimit`, so the
- * count reads at most that many rows (countedPage). A search counts to SEARCH_COUNT_LIMIT: each
+ * count reads at most that many rows (countedPage). A search counts to ORDER_SEARCH_COUNT_LIMIT: each
  * row it counts is read from the table to confirm the match (a trigram index only narrows it down),
  * where other lists count entries of a btree index.
  */
@@ -71,7 +71,12 @@ async function orderPage(
 
 /** Manage Orders: every order, filtered. */
 export function listOrders(db: Db, query: OrderFilter & PageQuery) {
-  return orderPage(db, filterCondition(query), query, query.search ? SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT);
+  return orderPage(
+    db,
+    filterCondition(query),
+    query,
+    query.search ? ORDER_SEARCH_COUNT_LIMIT : EXACT_COUNT_LIMIT,
+  );
 }
 
 /** My Orders: the customer's own. */
