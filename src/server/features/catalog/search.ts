@@ -4,6 +4,7 @@ import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import type { Db, Tx } from "../../db/client.js";
 import { categoryLexeme, products, searchWords } from "../../db/schema/index.js";
+import { hasSqlState } from "../../db/sql-state.js";
 import { ServiceUnavailable } from "../../lib/problem.js";
 import { Gate, GateClosed, type GateLimits } from "./search-gate.js";
 import { ORDERINGS, productColumns } from "./service.js";
@@ -54,11 +55,6 @@ const MIN_FUZZY_LENGTH = 3;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function isCanceled(error: unknown): boolean {
-  const e = error as { code?: string; cause?: unknown } | undefined;
-  return e?.code === QUERY_CANCELED || (e?.cause !== undefined && isCanceled(e.cause));
 }
 
 interface SearchWord {
@@ -386,7 +382,7 @@ export class ProductSearch {
       );
     } catch (error) {
       if (error instanceof GateClosed) throw unavailable(catalogMessages.searchBusy, error);
-      if (isCanceled(error)) throw unavailable(catalogMessages.searchTooLong, error);
+      if (hasSqlState(error, QUERY_CANCELED)) throw unavailable(catalogMessages.searchTooLong, error);
       throw error;
     }
   }

@@ -5,7 +5,7 @@ import { PRODUCT_PRICE_MAX } from "../../../shared/catalog.js";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
-import { orders, products } from "../../db/schema/index.js";
+import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { fromShop, ORIGIN, type TestUser } from "../../test/users.js";
 
@@ -180,6 +180,20 @@ describe("POST /api/orders", () => {
     expect(other.statusCode).toBe(422);
     // The same key belongs to its user only.
     expect((await book(bob, { productId, quantity: 10 }, { "idempotency-key": key })).statusCode).toBe(201);
+  });
+
+  it("keeps nothing of a refused booking with an Idempotency-Key: the retry after a restock books", async () => {
+    const productId = await newProduct(5);
+    const key = `key-${Math.random()}`;
+    const refused = await book(alice, { productId, quantity: 10 }, { "idempotency-key": key });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toBe(orderMessages.outOfStock);
+    const claims = await ctx.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    expect(claims).toEqual([]);
+    await ctx.database.db.update(products).set({ quantity: 50 }).where(eq(products.id, productId));
+    const retried = await book(alice, { productId, quantity: 10 }, { "idempotency-key": key });
+    expect(retried.statusCode).toBe(201);
+    expect(await stockOf(productId)).toBe(40);
   });
 
   it("never oversells: 100 simultaneous orders of 10 on a stock of 500 make exactly 50", async () => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import {
@@ -11,6 +11,7 @@ import {
 } from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
+import { hasSqlState } from "../../db/sql-state.js";
 import { countOrders } from "../../lib/metrics.js";
 import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
@@ -72,87 +73,49 @@ export interface Placed {
   replayed: boolean;
 }
 
-type Queryable = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** SQLSTATE of book_order when it took no stock (migration 0013): nothing of the call was kept. */
+const NOT_BOOKED = "GH409";
+
+/** Every column of an order but its search text (never answered). */
+const { searchText: _searchText, ...orderColumns } = getTableColumns(orders);
 
 /**
- * Takes the stock and writes the order in one statement: the UPDATE takes the units only while
- * enough are left, and the INSERT reads the row it returned, so concurrent buyers can never take
- * more than there is. Holding the product's row lock for one statement, with no round trip to the
- * app before the commit, is what lets many orders for one product go through each second.
- * Undefined when the stock was short or the product is gone.
+ * Books in one statement, on its own: book_order (migration 0013) claims the Idempotency-Key when
+ * there is one, takes the customer's booking lock, checks the cap, takes the stock and writes the
+ * order with its hold's end, and the commit follows in the database, so the product's row lock is
+ * never held across a round trip to the shop. The order booked; undefined for a retry of a key
+ * taken before; throws a GH409 error when no stock was taken.
  */
-async function takeStockAndInsert(
-  db: Queryable,
+async function bookOrder(
+  db: Db,
   user: SessionUser,
   input: OrderInput,
   change: CatalogChange,
   rules: BookingRules,
-): Promise<OrderRow | undefined> {
-  const quantity = input.quantity;
-  const held = heldBy(user.id);
-  const taken = db.$with("taken").as(
-    db
-      .update(products)
-      .set({ quantity: sql`${products.quantity} - ${quantity}`, updatedAt: new Date() })
-      .where(
-        and(
-          eq(products.id, input.productId),
-          sql`${products.quantity} >= ${quantity}`,
-          // In 64 bits, so no product of price and quantity overflows before it is compared.
-          sql`${products.price}::bigint * ${quantity}::bigint <= ${MAX_ORDER_TOTAL}`,
-          // The cap: read after the customer's booking lock (lockBookings), so it counts every
-          // booking of theirs that committed before this one.
-          sql`(select count(*) from ${held}) < ${rules.maxUnpaid}`,
-          sql`(select coalesce(sum(quantity), 0) from ${held}) + ${quantity} <= ${rules.maxUnpaidUnits}`,
-        ),
-      )
-      .returning({
-        productId: products.id,
-        productName: products.name,
-        unitPrice: products.price,
-        image: products.image,
-        // The stock shown by every instance's catalog cache changes when this commits.
-        notified: change(input.productId),
-      }),
+  idempotency?: { key: string; hash: string },
+): Promise<Omit<OrderRow, "searchText"> | undefined> {
+  const booked = db.$with("booked", orderColumns).as(
+    sql`select * from book_order(${user.id}::text, ${user.name}::text, ${user.email}::text,
+      ${input.productId}::uuid, ${input.quantity}::integer, ${input.address}::text, ${input.phone}::text,
+      ${input.img ?? null}::text, ${rules.holdSeconds}::integer, ${rules.maxUnpaid}::integer,
+      ${rules.maxUnpaidUnits}::integer, ${MAX_ORDER_TOTAL}::bigint, ${idempotency?.key ?? null}::text,
+      ${idempotency?.hash ?? null}::text)`,
   );
-  const param = <T>(value: T, column: string) => sql<T>`${value}`.as(column);
   const [row] = await db
-    .with(taken)
-    .insert(orders)
-    .select((qb) =>
-      // INSERT … SELECT names every column but the generated search text, in the table's order
-      // (as SQL: Drizzle's own check of the names would want the generated column too).
-      qb
-        .select({
-          id: sql<string>`gen_random_uuid()`.as("id"),
-          userId: param(user.id, "user_id"),
-          productId: taken.productId,
-          productName: taken.productName,
-          img: sql<string>`coalesce(${input.img ?? null}, ${taken.image})`.as("img"),
-          name: param(user.name, "name"),
-          email: param(user.email, "email"),
-          address: param(input.address, "address"),
-          phone: param(input.phone, "phone"),
-          quantity: sql<number>`${quantity}::integer`.as("quantity"),
-          unitPrice: taken.unitPrice,
-          totalPrice: sql<number>`${taken.unitPrice} * ${quantity}::integer`.as("total_price"),
-          status: sql<"pending">`'pending'::order_status`.as("status"),
-          transactionId: sql<null>`null`.as("transaction_id"),
-          paidAt: sql<null>`null`.as("paid_at"),
-          shippedAt: sql<null>`null`.as("shipped_at"),
-          expiresAt: sql<Date>`now() + make_interval(secs => ${rules.holdSeconds})`.as("expires_at"),
-          expiredAt: sql<null>`null`.as("expired_at"),
-          refundedAt: sql<null>`null`.as("refunded_at"),
-          carrier: sql<null>`null`.as("carrier"),
-          trackingNumber: sql<null>`null`.as("tracking_number"),
-          createdAt: sql<Date>`now()`.as("created_at"),
-        })
-        .from(taken)
-        .getSQL(),
-    )
-    .returning();
+    .with(booked)
+    .select({
+      ...booked._.selectedFields,
+      // The stock shown by every instance's catalog cache changes when this commits.
+      notified: change(input.productId),
+    })
+    .from(booked);
   if (row) countOrders("placed");
   return row;
+}
+
+/** book_order's refusal: nothing was taken. */
+function notBooked(error: unknown): boolean {
+  return hasSqlState(error, NOT_BOOKED);
 }
 
 /**
@@ -163,25 +126,11 @@ const heldBy = (userId: string) =>
   sql`(select quantity from ${orders} where ${orders.userId} = ${userId} and ${orders.status} = 'pending' and ${orders.expiresAt} > now()) as held`;
 
 /**
- * Serialises one customer's bookings (a transaction-level advisory lock on their id), so that the
- * cap read by the next statement cannot be passed by two bookings at once. Other customers' bookings
- * never wait on it.
+ * Why no stock was taken, read after the refusal: 404 once the product is gone, 400 when the order
+ * would total more than one payment can take, 409 when the customer holds too much unpaid already
+ * (the cap), otherwise 409 (out of stock).
  */
-async function lockBookings(tx: Queryable, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`order-booking:${userId}`}))`);
-}
-
-/**
- * Why no stock was taken: 404 once the product is gone, 400 when the order would total more than
- * one payment can take, 409 when the customer holds too much unpaid already (the cap), otherwise
- * 409 (out of stock).
- */
-async function notPlaced(
-  db: Queryable,
-  user: SessionUser,
-  input: OrderInput,
-  rules: BookingRules,
-): Promise<never> {
+async function notPlaced(db: Db, user: SessionUser, input: OrderInput, rules: BookingRules): Promise<never> {
   const [product] = await db
     .select({ price: products.price })
     .from(products)
@@ -205,10 +154,8 @@ async function notPlaced(
 }
 
 /**
- * Books an order (see takeStockAndInsert) in one transaction: the customer's booking lock, then the
- * statement that checks the cap, takes the stock and writes the order with its hold's end. With an
- * Idempotency-Key, the key is claimed first, and a retry with the same key gets the first order
- * back instead of a second one.
+ * Books an order (see bookOrder). With an Idempotency-Key, a retry with the same key gets the first
+ * order back instead of a second one, or 422 when it asks for something else.
  */
 export async function placeOrder(
   db: Db,
@@ -218,41 +165,30 @@ export async function placeOrder(
   rules: BookingRules,
   idempotencyKey?: string,
 ): Promise<Placed> {
-  if (!idempotencyKey) {
-    return db.transaction(async (tx) => {
-      await lockBookings(tx, user.id);
-      const row = await takeStockAndInsert(tx, user, input, change, rules);
-      if (!row) return notPlaced(tx, user, input, rules);
-      return { order: toOrder(row), replayed: false };
-    });
-  }
   const hash = requestHash(input);
-  return db.transaction(async (tx) => {
-    // Concurrent requests with the same key wait here for the first one to commit or roll back.
-    const [claimed] = await tx
-      .insert(idempotencyKeys)
-      .values({ userId: user.id, key: idempotencyKey, requestHash: hash })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (!claimed) {
-      const [previous] = await tx
-        .select({ requestHash: idempotencyKeys.requestHash, order: orders })
-        .from(idempotencyKeys)
-        .leftJoin(orders, eq(orders.id, idempotencyKeys.orderId))
-        .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
-      if (previous?.requestHash !== hash) throw unprocessable(orderMessages.idempotencyMismatch);
-      if (!previous.order) throw notFound(orderMessages.notFound);
-      return { order: toOrder(previous.order), replayed: true };
-    }
-    await lockBookings(tx, user.id);
-    const row = await takeStockAndInsert(tx, user, input, change, rules);
-    if (!row) return notPlaced(tx, user, input, rules);
-    await tx
-      .update(idempotencyKeys)
-      .set({ orderId: row.id })
-      .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey)));
-    return { order: toOrder(row), replayed: false };
-  });
+  let row: Omit<OrderRow, "searchText"> | undefined;
+  try {
+    row = await bookOrder(
+      db,
+      user,
+      input,
+      change,
+      rules,
+      idempotencyKey ? { key: idempotencyKey, hash } : undefined,
+    );
+  } catch (error) {
+    if (notBooked(error)) return notPlaced(db, user, input, rules);
+    throw error;
+  }
+  if (row) return { order: toOrder(row), replayed: false };
+  const [previous] = await db
+    .select({ requestHash: idempotencyKeys.requestHash, order: orders })
+    .from(idempotencyKeys)
+    .leftJoin(orders, eq(orders.id, idempotencyKeys.orderId))
+    .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey ?? "")));
+  if (previous?.requestHash !== hash) throw unprocessable(orderMessages.idempotencyMismatch);
+  if (!previous.order) throw notFound(orderMessages.notFound);
+  return { order: toOrder(previous.order), replayed: true };
 }
 
 /** An order the user may see: their own, or any for an admin; another customer's is "not found". */
