@@ -2,12 +2,14 @@ import type { FastifyPluginAsync } from "fastify";
 import type { Mailer } from "../../lib/mailer.js";
 import type { PeriodicJob } from "../../lib/periodic.js";
 import { type InvoiceAttachment, outboxBacklog, startMailOutbox } from "./outbox.js";
+import { mailRenderThread } from "./render-thread.js";
 
 export type { InvoiceAttachment } from "./outbox.js";
 
 /**
  * The order mails: this instance sends the outbox's due mails every MAIL_OUTBOX_INTERVAL_SECONDS
- * (none when 0), from when the server is ready until it closes.
+ * (none when 0), from when the server is ready until it closes, rendered in a thread of the lowest
+ * priority (render-thread.ts).
  */
 export const mailOutboxPlugin: FastifyPluginAsync<{
   mailer: Mailer;
@@ -19,8 +21,10 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
     () => outboxBacklog(app.db),
   );
   let job: PeriodicJob | undefined;
+  const renderer = mailRenderThread();
   app.addHook("onReady", async () => {
     job = startMailOutbox({
+      render: renderer.render,
       db: app.db,
       mailer,
       publicUrl: app.config.publicUrl,
@@ -31,5 +35,8 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
       reminderSeconds: app.config.mail.reminderSeconds,
     });
   });
-  app.addHook("onClose", async () => job?.stop());
+  app.addHook("onClose", async () => {
+    await job?.stop();
+    await renderer.close();
+  });
 };

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.js";
 import { type MailKind, mailOutbox, orders } from "../../db/schema/index.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
-import { renderMail } from "./templates.js";
+import type { RenderMail } from "./templates.js";
 
 /**
  * The order mails' outbox. Triggers on "order" (migration 0012) write a row per order and kind in
@@ -33,7 +33,12 @@ export interface OutboxOptions {
   maxAttempts: number;
   invoiceFor?: InvoiceAttachment;
   log?: Pick<FastifyBaseLogger, "warn" | "error">;
+  /** Renders each mail: the server's render thread (render-thread.ts); by default this thread. */
+  render?: RenderMail;
 }
+
+/** Renders in the calling thread, loading React only when a mail is rendered here. */
+const renderHere: RenderMail = async (...args) => (await import("./templates.js")).renderMail(...args);
 
 /** How long a failed mail waits before its next try: 30 s, doubling, at most 6 hours. */
 export function backoffSeconds(attempts: number): number {
@@ -90,7 +95,7 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     }
     try {
       const invoice = row.kind === "payment_receipt" ? await options.invoiceFor?.(order.id) : undefined;
-      const mail = await renderMail(row.kind, order, publicUrl, invoice?.number);
+      const mail = await (options.render ?? renderHere)(row.kind, order, publicUrl, invoice?.number);
       await mailer.send({
         to: order.email,
         ...mail,

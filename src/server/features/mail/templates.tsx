@@ -10,7 +10,7 @@ import { Hr } from "@react-email/hr";
 import { Html } from "@react-email/html";
 import { Link } from "@react-email/link";
 import { Preview } from "@react-email/preview";
-import { render } from "@react-email/render";
+import { render, toPlainText } from "@react-email/render";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { ReactNode } from "react";
@@ -206,6 +206,8 @@ function parts(kind: MailKind, order: MailOrder, publicUrl: string, invoiceNumbe
   }
 }
 
+export type RenderMail = typeof renderMail;
+
 /**
  * The mail of `kind` about `order`, as HTML and as plain text. `invoiceNumber`: the receipt's
  * attached invoice, when there is one.
@@ -222,6 +224,7 @@ export async function renderMail(
       {body}
     </Layout>
   );
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
-  return { subject, html, text };
+  // Rendered once: the plain text is read from the HTML (what the plainText option would render again).
+  const html = await render(element);
+  return { subject, html, text: toPlainText(html) };
 }

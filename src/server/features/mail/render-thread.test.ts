@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import type { MailKind } from "../../db/schema/index.js";
+import { mailRenderThread } from "./render-thread.js";
+import { type MailOrder, renderMail } from "./templates.js";
+
+const PUBLIC_URL = "http://localhost:3000";
+const order: MailOrder = {
+  id: "0b6f1c3e-1111-4222-8333-444455556666",
+  productId: "7d0c1e2f-5555-4666-8777-888899990000",
+  productName: "Aurora TKL keyboard",
+  name: "Ada Render",
+  email: "ada@example.com",
+  quantity: 2,
+  unitPrice: 129,
+  totalPrice: 258,
+  expiresAt: new Date("2026-11-24T14:05:00Z"),
+  paidAt: null,
+  transactionId: null,
+  carrier: null,
+  trackingNumber: null,
+};
+
+/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceValues(): number[] {
+  return readdirSync("/proc/self/task").map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    // The fields after the name in parentheses, which may hold spaces: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[19 - 3]);
+  });
+}
+
+const renderer = mailRenderThread();
+afterAll(() => renderer.close());
+
+describe("the mail render thread", () => {
+  it("renders each kind of mail as the server's own thread would, in a thread of the lowest priority", async () => {
+    const niceBefore = threadNiceValues().filter((n) => n === 19).length;
+    for (const kind of ["order_placed", "payment_receipt", "order_shipped"] as MailKind[]) {
+      const paid = kind === "order_placed" ? order : { ...order, paidAt: new Date("2026-11-24T12:00:00Z") };
+      expect(await renderer.render(kind, paid, PUBLIC_URL, "GH-000123")).toEqual(
+        await renderMail(kind, paid, PUBLIC_URL, "GH-000123"),
+      );
+    }
+    expect(threadNiceValues().filter((n) => n === 19).length).toBe(niceBefore + 1);
+  });
+
+  it("renders many at once, each answer to its own request", async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `Customer ${i}`);
+    const mails = await Promise.all(
+      names.map((name) => renderer.render("order_placed", { ...order, name }, PUBLIC_URL)),
+    );
+    mails.forEach((mail, i) => {
+      expect(mail.text).toContain(names[i]);
+    });
+  });
+
+  it("refuses a mail it cannot render with the reason, and renders the next", async () => {
+    await expect(renderer.render("no_such_kind" as MailKind, order, PUBLIC_URL)).rejects.toThrow();
+    expect((await renderer.render("order_placed", order, PUBLIC_URL)).subject).toBe(
+      (await renderMail("order_placed", order, PUBLIC_URL)).subject,
+    );
+  });
+
+  it("starts again for a mail after it was closed", async () => {
+    await renderer.close();
+    expect(threadNiceValues().filter((n) => n === 19)).toEqual([]);
+    expect((await renderer.render("order_placed", order, PUBLIC_URL)).text).toContain(order.name);
+  });
+});

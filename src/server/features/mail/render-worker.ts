@@ -1,0 +1,34 @@
+// The mail render thread (render-thread.ts starts it): renders each mail asked for, at the lowest
+// priority, and answers with it or with why it could not.
+import { parentPort } from "node:worker_threads";
+import type { MailKind } from "../../db/schema/index.js";
+import { lowerThisThread } from "../../lib/threads.js";
+import { type MailOrder, type RenderedMail, renderMail } from "./templates.js";
+
+export interface RenderRequest {
+  id: number;
+  kind: MailKind;
+  order: MailOrder;
+  publicUrl: string;
+  invoiceNumber?: string;
+}
+
+export type RenderReply = { id: number; mail: RenderedMail } | { id: number; error: string };
+
+const port = parentPort;
+if (port) {
+  lowerThisThread();
+  port.on("message", async ({ id, kind, order, publicUrl, invoiceNumber }: RenderRequest) => {
+    try {
+      port.postMessage({
+        id,
+        mail: await renderMail(kind, order, publicUrl, invoiceNumber),
+      } satisfies RenderReply);
+    } catch (error) {
+      port.postMessage({
+        id,
+        error: error instanceof Error ? error.message : String(error),
+      } satisfies RenderReply);
+    }
+  });
+}
