@@ -9,17 +9,25 @@ const ID = Symbol("requestId");
 type WithId = IncomingMessage & { [ID]?: string };
 
 /**
- * The id of a request, given once and kept: the one in its X-Request-Id header when the shop trusts
- * the proxy in front of it (TRUST_PROXY) and the id is well-formed, otherwise a new UUID. Asked for
- * by the early answers (plugins/early-answers.ts) and by Fastify (genReqId), which then agree. It is
- * answered in the X-Request-Id header, written in the request's access line, and carried in every
- * problem+json answer, so a customer's error can be found in the logs.
+ * A new id for a request: the one in its X-Request-Id header when the shop trusts the proxy in front
+ * of it (TRUST_PROXY) and the id is well-formed, otherwise a new UUID. An early answer
+ * (plugins/early-answers.ts), which ends its request there, takes it as it is: keeping it on the
+ * request would add a property to each IncomingMessage on the catalog's hottest path.
+ */
+export function freshRequestId(req: IncomingMessage, trustPassed: boolean): string {
+  const passed = trustPassed ? req.headers["x-request-id"] : undefined;
+  return typeof passed === "string" && PASSED_ID.test(passed) ? passed : randomUUID();
+}
+
+/**
+ * The id of a request, given once (freshRequestId) and kept, for Fastify (genReqId) and whatever
+ * asks after it. It is answered in the X-Request-Id header, written in the request's access line,
+ * and carried in every problem+json answer, so a customer's error can be found in the logs.
  */
 export function requestIdOf(req: WithId, trustPassed: boolean): string {
   let id = req[ID];
   if (id === undefined) {
-    const passed = trustPassed ? req.headers["x-request-id"] : undefined;
-    id = typeof passed === "string" && PASSED_ID.test(passed) ? passed : randomUUID();
+    id = freshRequestId(req, trustPassed);
     req[ID] = id;
   }
   return id;

@@ -18,7 +18,7 @@ import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import { countEarlyAnswer } from "../../lib/metrics.js";
 import { notFound } from "../../lib/problem.js";
-import { requestIdOf } from "../../lib/request-id.js";
+import { freshRequestId } from "../../lib/request-id.js";
 import { problemResponses } from "../../lib/schemas.js";
 import type { CachedBody } from "./cache.js";
 import { changeCatalog } from "./changes.js";
@@ -155,7 +155,7 @@ function answeredByUrl(app: FastifyInstance, route: string) {
     const started = LOGS_REQUESTS.has(app.log.level) ? performance.now() : undefined;
     const sent = encodedFor(cached, req.headers["accept-encoding"]);
     const headers = headersFor(app, madeHeaders, sent);
-    const reqId = requestIdOf(req, app.config.trustProxy);
+    const reqId = freshRequestId(req, app.config.trustProxy);
     // The prepared headers are shared by every answer of this representation; each takes its own
     // request id in them just before writeHead, which copies them out at once.
     if (matchesEtag(req.headers["if-none-match"], sent.etag)) {
