@@ -6,12 +6,14 @@ import { Worker, type WorkerOptions } from "node:worker_threads";
 const LOWEST_PRIORITY = 19;
 
 /**
- * A worker thread running the module at `file` (a file: URL of the module that starts it, next to
- * it): the built JavaScript, or, run from the sources (tests, dev: a `.ts` URL), the TypeScript
+ * A worker thread running the module `name` next to the module at `callerUrl` (its import.meta.url):
+ * the built JavaScript, or, run from the sources (tests, dev: a `.ts` caller), the TypeScript
  * through tsx's loader, which a thread does not inherit.
  */
-export function workerThread(file: URL, options: WorkerOptions = {}): Worker {
-  if (!file.pathname.endsWith(".ts")) return new Worker(file, options);
+export function workerThread(callerUrl: string, name: string, options: WorkerOptions = {}): Worker {
+  const fromSources = callerUrl.endsWith(".ts");
+  const file = new URL(`./${name}.${fromSources ? "ts" : "js"}`, callerUrl);
+  if (!fromSources) return new Worker(file, options);
   const tsx = import.meta.resolve("tsx/esm/api");
   const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(file.href)});`;
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), options);

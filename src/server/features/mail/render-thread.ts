@@ -37,10 +37,9 @@ export function mailRenderThread(): MailRenderer {
   };
   const started = (): Worker => {
     if (thread) return thread;
-    const worker = workerThread(
-      new URL(`./render-worker.${import.meta.url.endsWith(".ts") ? "ts" : "js"}`, import.meta.url),
-      { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } },
-    );
+    const worker = workerThread(import.meta.url, "render-worker", {
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     worker.on("message", (reply: RenderReply) => {
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);

@@ -113,11 +113,6 @@ async function bookOrder(
   return row;
 }
 
-/** book_order's refusal: nothing was taken. */
-function notBooked(error: unknown): boolean {
-  return hasSqlState(error, NOT_BOOKED);
-}
-
 /**
  * A customer's unpaid orders that still hold units, as a subquery (order_user_pending_idx). An
  * order whose hold ran out, waiting for the expiry job, no longer counts.
@@ -165,28 +160,24 @@ export async function placeOrder(
   rules: BookingRules,
   idempotencyKey?: string,
 ): Promise<Placed> {
-  const hash = requestHash(input);
+  // Hashed only for a keyed request: an unkeyed booking has nothing to compare it with.
+  const idempotency = idempotencyKey ? { key: idempotencyKey, hash: requestHash(input) } : undefined;
   let row: Omit<OrderRow, "searchText"> | undefined;
   try {
-    row = await bookOrder(
-      db,
-      user,
-      input,
-      change,
-      rules,
-      idempotencyKey ? { key: idempotencyKey, hash } : undefined,
-    );
+    row = await bookOrder(db, user, input, change, rules, idempotency);
   } catch (error) {
-    if (notBooked(error)) return notPlaced(db, user, input, rules);
+    if (hasSqlState(error, NOT_BOOKED)) return notPlaced(db, user, input, rules);
     throw error;
   }
   if (row) return { order: toOrder(row), replayed: false };
+  // No row and no refusal: book_order found this key taken, which only a keyed request can meet.
+  if (!idempotency) throw new Error("book_order answered no order for a booking without a key");
   const [previous] = await db
     .select({ requestHash: idempotencyKeys.requestHash, order: orders })
     .from(idempotencyKeys)
     .leftJoin(orders, eq(orders.id, idempotencyKeys.orderId))
-    .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotencyKey ?? "")));
-  if (previous?.requestHash !== hash) throw unprocessable(orderMessages.idempotencyMismatch);
+    .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotency.key)));
+  if (previous?.requestHash !== idempotency.hash) throw unprocessable(orderMessages.idempotencyMismatch);
   if (!previous.order) throw notFound(orderMessages.notFound);
   return { order: toOrder(previous.order), replayed: true };
 }
