@@ -78,6 +78,8 @@ async function startHaproxy(servers: number[]) {
   child.stderr?.on("data", keep);
   haproxy = { child, events };
   await until("HAProxy to answer", async () => {
+    if (child.exitCode !== null)
+      throw new Error(`HAProxy exited (${child.exitCode}) on 127.0.0.1:${lbPort}:\n${events.join("\n")}`);
     try {
       return (await fetch(`${lbUrl}/readyz`)).status === 200;
     } catch {
