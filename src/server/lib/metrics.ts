@@ -38,19 +38,31 @@ export function observeRequest(method: string, route: string, status: number, se
   child.observe(seconds);
 }
 
-/** Answers given early from the catalog cache, by "route status", counted in plain numbers. */
-const early = new Map<string, number>();
+/** Answers given early from the catalog cache for one route, counted in plain numbers by status. */
+export interface EarlyAnswerCount {
+  /** 200s */
+  ok: number;
+  /** 304s */
+  notModified: number;
+}
+
+const early = new Map<string, EarlyAnswerCount>();
 
 /**
- * Counts an answer the catalog gave from its cache on node:http (plugins/early-answers.ts): they
- * come tens of thousands a second, take microseconds, and are counted, not timed. Timing each into
- * the histogram cost 6 % of their throughput (`npm run bench`, throughput: 0.80 of bare node:http
- * against 0.85 without); a number in a Map costs nothing measurable, and Prometheus reads it at
- * each scrape.
+ * The count of the answers the catalog gives from its cache on node:http for `route`
+ * (plugins/early-answers.ts), made once per route: the answer adds one to a field. They come tens
+ * of thousands a second and take microseconds, so they are counted, not timed: timing each into
+ * the histogram cost 6 % of their throughput (`npm run bench`, throughput), and a key string made
+ * per answer to count it in a Map cost about 0.4 µs of the 20 µs an answer takes. Prometheus reads
+ * the numbers at each scrape.
  */
-export function countEarlyAnswer(route: string, status: number): void {
-  const key = `${route} ${status}`;
-  early.set(key, (early.get(key) ?? 0) + 1);
+export function earlyAnswerCount(route: string): EarlyAnswerCount {
+  let count = early.get(route);
+  if (!count) {
+    count = { ok: 0, notModified: 0 };
+    early.set(route, count);
+  }
+  return count;
 }
 
 new Counter({
@@ -60,9 +72,9 @@ new Counter({
   registers: [registry],
   collect() {
     this.reset();
-    for (const [key, n] of early) {
-      const space = key.lastIndexOf(" ");
-      this.inc({ route: key.slice(0, space), status: key.slice(space + 1) }, n);
+    for (const [route, count] of early) {
+      if (count.ok) this.inc({ route, status: "200" }, count.ok);
+      if (count.notModified) this.inc({ route, status: "304" }, count.notModified);
     }
   },
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { rawHeader } from "./raw-header.js";
 
 /** An id the balancer may pass in X-Request-Id: short, and nothing that could forge a log line. */
 const PASSED_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -15,8 +16,8 @@ type WithId = IncomingMessage & { [ID]?: string };
  * request would add a property to each IncomingMessage on the catalog's hottest path.
  */
 export function freshRequestId(req: IncomingMessage, trustPassed: boolean): string {
-  const passed = trustPassed ? req.headers["x-request-id"] : undefined;
-  return typeof passed === "string" && PASSED_ID.test(passed) ? passed : randomUUID();
+  const passed = trustPassed ? rawHeader(req, "x-request-id") : undefined;
+  return passed !== undefined && PASSED_ID.test(passed) ? passed : randomUUID();
 }
 
 /**

@@ -12,8 +12,9 @@ import { ORIGIN } from "../../test/users.js";
 
 /** Requests of GET /api/products that Fastify routed (its onRequest hooks ran). */
 let routedByFastify = 0;
+const METRICS_TOKEN = "early-answers-metrics-token-0123";
 const ctx = setUpTestApp(
-  {},
+  { METRICS_TOKEN },
   {
     onRoute: (route) => {
       if (route.url !== "/api/products" || route.method !== "GET") return;
@@ -63,6 +64,14 @@ const withoutDate = ({ date: _date, "x-request-id": id, ...headers }: http.Incom
   return headers;
 };
 
+/** gearhouse_early_answers_total of /api/products for `status`. */
+async function earlyAnswersCounted(status: number): Promise<number> {
+  const res = await ctx.app.inject({ url: "/metrics", headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const series = `gearhouse_early_answers_total{route="/api/products",status="${status}"} `;
+  const line = res.body.split("\n").find((l) => l.startsWith(series));
+  return line ? Number(line.slice(series.length)) : 0;
+}
+
 describe("early answers of the catalog", () => {
   for (const path of ["/api/products?category=mice&sort=price-asc", "/api/products"])
     it(`answers ${path} the second time with the same status, headers and bytes`, async () => {
@@ -82,14 +91,18 @@ describe("early answers of the catalog", () => {
   it("answers 304 for the ETag the client holds, and the compressed copy to a client that takes it", async () => {
     const path = "/api/products?category=keyboards";
     const first = await get(path);
-    const again = await get(path, { "if-none-match": String(first.headers.etag) });
+    const [ok, notModified] = [await earlyAnswersCounted(200), await earlyAnswersCounted(304)];
+    // Header names in any case, as browsers send them.
+    const again = await get(path, { "If-None-Match": String(first.headers.etag) });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
     expect(again.headers.etag).toBe(first.headers.etag);
     expect(again.headers["x-content-type-options"]).toBe("nosniff");
+    expect(await earlyAnswersCounted(304)).toBe(notModified + 1);
 
-    const routedBr = await get(`${path}&page=1`, { "accept-encoding": "br" });
-    const earlyBr = await get(`${path}&page=1`, { "accept-encoding": "br" });
+    const routedBr = await get(`${path}&page=1`, { "Accept-Encoding": "br" });
+    const earlyBr = await get(`${path}&page=1`, { "Accept-Encoding": "br" });
+    expect(await earlyAnswersCounted(200)).toBe(ok + 1);
     expect(earlyBr.headers["content-encoding"]).toBe("br");
     expect(withoutDate(earlyBr.headers)).toEqual(withoutDate(routedBr.headers));
     expect(earlyBr.body.equals(routedBr.body)).toBe(true);

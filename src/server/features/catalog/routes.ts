@@ -16,8 +16,9 @@ import {
 import { productListPath } from "../../../shared/constants.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
-import { countEarlyAnswer } from "../../lib/metrics.js";
+import { earlyAnswerCount } from "../../lib/metrics.js";
 import { notFound } from "../../lib/problem.js";
+import { rawHeader } from "../../lib/raw-header.js";
 import { freshRequestId } from "../../lib/request-id.js";
 import { problemResponses } from "../../lib/schemas.js";
 import type { CachedBody } from "./cache.js";
@@ -148,24 +149,26 @@ function answeredByUrl(app: FastifyInstance, route: string) {
     const key = url === undefined ? undefined : keys.get(url);
     return key === undefined ? undefined : cache.peek(key);
   };
+  const counted = earlyAnswerCount(route);
   app.answerEarly((req, res) => {
     if (req.method !== "GET") return false;
     const cached = cachedFor(req.url);
     if (!cached) return false;
     const started = LOGS_REQUESTS.has(app.log.level) ? performance.now() : undefined;
-    const sent = encodedFor(cached, req.headers["accept-encoding"]);
+    const sent = encodedFor(cached, rawHeader(req, "accept-encoding"));
     const headers = headersFor(app, madeHeaders, sent);
     const reqId = freshRequestId(req, app.config.trustProxy);
     // The prepared headers are shared by every answer of this representation; each takes its own
     // request id in them just before writeHead, which copies them out at once.
-    if (matchesEtag(req.headers["if-none-match"], sent.etag)) {
+    if (matchesEtag(rawHeader(req, "if-none-match"), sent.etag)) {
       headers.notModified["x-request-id"] = reqId;
       res.writeHead(304, headers.notModified).end();
+      counted.notModified++;
     } else {
       headers.ok["x-request-id"] = reqId;
       res.writeHead(200, headers.ok).end(sent.body);
+      counted.ok++;
     }
-    countEarlyAnswer(route, res.statusCode);
     if (started !== undefined)
       app.log.info(
         { reqId, method: req.method, route, status: res.statusCode, ms: performance.now() - started },
