@@ -66,7 +66,10 @@ const withoutDate = ({ date: _date, "x-request-id": id, ...headers }: http.Incom
 
 /** gearhouse_early_answers_total of /api/products for `status`. */
 async function earlyAnswersCounted(status: number): Promise<number> {
-  const res = await ctx.app.inject({ url: "/metrics", headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const res = await ctx.app.inject({
+    url: "/metrics",
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
   const series = `gearhouse_early_answers_total{route="/api/products",status="${status}"} `;
   const line = res.body.split("\n").find((l) => l.startsWith(series));
   return line ? Number(line.slice(series.length)) : 0;
