@@ -22,6 +22,11 @@ export interface FixedRateOutcome {
   latenciesMs: number[];
   failures: number;
   seconds: number;
+  /**
+   * The longest time the generator's own loop went without sending (it ticks every millisecond):
+   * requests due meanwhile went late through no fault of the server's, and count as late.
+   */
+  generatorStallMs: number;
 }
 
 /**
@@ -134,8 +139,13 @@ export async function fixedRate(options: FixedRateOptions): Promise<FixedRateOut
 
   const start = performance.now();
   let sent = 0;
+  let lastTick = start;
+  let generatorStallMs = 0;
   await new Promise<void>((resolve) => {
     const tick = () => {
+      const now = performance.now();
+      if (now - start > WARM_UP_S * 1000) generatorStallMs = Math.max(generatorStallMs, now - lastTick);
+      lastTick = now;
       const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
       for (; sent < due; sent++) {
         waiting.push({ index: sent, due: start + sent * interval });
@@ -152,5 +162,10 @@ export async function fixedRate(options: FixedRateOptions): Promise<FixedRateOut
   }
   for (const connection of connections) connection.socket.destroy();
   failures += total - answered;
-  return { latenciesMs, failures, seconds: (performance.now() - start) / 1000 - WARM_UP_S };
+  return {
+    latenciesMs,
+    failures,
+    seconds: (performance.now() - start) / 1000 - WARM_UP_S,
+    generatorStallMs: Number(generatorStallMs.toFixed(1)),
+  };
 }

@@ -62,6 +62,10 @@ export interface LoadResult {
   failures: number;
   /** CPU time of this process over its wall time: near 1, the generator was the bottleneck. */
   cpuShare: number;
+  /** Fixed-rate runs: the generator's own longest stall (fixed-rate.ts). */
+  generatorStallMs?: number;
+  /** Time the host took from this machine's CPUs during the run (steal, /proc/stat), in ms. */
+  stealMs?: number;
 }
 
 type Measured = Omit<LoadResult, "cpuShare">;
@@ -161,8 +165,8 @@ async function runClosedLoop(job: ClosedLoopJob): Promise<LoadResult> {
 }
 
 async function runFixedRate(job: FixedRateJob): Promise<Measured> {
-  const { latenciesMs, failures, seconds } = await fixedRate(job);
-  return summarize(latenciesMs, failures, seconds);
+  const { latenciesMs, failures, seconds, generatorStallMs } = await fixedRate(job);
+  return { ...summarize(latenciesMs, failures, seconds), generatorStallMs };
 }
 
 async function runUploads(job: UploadJob): Promise<Measured> {

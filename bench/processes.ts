@@ -124,7 +124,18 @@ export function serverResidentBytes(pid: number): number {
 }
 
 /** Runs one load job in a fresh generator process on the load core. */
+/** CPU time the host has taken from this machine so far (steal, every CPU), in ms; 0 where unknown. */
+function stolenMs(): number {
+  try {
+    const total = readFileSync("/proc/stat", "utf8").split("\n")[0]?.trim().split(/\s+/);
+    return (Number(total?.[8]) * 1000) / 100 || 0;
+  } catch {
+    return 0;
+  }
+}
+
 export async function runLoad(plan: CpuPlan, job: LoadJob): Promise<LoadResult> {
+  const stolenBefore = stolenMs();
   const child = spawnNode(plan.load, [
     "--import",
     "tsx",
@@ -137,5 +148,5 @@ export async function runLoad(plan: CpuPlan, job: LoadJob): Promise<LoadResult> 
   });
   const code = await new Promise<number | null>((r) => child.once("exit", r));
   if (code !== 0) throw new Error(`load generator exited with ${code}`);
-  return JSON.parse(out) as LoadResult;
+  return { ...(JSON.parse(out) as LoadResult), stealMs: Math.round(stolenMs() - stolenBefore) };
 }

@@ -121,6 +121,17 @@ function saturation(runs: LoadResult[]): string | undefined {
 
 const notes = (...parts: (string | undefined)[]) => parts.filter(Boolean).join("; ") || undefined;
 
+/**
+ * What besides the server may have made a fixed-rate run's latency: the generator's own longest
+ * stall in each run, and the CPU time the host took from this machine (steal) during each. A p99
+ * above the budget beside stalls or steal of its size measured the machine more than the shop.
+ */
+function disturbances(runs: LoadResult[]): string | undefined {
+  const stalls = runs.map((r) => r.generatorStallMs ?? 0);
+  const steal = runs.map((r) => r.stealMs ?? 0);
+  return `generator's longest stall: ${stalls.join(", ")} ms; host steal: ${steal.join(", ")} ms`;
+}
+
 /** The node flags `npm start` gives the server (package.json), so the bench runs it the same way. */
 function startFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
@@ -293,7 +304,11 @@ async function latencyAtLoad(bench: Bench, maxRps: number, bareUrl: string): Pro
       figure: `bare node:http p99 at the same rate (${rate} req/s)`,
       value: `${median(runs.bare.map((r) => r.p99Ms))} ms`,
       budget: "reference",
-      note: notes(`p99 of each run: ${runs.bare.map((r) => r.p99Ms).join(", ")} ms`, saturation(runs.bare)),
+      note: notes(
+        `p99 of each run: ${runs.bare.map((r) => r.p99Ms).join(", ")} ms`,
+        saturation(runs.bare),
+        disturbances(runs.bare),
+      ),
     },
     {
       id: FIGURES.latency,
@@ -305,6 +320,7 @@ async function latencyAtLoad(bench: Bench, maxRps: number, bareUrl: string): Pro
         `achieved ${round(median(runs.app.map((r) => r.requestsPerSecond)))} req/s`,
         `p99 of each run: ${runs.app.map((r) => r.p99Ms).join(", ")} ms`,
         saturation(runs.app),
+        disturbances(runs.app),
       ),
     },
   );
@@ -350,7 +366,7 @@ async function uploadInterference(bench: Bench, maxRps: number, customerCookie: 
       figure: `product list p99 at ${rate} req/s, no uploads`,
       value: `${idle} ms`,
       budget: "reference",
-      note: saturation(runs.idle),
+      note: notes(saturation(runs.idle), disturbances(runs.idle)),
     },
     {
       id: FIGURES.uploads,
@@ -361,6 +377,7 @@ async function uploadInterference(bench: Bench, maxRps: number, customerCookie: 
         `${round(median(runs.uploads.map((r) => r.succeededPerSecond)), 1)} uploads/s`,
         uploadFailures ? `${uploadFailures} uploads failed` : undefined,
         saturation(runs.busy),
+        disturbances(runs.busy),
       ),
     },
     {
