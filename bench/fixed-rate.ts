@@ -146,7 +146,7 @@ export async function fixedRate(options: FixedRateOptions): Promise<FixedRateOut
       const now = performance.now();
       if (now - start > WARM_UP_S * 1000) generatorStallMs = Math.max(generatorStallMs, now - lastTick);
       lastTick = now;
-      const due = Math.min(total, Math.floor((performance.now() - start) / interval) + 1);
+      const due = Math.min(total, Math.floor((now - start) / interval) + 1);
       for (; sent < due; sent++) {
         waiting.push({ index: sent, due: start + sent * interval });
         const connection = idle.pop();

@@ -123,17 +123,20 @@ export function serverResidentBytes(pid: number): number {
   return [pid, ...nodeChildren].reduce((sum: number, p) => sum + vmRss(p), 0);
 }
 
-/** Runs one load job in a fresh generator process on the load core. */
+/** /proc/stat counts CPU time in USER_HZ ticks, which Linux fixes at 100 a second. */
+const MS_PER_TICK = 10;
+
 /** CPU time the host has taken from this machine so far (steal, every CPU), in ms; 0 where unknown. */
 function stolenMs(): number {
   try {
     const total = readFileSync("/proc/stat", "utf8").split("\n")[0]?.trim().split(/\s+/);
-    return (Number(total?.[8]) * 1000) / 100 || 0;
+    return Number(total?.[8]) * MS_PER_TICK || 0;
   } catch {
     return 0;
   }
 }
 
+/** Runs one load job in a fresh generator process on the load core. */
 export async function runLoad(plan: CpuPlan, job: LoadJob): Promise<LoadResult> {
   const stolenBefore = stolenMs();
   const child = spawnNode(plan.load, [

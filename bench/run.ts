@@ -126,7 +126,7 @@ const notes = (...parts: (string | undefined)[]) => parts.filter(Boolean).join("
  * stall in each run, and the CPU time the host took from this machine (steal) during each. A p99
  * above the budget beside stalls or steal of its size measured the machine more than the shop.
  */
-function disturbances(runs: LoadResult[]): string | undefined {
+function disturbances(runs: LoadResult[]): string {
   const stalls = runs.map((r) => r.generatorStallMs ?? 0);
   const steal = runs.map((r) => r.stealMs ?? 0);
   return `generator's longest stall: ${stalls.join(", ")} ms; host steal: ${steal.join(", ")} ms`;

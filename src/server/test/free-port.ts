@@ -17,7 +17,7 @@ import path from "node:path";
  * process exits; those of processes that ended without a word (Vitest ends its workers with a
  * signal) are swept away by the next process that asks for a port.
  */
-const CLAIMS = path.join(os.tmpdir(), "gearhouse-test-ports");
+export const PORT_CLAIMS = path.join(os.tmpdir(), "gearhouse-test-ports");
 const LOWEST = 10_000;
 const claimed: string[] = [];
 
@@ -41,9 +41,21 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The pid a claim names: 0 while it is being written, undefined once it is gone. */
+function holderOf(file: string): number | undefined {
+  try {
+    return Number(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a claim's holder has ended (a claim being written has no holder yet, and stays). */
+const ended = (holder: number | undefined) => holder !== undefined && holder !== 0 && !alive(holder);
+
 /** Claims `port` for this process unless a living process holds it. */
 function claim(port: number): boolean {
-  const file = path.join(CLAIMS, String(port));
+  const file = path.join(PORT_CLAIMS, String(port));
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       writeFileSync(file, String(process.pid), { flag: "wx" });
@@ -52,17 +64,13 @@ function claim(port: number): boolean {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      let holder = 0;
-      try {
-        holder = Number(readFileSync(file, "utf8"));
-      } catch {
-        continue; // Released meanwhile: try again.
-      }
-      // A claim being written (empty for a moment) or held by a living process stays.
-      if (!holder || alive(holder)) return false;
-      // Left by a process that has ended: taken over. Two processes taking over the same stale
-      // claim at the same moment could both win; that needs a leftover and a coincidence.
-      rmSync(file, { force: true });
+      const holder = holderOf(file);
+      // Held by a living process, or being written: not this port.
+      if (holder !== undefined && !ended(holder)) return false;
+      // Released meanwhile, or left by a process that has ended: tried again. Two processes taking
+      // over the same stale claim at the same moment could both win; that needs a leftover and a
+      // coincidence.
+      if (holder !== undefined) rmSync(file, { force: true });
     }
   }
   return false;
@@ -85,16 +93,10 @@ let swept = false;
 
 /** Removes the claims of processes that have ended. */
 function sweep() {
-  mkdirSync(CLAIMS, { recursive: true });
-  for (const name of readdirSync(CLAIMS)) {
-    const file = path.join(CLAIMS, name);
-    let holder = 0;
-    try {
-      holder = Number(readFileSync(file, "utf8"));
-    } catch {
-      continue; // Swept by another process meanwhile.
-    }
-    if (holder && !alive(holder)) rmSync(file, { force: true });
+  mkdirSync(PORT_CLAIMS, { recursive: true });
+  for (const name of readdirSync(PORT_CLAIMS)) {
+    const file = path.join(PORT_CLAIMS, name);
+    if (ended(holderOf(file))) rmSync(file, { force: true });
   }
 }
 
@@ -112,5 +114,5 @@ export async function freePort(): Promise<number> {
     if (await bindable(port)) return port;
     // Something outside the tests listens there: the claim is kept, so no one tries it again.
   }
-  throw new Error(`No free port between ${LOWEST} and ${HIGHEST} (claims in ${CLAIMS})`);
+  throw new Error(`No free port between ${LOWEST} and ${HIGHEST} (claims in ${PORT_CLAIMS})`);
 }

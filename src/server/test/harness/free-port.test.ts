@@ -1,11 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../free-port.js";
+import { freePort, PORT_CLAIMS } from "../free-port.js";
 
-const CLAIMS = path.join(os.tmpdir(), "gearhouse-test-ports");
 const ephemeralLow = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").split(/\s+/)[0]);
 
 /** Another test process: claims `count` ports, prints them, and holds them until its input ends. */
@@ -57,16 +55,16 @@ describe("freePort", () => {
     const theirs = await other.ports;
     const ours = await Promise.all(Array.from({ length: 300 }, () => freePort()));
     expect(ours.filter((p) => theirs.includes(p))).toEqual([]);
-    for (const port of theirs) expect(existsSync(path.join(CLAIMS, String(port)))).toBe(true);
+    for (const port of theirs) expect(existsSync(path.join(PORT_CLAIMS, String(port)))).toBe(true);
     await other.end();
-    expect(theirs.filter((p) => existsSync(path.join(CLAIMS, String(p))))).toEqual([]);
+    expect(theirs.filter((p) => existsSync(path.join(PORT_CLAIMS, String(p))))).toEqual([]);
   });
 
   it("sweeps away the claims of processes that ended without releasing them", async () => {
     const ended = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
     const deadPid = Number(ended.stdout.toString());
-    mkdirSync(CLAIMS, { recursive: true });
-    const leftover = path.join(CLAIMS, `leftover-of-${deadPid}`);
+    mkdirSync(PORT_CLAIMS, { recursive: true });
+    const leftover = path.join(PORT_CLAIMS, `leftover-of-${deadPid}`);
     writeFileSync(leftover, String(deadPid));
     const other = otherProcess(1);
     await other.ports;
