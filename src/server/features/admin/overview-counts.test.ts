@@ -74,7 +74,10 @@ async function lives(user: TestUser, round: number): Promise<void> {
   ]);
 }
 
-/** Orders added, moved and removed with plain SQL, many rows a statement, as seed:scale does. */
+/**
+ * Orders added, moved and removed with plain SQL, many rows a statement, as seed:scale does. It
+ * touches only its own rows: the customers' orders racing beside it are theirs to pay or remove.
+ */
 async function bulk(): Promise<void> {
   const customer = customers[0] as TestUser;
   await ctx.database.db.execute(sql`
@@ -86,7 +89,7 @@ async function bulk(): Promise<void> {
   await ctx.database.db.execute(sql`
     update "order" set status = 'shipped' where id in (select id from "order" where status = 'paid' and transaction_id like 'pi_bulk_%' limit 12)`);
   await ctx.database.db.execute(sql`
-    delete from "order" where id in (select id from "order" where status = 'pending' and transaction_id is null and email = ${customer.email} limit 7)`);
+    delete from "order" where id in (select id from "order" where status = 'pending' and product_name = 'Overview race fan' limit 7)`);
 }
 
 async function overview(): Promise<AdminOverview> {
