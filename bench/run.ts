@@ -211,7 +211,9 @@ async function startBare(bench: Bench): Promise<{ url: string; bytes: number; st
     headersFile,
     JSON.stringify(Object.fromEntries([...sample.headers].filter(([name]) => !own.has(name)))),
   );
+  // With the shop's node flags (--single-threaded-gc): the two differ in their code, not their runtime.
   const bare = spawnNode(bench.plan.server, [
+    ...startFlags(),
     "--import",
     "tsx",
     path.join(ROOT, "bench/bare-server.ts"),

@@ -12,11 +12,20 @@ function deferred() {
   return { promise, resolve };
 }
 
-function liveCache(ttlMs?: number): CatalogCache {
-  const cache = new CatalogCache(ttlMs);
+function liveCache(ttlMs?: number, now?: () => number): CatalogCache {
+  const cache = new CatalogCache(ttlMs, now);
   cache.setLive(true);
   return cache;
 }
+
+/** A clock the test moves by hand. */
+function handClock() {
+  let at = 1_000_000;
+  return { now: () => at, advance: (ms: number) => (at += ms) };
+}
+
+/** Lets every settled read's callbacks run. */
+const settle = () => new Promise((r) => setImmediate(r));
 
 describe("CatalogCache", () => {
   it("serves a stored answer without reading again, with a strong ETag of its bytes", async () => {
@@ -125,6 +134,115 @@ describe("CatalogCache", () => {
     expect(reads).toBe(3);
     cache.setLive(false);
     expect(cache.size).toBe(0);
+  });
+
+  describe("refreshing ahead", () => {
+    const TTL = 1_000;
+
+    it("reads a key in demand again late in its life, still answering from the stored answer meanwhile", async () => {
+      const clock = handClock();
+      const cache = liveCache(TTL, clock.now);
+      const reads: ReturnType<typeof deferred>[] = [];
+      const load = () => {
+        const read = deferred();
+        reads.push(read);
+        return read.promise;
+      };
+      const first = cache.get("k", load);
+      reads[0]?.resolve(page("1"));
+      await first;
+
+      clock.advance(TTL * 0.7);
+      expect(cache.peek("k")?.body.toString()).toBe("1");
+      expect(reads).toHaveLength(1);
+
+      clock.advance(TTL * 0.1);
+      // Late in its life: answered at once from the stored answer, and read again behind it, once.
+      expect(cache.peek("k")?.body.toString()).toBe("1");
+      expect((await cache.get("k", load)).body.toString()).toBe("1");
+      expect(cache.peek("k")?.body.toString()).toBe("1");
+      expect(reads).toHaveLength(2);
+
+      reads[1]?.resolve(page("2"));
+      await settle();
+      // Past the first answer's end, the second, read at 80 % of it, lives on.
+      clock.advance(TTL * 0.5);
+      expect(cache.peek("k")?.body.toString()).toBe("2");
+      expect(reads).toHaveLength(2);
+    });
+
+    it("keeps the bound: an answer whose background read has not landed still expires on time", async () => {
+      const clock = handClock();
+      const cache = liveCache(TTL, clock.now);
+      const slow = deferred();
+      let calls = 0;
+      await cache.get("k", async () => (++calls === 1 ? page("1") : slow.promise));
+      clock.advance(TTL * 0.9);
+      expect(cache.peek("k")?.body.toString()).toBe("1");
+      clock.advance(TTL * 0.1);
+      expect(cache.peek("k")).toBeUndefined();
+      // A request now waits for that read, begun 100 ms ago: its answer is within the bound.
+      const waiting = cache.get("k", async () => page("not needed"));
+      slow.resolve(page("2"));
+      expect((await waiting).body.toString()).toBe("2");
+    });
+
+    it("lets a key nobody asks for expire instead of reading it for ever", async () => {
+      const clock = handClock();
+      const cache = liveCache(TTL, clock.now);
+      let reads = 0;
+      await cache.get("k", async () => page(String(++reads)));
+      clock.advance(TTL);
+      expect(cache.peek("k")).toBeUndefined();
+      await settle();
+      expect(reads).toBe(1);
+    });
+
+    it("does not keep a background read that overlapped a change of a product the answer shows", async () => {
+      const clock = handClock();
+      const cache = liveCache(TTL, clock.now);
+      const refresh = deferred();
+      let calls = 0;
+      const load = async () => (++calls === 1 ? page("1", ["a"]) : refresh.promise);
+      await cache.get("k", load);
+      clock.advance(TTL * 0.8);
+      cache.peek("k");
+      cache.productChanged("a");
+      refresh.resolve(page("read before the change", ["a"]));
+      await settle();
+      expect(cache.peek("k")).toBeUndefined();
+      expect((await cache.get("k", async () => page("fresh", ["a"]))).body.toString()).toBe("fresh");
+    });
+
+    it("keeps the same answer object when the bytes read again are the same", async () => {
+      const clock = handClock();
+      const cache = liveCache(TTL, clock.now);
+      const first = await cache.get("k", async () => page("same"));
+      clock.advance(TTL * 0.8);
+      cache.peek("k");
+      await settle();
+      clock.advance(TTL * 0.5);
+      // Past the first read's end: it lives on with the background read's time.
+      expect(cache.peek("k")).toBe(first);
+    });
+
+    it("leaves an answer to expire when its background read fails; the next request reads and fails itself", async () => {
+      const clock = handClock();
+      const cache = liveCache(TTL, clock.now);
+      let up = true;
+      const load = async () => {
+        if (!up) throw new Error("down");
+        return page("1");
+      };
+      await cache.get("k", load);
+      up = false;
+      clock.advance(TTL * 0.8);
+      expect(cache.peek("k")?.body.toString()).toBe("1");
+      await settle();
+      expect(cache.peek("k")?.body.toString()).toBe("1");
+      clock.advance(TTL * 0.2);
+      await expect(cache.get("k", load)).rejects.toThrow("down");
+    });
   });
 
   it("forgets a failed read, so the next request tries again", async () => {

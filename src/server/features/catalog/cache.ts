@@ -7,6 +7,13 @@ import { createHash } from "node:crypto";
  * change made with plain SQL): no instance shows a product, or its stock, older than this.
  */
 export const CATALOG_CACHE_TTL_MS = 1_000;
+/**
+ * Past this share of its life, the first request served an answer also starts reading it again in
+ * the background, while it and every request after it are still answered from the stored one. A
+ * key asked for steadily is replaced before it expires: none of its requests waits for the
+ * database, nor goes the route's slow way, each second. A key nobody asks for just expires.
+ */
+const REFRESH_AHEAD_SHARE = 0.75;
 /** Searches are free text, so the number of distinct pages is bounded here, not by the catalog. */
 const MAX_ENTRIES = 1_000;
 /** Past this many products changed one by one, forgetting everything is cheaper than tracking them. */
@@ -28,6 +35,10 @@ export interface Loaded {
 interface Entry extends CachedBody {
   productIds: ReadonlySet<string>;
   expiresAt: number;
+  /** When to start reading it again in the background; Infinity once that has started. */
+  refreshAt: number;
+  /** How it was read, to read it again. */
+  load: () => Promise<Loaded>;
 }
 
 export function strongEtag(body: Buffer): string {
@@ -36,7 +47,8 @@ export function strongEtag(body: Buffer): string {
 
 /**
  * Serialized catalog answers (product list pages per normalized query, product details), shared
- * by all requests of one instance. Concurrent misses of one key share a single database read.
+ * by all requests of one instance. Concurrent misses of one key share a single database read, and
+ * an answer in steady demand is read again shortly before it expires (REFRESH_AHEAD_SHARE).
  *
  * An answer read before a change and finished after it must not be kept: every invalidation gets
  * a number (`epoch`), and a read stores its answer only when nothing it shows changed since it
@@ -50,7 +62,11 @@ export class CatalogCache {
   private readonly productChangedAt = new Map<string, number>();
   private live = false;
 
-  constructor(private readonly ttlMs = CATALOG_CACHE_TTL_MS) {}
+  constructor(
+    private readonly ttlMs = CATALOG_CACHE_TTL_MS,
+    /** The clock, in milliseconds; tests pass their own. */
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get size(): number {
     return this.entries.size;
@@ -63,10 +79,22 @@ export class CatalogCache {
     this.live = live;
   }
 
-  /** The stored answer for `key` while it is within its time to live; never reads. */
+  /**
+   * The stored answer for `key` while it is within its time to live. Never waits for a read, but
+   * late in the answer's life starts one in the background that replaces it when it lands.
+   */
   peek(key: string): CachedBody | undefined {
     const hit = this.entries.get(key);
-    return hit && hit.expiresAt > Date.now() ? hit : undefined;
+    if (!hit) return undefined;
+    const now = this.now();
+    if (hit.expiresAt <= now) return undefined;
+    if (hit.refreshAt <= now) {
+      hit.refreshAt = Number.POSITIVE_INFINITY;
+      // Nobody waits on it: a failed read leaves the answer to expire, and the next request after
+      // that reads, and meets the failure, itself.
+      if (!this.inflight.has(key)) this.read(key, hit.load).catch(() => {});
+    }
+    return hit;
   }
 
   async get(key: string, load: () => Promise<Loaded>): Promise<CachedBody> {
@@ -74,16 +102,27 @@ export class CatalogCache {
     if (hit) return hit;
     // A read slower than the time to live would make its waiters' answer older than the bound.
     const pending = this.inflight.get(key);
-    if (pending && pending.expiresAt > Date.now()) return pending.read;
+    if (pending && pending.expiresAt > this.now()) return pending.read;
+    return this.read(key, load);
+  }
 
+  private read(key: string, load: () => Promise<Loaded>): Promise<CachedBody> {
     const startedAt = this.epoch;
     // From the start of the read: the database's snapshot is no older than this.
-    const expiresAt = Date.now() + this.ttlMs;
+    const readAt = this.now();
+    const expiresAt = readAt + this.ttlMs;
     const read = load()
       .then(({ body, productIds }): CachedBody => {
-        const entry: Entry = { body, etag: strongEtag(body), productIds: new Set(productIds), expiresAt };
-        if (this.live && !this.changedSince(startedAt, productIds)) this.store(key, entry);
-        return entry;
+        const entry: Entry = {
+          body,
+          etag: strongEtag(body),
+          productIds: new Set(productIds),
+          expiresAt,
+          refreshAt: readAt + this.ttlMs * REFRESH_AHEAD_SHARE,
+          load,
+        };
+        if (!this.live || this.changedSince(startedAt, productIds)) return entry;
+        return this.store(key, entry);
       })
       .finally(() => {
         if (this.inflight.get(key)?.read === read) this.inflight.delete(key);
@@ -121,12 +160,26 @@ export class CatalogCache {
     return productIds.some((id) => (this.productChangedAt.get(id) ?? 0) > epoch);
   }
 
-  private store(key: string, entry: Entry): void {
+  /**
+   * Keeps `entry` as the answer for `key`, and returns what is kept: an answer read again with the
+   * same bytes stays the same object with a new life, so what callers made from it (its compressed
+   * copies, its prepared headers) is made once, not once a second.
+   */
+  private store(key: string, entry: Entry): Entry {
+    const kept = this.entries.get(key);
+    if (kept && kept.etag === entry.etag) {
+      kept.productIds = entry.productIds;
+      kept.expiresAt = entry.expiresAt;
+      kept.refreshAt = entry.refreshAt;
+      kept.load = entry.load;
+      return kept;
+    }
     this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(key, entry);
+    return entry;
   }
 }
