@@ -15,7 +15,9 @@ declare module "fastify" {
  * database. Caching starts once the listener is connected, and stops whenever it is cut off.
  */
 async function catalogCache(app: FastifyInstance) {
-  const cache = new CatalogCache();
+  const cache = new CatalogCache(undefined, undefined, (key, error) =>
+    app.log.warn({ err: error, key }, "catalog answer could not be read again ahead of its expiry"),
+  );
   const listener = new CatalogListener(
     app.database.pool.options,
     {

@@ -12,8 +12,8 @@ function deferred() {
   return { promise, resolve };
 }
 
-function liveCache(ttlMs?: number, now?: () => number): CatalogCache {
-  const cache = new CatalogCache(ttlMs, now);
+function liveCache(ttlMs?: number): CatalogCache {
+  const cache = new CatalogCache(ttlMs);
   cache.setLive(true);
   return cache;
 }
@@ -139,9 +139,24 @@ describe("CatalogCache", () => {
   describe("refreshing ahead", () => {
     const TTL = 1_000;
 
-    it("reads a key in demand again late in its life, still answering from the stored answer meanwhile", async () => {
+    /** A live cache on a clock the test moves, and the background reads it failed to make. */
+    function handCache() {
       const clock = handClock();
-      const cache = liveCache(TTL, clock.now);
+      const failed: string[] = [];
+      const cache = new CatalogCache(TTL, clock.now, (key) => failed.push(key));
+      cache.setLive(true);
+      return { cache, clock, failed };
+    }
+
+    /** A read answering `first`, then, every time after, what the test resolves `later` with. */
+    function firstThen(first: Loaded) {
+      const later = deferred();
+      let calls = 0;
+      return { later, load: async () => (++calls === 1 ? first : later.promise) };
+    }
+
+    it("reads a key in demand again late in its life, still answering from the stored answer meanwhile", async () => {
+      const { cache, clock } = handCache();
       const reads: ReturnType<typeof deferred>[] = [];
       const load = () => {
         const read = deferred();
@@ -172,11 +187,9 @@ describe("CatalogCache", () => {
     });
 
     it("keeps the bound: an answer whose background read has not landed still expires on time", async () => {
-      const clock = handClock();
-      const cache = liveCache(TTL, clock.now);
-      const slow = deferred();
-      let calls = 0;
-      await cache.get("k", async () => (++calls === 1 ? page("1") : slow.promise));
+      const { cache, clock } = handCache();
+      const { later: slow, load } = firstThen(page("1"));
+      await cache.get("k", load);
       clock.advance(TTL * 0.9);
       expect(cache.peek("k")?.body.toString()).toBe("1");
       clock.advance(TTL * 0.1);
@@ -188,8 +201,7 @@ describe("CatalogCache", () => {
     });
 
     it("lets a key nobody asks for expire instead of reading it for ever", async () => {
-      const clock = handClock();
-      const cache = liveCache(TTL, clock.now);
+      const { cache, clock } = handCache();
       let reads = 0;
       await cache.get("k", async () => page(String(++reads)));
       clock.advance(TTL);
@@ -199,11 +211,8 @@ describe("CatalogCache", () => {
     });
 
     it("does not keep a background read that overlapped a change of a product the answer shows", async () => {
-      const clock = handClock();
-      const cache = liveCache(TTL, clock.now);
-      const refresh = deferred();
-      let calls = 0;
-      const load = async () => (++calls === 1 ? page("1", ["a"]) : refresh.promise);
+      const { cache, clock } = handCache();
+      const { later: refresh, load } = firstThen(page("1", ["a"]));
       await cache.get("k", load);
       clock.advance(TTL * 0.8);
       cache.peek("k");
@@ -215,8 +224,7 @@ describe("CatalogCache", () => {
     });
 
     it("keeps the same answer object when the bytes read again are the same", async () => {
-      const clock = handClock();
-      const cache = liveCache(TTL, clock.now);
+      const { cache, clock } = handCache();
       const first = await cache.get("k", async () => page("same"));
       clock.advance(TTL * 0.8);
       cache.peek("k");
@@ -226,9 +234,21 @@ describe("CatalogCache", () => {
       expect(cache.peek("k")).toBe(first);
     });
 
-    it("leaves an answer to expire when its background read fails; the next request reads and fails itself", async () => {
-      const clock = handClock();
-      const cache = liveCache(TTL, clock.now);
+    it("counts an answer read again with the same bytes as the newest when the cache is full", async () => {
+      const { cache, clock } = handCache();
+      const hot = await cache.get("hot", async () => page("same"));
+      // 1,000 answers fill the cache; the hot one is the oldest of them.
+      for (let i = 1; i < 1_000; i++) await cache.get(`other ${i}`, async () => page(String(i)));
+      clock.advance(TTL * 0.8);
+      cache.peek("hot");
+      await settle();
+      await cache.get("one more", async () => page("new"));
+      expect(cache.peek("hot")).toBe(hot);
+      expect(cache.peek("other 1")).toBeUndefined();
+    });
+
+    it("leaves an answer to expire when its background read fails, and says so; the next request reads and fails itself", async () => {
+      const { cache, clock, failed } = handCache();
       let up = true;
       const load = async () => {
         if (!up) throw new Error("down");
@@ -239,6 +259,7 @@ describe("CatalogCache", () => {
       clock.advance(TTL * 0.8);
       expect(cache.peek("k")?.body.toString()).toBe("1");
       await settle();
+      expect(failed).toEqual(["k"]);
       expect(cache.peek("k")?.body.toString()).toBe("1");
       clock.advance(TTL * 0.2);
       await expect(cache.get("k", load)).rejects.toThrow("down");

@@ -66,6 +66,8 @@ export class CatalogCache {
     private readonly ttlMs = CATALOG_CACHE_TTL_MS,
     /** The clock, in milliseconds; tests pass their own. */
     private readonly now: () => number = Date.now,
+    /** Told of a background read that failed (nobody waits on it to meet the error). */
+    private readonly onRefreshFailed: (key: string, error: unknown) => void = () => {},
   ) {}
 
   get size(): number {
@@ -90,9 +92,10 @@ export class CatalogCache {
     if (hit.expiresAt <= now) return undefined;
     if (hit.refreshAt <= now) {
       hit.refreshAt = Number.POSITIVE_INFINITY;
-      // Nobody waits on it: a failed read leaves the answer to expire, and the next request after
-      // that reads, and meets the failure, itself.
-      if (!this.inflight.has(key)) this.read(key, hit.load).catch(() => {});
+      // Nobody waits on it: a failed read is reported, and leaves the answer to expire; the next
+      // request after that reads, and meets the failure, itself.
+      if (!this.inflight.has(key))
+        this.read(key, hit.load).catch((error) => this.onRefreshFailed(key, error));
     }
     return hit;
   }
@@ -161,19 +164,14 @@ export class CatalogCache {
   }
 
   /**
-   * Keeps `entry` as the answer for `key`, and returns what is kept: an answer read again with the
-   * same bytes stays the same object with a new life, so what callers made from it (its compressed
-   * copies, its prepared headers) is made once, not once a second.
+   * Keeps what `read` read as the answer for `key`, as the newest (the oldest goes first when the
+   * cache is full), and returns what is kept: an answer read again with the same bytes stays the
+   * same object with the new read's life, so what callers made from it (its compressed copies, its
+   * prepared headers) is made once, not once a second.
    */
-  private store(key: string, entry: Entry): Entry {
+  private store(key: string, read: Entry): Entry {
     const kept = this.entries.get(key);
-    if (kept && kept.etag === entry.etag) {
-      kept.productIds = entry.productIds;
-      kept.expiresAt = entry.expiresAt;
-      kept.refreshAt = entry.refreshAt;
-      kept.load = entry.load;
-      return kept;
-    }
+    const entry = kept?.etag === read.etag ? Object.assign(kept, read) : read;
     this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;
