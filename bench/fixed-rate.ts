@@ -37,8 +37,8 @@ const WARM_UP_S = 1.5;
 const HEADER_END = Buffer.from("\r\n\r\n");
 const CHUNKED_END = Buffer.from("0\r\n\r\n");
 
-/** One keep-alive connection carrying one request at a time. */
-class Connection {
+/** One keep-alive connection carrying one request at a time (also the uploads' client, load.ts). */
+export class Connection {
   private pending: Buffer = Buffer.alloc(0);
   private done: ((status: number) => void) | undefined;
   readonly socket: net.Socket;
