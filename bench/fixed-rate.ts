@@ -27,7 +27,16 @@ export interface FixedRateOutcome {
    * requests due meanwhile went late through no fault of the server's, and count as late.
    */
   generatorStallMs: number;
+  /**
+   * The highest latency of the requests due in each SLICE_MS of the counted run, in order: a
+   * stretch of high slices is a stall of the server or of the machine, a tail spread over every
+   * slice is the server's own.
+   */
+  sliceMaxMs: number[];
 }
+
+/** The width of the slices of sliceMaxMs. */
+export const SLICE_MS = 100;
 
 /**
  * Requests sent before this and not counted: for a second or so the code on both ends is still
@@ -107,6 +116,7 @@ export async function fixedRate(options: FixedRateOptions): Promise<FixedRateOut
   };
 
   const latenciesMs: number[] = [];
+  const sliceMaxMs: number[] = [];
   let failures = 0;
   let answered = 0;
   const waiting: { index: number; due: number }[] = [];
@@ -122,7 +132,10 @@ export async function fixedRate(options: FixedRateOptions): Promise<FixedRateOut
     connection.send(requestFor(next.index), (status) => {
       answered += 1;
       if (next.index >= warmUp) {
-        latenciesMs.push(performance.now() - next.due);
+        const latency = performance.now() - next.due;
+        latenciesMs.push(latency);
+        const slice = Math.floor(((next.index - warmUp) * interval) / SLICE_MS);
+        sliceMaxMs[slice] = Math.max(sliceMaxMs[slice] ?? 0, latency);
         if (status < 200 || status >= 300) failures += 1;
       }
       if (!connection.socket.destroyed) dispatch(connection);
@@ -167,5 +180,6 @@ export async function fixedRate(options: FixedRateOptions): Promise<FixedRateOut
     failures,
     seconds: (performance.now() - start) / 1000 - WARM_UP_S,
     generatorStallMs: Number(generatorStallMs.toFixed(1)),
+    sliceMaxMs: Array.from(sliceMaxMs, (ms) => Number((ms ?? 0).toFixed(1))),
   };
 }

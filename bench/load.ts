@@ -64,6 +64,8 @@ export interface LoadResult {
   cpuShare: number;
   /** Fixed-rate runs: the generator's own longest stall (fixed-rate.ts). */
   generatorStallMs?: number;
+  /** Fixed-rate runs: the highest latency in each slice of the run (fixed-rate.ts, sliceMaxMs). */
+  sliceMaxMs?: number[];
   /** Time the host took from this machine's CPUs during the run (steal, /proc/stat), in ms. */
   stealMs?: number;
 }
@@ -165,8 +167,8 @@ async function runClosedLoop(job: ClosedLoopJob): Promise<LoadResult> {
 }
 
 async function runFixedRate(job: FixedRateJob): Promise<Measured> {
-  const { latenciesMs, failures, seconds, generatorStallMs } = await fixedRate(job);
-  return { ...summarize(latenciesMs, failures, seconds), generatorStallMs };
+  const { latenciesMs, failures, seconds, generatorStallMs, sliceMaxMs } = await fixedRate(job);
+  return { ...summarize(latenciesMs, failures, seconds), generatorStallMs, sliceMaxMs };
 }
 
 /**
