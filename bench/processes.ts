@@ -59,6 +59,16 @@ export function unpinPostgres(plan: CpuPlan, pgDataDir: string): void {
   }
 }
 
+/**
+ * The node flags `npm start` gives the server (package.json: --single-threaded-gc and the heap's
+ * growth), so that the benchmarks run it, and the bare reference server, the same way.
+ */
+export function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  const words = String(scripts.start).split(" ");
+  return words.slice(1, words.indexOf("scripts/start.mjs")).filter((w) => w.startsWith("--"));
+}
+
 /** Spawns `node args…`, pinned to `cpus` when given (taskset execs node, so the pid is node's). */
 export function spawnNode(
   cpus: string | undefined,

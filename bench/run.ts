@@ -12,7 +12,7 @@
 // Lighthouse), BENCH_ONLY (figures by name, e.g. "throughput,orders"), BENCH_SERVER_NODE_ARGS
 // (flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-gc"),
 // BENCH_SERVER_STDOUT ("inherit" shows the server's standard output, where --trace-gc writes).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { initialBundle, routeOnlyModules } from "./bundle-size.js";
@@ -34,6 +34,7 @@ import {
   runLoad,
   serverResidentBytes,
   spawnNode,
+  startFlags,
   stopProcess,
   unpinPostgres,
   waitForOk,
@@ -162,13 +163,6 @@ function lateStretches(runs: LoadResult[], overMs: number): string {
   return `requests over ${overMs} ms: ${perRun.filter(Boolean).join("; ") || "none"}`;
 }
 
-/** The node flags `npm start` gives the server (package.json), so the bench runs it the same way. */
-function startFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
-  const words = String(scripts.start).split(" ");
-  return words.slice(1, words.indexOf("scripts/start.mjs")).filter((w) => w.startsWith("--"));
-}
-
 function startApp(plan: CpuPlan, dataDir: string) {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   return spawnNode(plan.server, [...startFlags(), ...nodeArgs, path.join(ROOT, "dist/server/main.js")], {
@@ -241,7 +235,7 @@ async function startBare(bench: Bench): Promise<{ url: string; bytes: number; st
     headersFile,
     JSON.stringify(Object.fromEntries([...sample.headers].filter(([name]) => !own.has(name)))),
   );
-  // With the shop's node flags (--single-threaded-gc): the two differ in their code, not their runtime.
+  // With the shop's node flags (startFlags): the two differ in their code, not their runtime.
   const bare = spawnNode(bench.plan.server, [
     ...startFlags(),
     "--import",

@@ -19,7 +19,7 @@ import { encodeCursor } from "../src/server/lib/paging.js";
 import { manageOrdersAtScale, type ScreenCheck } from "./admin-screens.js";
 import { signInAdmin, signUpCustomers } from "./fixtures.js";
 import { LIGHTHOUSE_BUDGETS, lighthouse } from "./lighthouse.js";
-import { ROOT, spawnNode, stopProcess, waitForOk } from "./processes.js";
+import { ROOT, spawnNode, startFlags, stopProcess, waitForOk } from "./processes.js";
 
 const APP_PORT = 3220;
 const PG_PORT = 54391;
@@ -224,7 +224,7 @@ async function main() {
   // reach it, which a private temporary directory would not let it.
   const dataDir = path.join(ROOT, ".bench-data-scale");
   rmSync(dataDir, { recursive: true, force: true });
-  const app = spawnNode(undefined, ["--single-threaded-gc", path.join(ROOT, "dist/server/main.js")], {
+  const app = spawnNode(undefined, [...startFlags(), path.join(ROOT, "dist/server/main.js")], {
     stdout: "ignore",
     env: {
       ...process.env,
