@@ -213,6 +213,9 @@ async function runUploads(job: UploadJob): Promise<Measured> {
       const status = await new Promise<number>((resolve) => open.send(request, resolve));
       latencies.push(performance.now() - started);
       if (status !== 201) failures += 1;
+      // No answer at all (the server is gone or refused the connection): counted once, not again
+      // in a loop that would only measure how fast this client reconnects.
+      if (status === 0) break;
     }
     connection?.socket.destroy();
   };

@@ -45,14 +45,13 @@ const BARE_PORT = 3211;
 const PG_PORT = 54390;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** Throughput, the figure a shared host's drift moves most, takes more rounds. */
-const THROUGHPUT_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /**
- * So does latency at load: one stall of 50 ms or more fails a run's p99 on its own, and this
- * shared host has them now and then, in the bare server's runs too, without reporting them as
- * steal (lateStretches shows when they came).
+ * Throughput and latency at load, the figures a shared host moves most, take more rounds: the rate
+ * it lets a core reach drifts by half from one minute to the next, and one stall of 50 ms or more,
+ * which it has now and then, in the bare server's runs too, without reporting it as steal, fails a
+ * run's p99 on its own (lateStretches shows when they came).
  */
-const LATENCY_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const WARM_UP_S = 3;
 const CONNECTIONS = 50;
@@ -151,12 +150,14 @@ function lateStretches(runs: LoadResult[], overMs: number): string {
   const perRun = runs.map((run, index) => {
     const stretches: string[] = [];
     const slices = run.sliceMaxMs ?? [];
-    for (let i = 0; i < slices.length; i++) {
-      if ((slices[i] ?? 0) <= overMs) continue;
-      const first = i;
-      while (i + 1 < slices.length && (slices[i + 1] ?? 0) > overMs) i++;
-      const seconds = (slice: number) => ((slice * SLICE_MS) / 1000).toFixed(1);
-      stretches.push(`${seconds(first)}–${seconds(i + 1)} s`);
+    const late = (slice: number) => (slices[slice] ?? 0) > overMs;
+    const seconds = (slice: number) => ((slice * SLICE_MS) / 1000).toFixed(1);
+    for (let first = 0; first < slices.length; first++) {
+      if (!late(first)) continue;
+      let last = first;
+      while (late(last + 1)) last++;
+      stretches.push(`${seconds(first)}–${seconds(last + 1)} s`);
+      first = last;
     }
     return stretches.length ? `run ${index + 1}: ${stretches.join(", ")}` : undefined;
   });
@@ -262,9 +263,9 @@ async function throughput(bench: Bench, bare: { url: string; bytes: number }): P
   await runLoad(plan, closedLoop(listUrl, { durationSeconds: WARM_UP_S }));
   await runLoad(plan, closedLoop(bare.url, { durationSeconds: WARM_UP_S }));
 
-  console.log(`[bench] ${FIGURES.throughput}: ${THROUGHPUT_ROUNDS} × (bare, app), ${DURATION_S} s each`);
+  console.log(`[bench] ${FIGURES.throughput}: ${LOAD_ROUNDS} × (bare, app), ${DURATION_S} s each`);
   const runs = { bare: [] as LoadResult[], app: [] as LoadResult[] };
-  for (let i = 0; i < THROUGHPUT_ROUNDS; i++) {
+  for (let i = 0; i < LOAD_ROUNDS; i++) {
     runs.bare.push(await runLoad(plan, closedLoop(bare.url)));
     runs.app.push(await runLoad(plan, closedLoop(listUrl)));
   }
@@ -316,9 +317,9 @@ async function throughput(bench: Bench, bare: { url: string; bytes: number }): P
  */
 async function latencyAtLoad(bench: Bench, maxRps: number, bareUrl: string): Promise<void> {
   const rate = Math.round(LATENCY_LOAD * maxRps);
-  console.log(`[bench] ${FIGURES.latency}: p99 at ${rate} req/s, ${LATENCY_ROUNDS} × (bare, app)`);
+  console.log(`[bench] ${FIGURES.latency}: p99 at ${rate} req/s, ${LOAD_ROUNDS} × (bare, app)`);
   const runs = { bare: [] as LoadResult[], app: [] as LoadResult[] };
-  for (let i = 0; i < LATENCY_ROUNDS; i++) {
+  for (let i = 0; i < LOAD_ROUNDS; i++) {
     runs.bare.push(await runLoad(bench.plan, fixedRate(bareUrl, rate)));
     runs.app.push(await runLoad(bench.plan, fixedRate(bench.listUrl, rate)));
   }

@@ -226,12 +226,14 @@ describe("CatalogCache", () => {
     it("keeps the same answer object when the bytes read again are the same", async () => {
       const { cache, clock } = handCache();
       const first = await cache.get("k", async () => page("same"));
+      const firstBody = first.body;
       clock.advance(TTL * 0.8);
       cache.peek("k");
       await settle();
       clock.advance(TTL * 0.5);
-      // Past the first read's end: it lives on with the background read's time.
+      // Past the first read's end: it lives on with the background read's time, and its bytes.
       expect(cache.peek("k")).toBe(first);
+      expect(cache.peek("k")?.body).toBe(firstBody);
     });
 
     it("counts an answer read again with the same bytes as the newest when the cache is full", async () => {

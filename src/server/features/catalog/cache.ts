@@ -171,7 +171,16 @@ export class CatalogCache {
    */
   private store(key: string, read: Entry): Entry {
     const kept = this.entries.get(key);
-    const entry = kept?.etag === read.etag ? Object.assign(kept, read) : read;
+    // Only the life changes: the kept bytes (and what was made from them) are those just read.
+    const entry =
+      kept?.etag === read.etag
+        ? Object.assign(kept, {
+            productIds: read.productIds,
+            expiresAt: read.expiresAt,
+            refreshAt: read.refreshAt,
+            load: read.load,
+          })
+        : read;
     this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;
