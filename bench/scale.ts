@@ -14,6 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { embeddedClientConfig } from "../src/server/db/embedded.js";
 import { seedScale } from "../src/server/db/seed/scale.js";
 import { encodeCursor } from "../src/server/lib/paging.js";
 import { manageOrdersAtScale, type ScreenCheck } from "./admin-screens.js";
@@ -237,9 +238,8 @@ async function main() {
       AUTH_RATE_LIMIT_PER_MINUTE: "100000",
     },
   });
-  const client = new pg.Client({
-    connectionString: `postgres://gearhouse:gearhouse@127.0.0.1:${PG_PORT}/gearhouse`,
-  });
+  // As the shop's role, whose password the shop generates into DATA_DIR at its first start.
+  const client = new pg.Client(embeddedClientConfig(path.join(dataDir, "postgres"), PG_PORT));
   const table: Record<string, Measured[]> = {};
   const seeded: { orders: number; seconds: number }[] = [];
   const lcp: { page: string; lcpMs: number; pass: boolean }[] = [];

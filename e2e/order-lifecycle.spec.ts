@@ -1,5 +1,7 @@
+import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import pg from "pg";
+import { embeddedClientConfig } from "../src/server/db/embedded.js";
 import type { Product } from "../src/shared/catalog.js";
 import { adminMessages } from "../src/shared/messages/admin.js";
 import { orderMessages } from "../src/shared/messages/orders.js";
@@ -55,9 +57,7 @@ const myRow = (page: Page, product: Product) => page.getByRole("row").filter({ h
 
 /** Moves an order's hold end, as time passing would, straight in the e2e shop's database. */
 async function setHoldEnd(orderId: string, at: Date) {
-  const client = new pg.Client({
-    connectionString: `postgres://gearhouse:gearhouse@127.0.0.1:${E2E.pgPort}/gearhouse`,
-  });
+  const client = new pg.Client(embeddedClientConfig(path.join(E2E.dataDir, "postgres"), E2E.pgPort));
   await client.connect();
   try {
     const result = await client.query(`update "order" set expires_at = $1 where id = $2`, [at, orderId]);

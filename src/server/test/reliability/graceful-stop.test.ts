@@ -15,7 +15,7 @@ import { type ShopProcess, shopPlace, showOutputOnFailure, stopLeftoverPostgres 
 // answers what it has in flight, then closes its pool and the PostgreSQL it started, and exits 0.
 
 const place = await shopPlace("stop");
-const { port, dataDir, pgDir, databaseUrl } = place;
+const { port, dataDir, pgDir } = place;
 let shop: ShopProcess | undefined;
 const start = (launcher = false) => place.start({ launcher });
 
@@ -36,13 +36,13 @@ describe("stopping the shop", () => {
 
   it("SIGTERM with an order in flight: the order is answered and kept, then the shop exits 0 and its PostgreSQL stops", async () => {
     shop = await start();
-    const database = createDatabase(databaseUrl, { max: 2 });
+    const database = createDatabase(place.databaseUrl, { max: 2 });
     const productId = await stockedProduct(database.db, 100);
     const client = new ShopClient(shop.url);
     const customer = await client.signUp("Late Buyer");
 
     // The product's row stays locked, so the order waits inside the shop until the lock goes.
-    const locker = new pg.Client({ connectionString: databaseUrl });
+    const locker = new pg.Client({ connectionString: place.databaseUrl });
     // Ended by the shop's stop if the test fails before it lets go: not an error of the run.
     locker.on("error", () => {});
     await locker.connect();
@@ -74,7 +74,7 @@ describe("stopping the shop", () => {
 
     // The acknowledged order is there after a restart.
     shop = await start();
-    const again = createDatabase(databaseUrl, { max: 1 });
+    const again = createDatabase(place.databaseUrl, { max: 1 });
     const rows = await again.db.select({ id: orders.id }).from(orders).where(eq(orders.id, id));
     await again.close();
     expect(rows).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { onTestFailed } from "vitest";
-import { runningPostmaster } from "../../db/embedded.js";
+import { embeddedDatabaseUrls, runningPostmaster } from "../../db/embedded.js";
 import { freePort } from "../free-port.js";
 import { TEST_DATA_DIR } from "./figures.js";
 
@@ -185,8 +185,15 @@ export async function shopPlace(name: string) {
     pgPort,
     dataDir,
     pgDir: path.join(dataDir, "postgres"),
-    /** The embedded PostgreSQL's database, as the shop makes it. */
-    databaseUrl: `postgres://gearhouse:gearhouse@127.0.0.1:${pgPort}/gearhouse`,
+    /**
+     * The embedded PostgreSQL's database as the shop's role, as the shop makes it: read once the
+     * shop (or startEmbeddedPostgres) has started it, when its passwords exist.
+     */
+    get databaseUrl(): string {
+      const urls = embeddedDatabaseUrls(path.join(dataDir, "postgres"), pgPort);
+      if (!urls) throw new Error(`The embedded PostgreSQL in ${dataDir} was never started.`);
+      return urls.url;
+    },
     /** The shop with its embedded PostgreSQL on `pgPort`; `env` on top. */
     start: (options: { env?: Record<string, string>; launcher?: boolean } = {}) =>
       startShop({
