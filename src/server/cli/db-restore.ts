@@ -1,7 +1,8 @@
 // `npm run db:restore FILE`: brings a backup of `npm run db:backup` back into an empty data
 // directory (DATA_DIR): the embedded PostgreSQL is made there, migrated to the shop's schema, and
 // the backup's rows loaded in one transaction. It refuses a data directory that holds a database
-// already, and DATABASE_URL (an external database is restored with its own tools).
+// already, and DATABASE_URL (an external database is restored with its own tools). FILE `-` reads
+// the backup from standard input: `age -d -i KEY backup.gz.age | npm run --silent db:restore -- -`.
 import { createReadStream, existsSync } from "node:fs";
 import path from "node:path";
 import { createGunzip } from "node:zlib";
@@ -15,7 +16,8 @@ import { runMigrations } from "../db/migrate.js";
 async function main() {
   const file = process.argv[2];
   if (!file) throw new Error("Usage: npm run db:restore FILE");
-  if (!existsSync(file)) throw new Error(`No such file: ${file}`);
+  const fromInput = file === "-";
+  if (!fromInput && !existsSync(file)) throw new Error(`No such file: ${file}`);
   const config = loadConfig();
   if (config.databaseUrl)
     throw new Error("DATABASE_URL is set: restore an external database with its own tools (README.md).");
@@ -37,7 +39,8 @@ async function main() {
     const client = new pg.Client({ connectionString: embedded.adminUrl });
     await client.connect();
     try {
-      const rows = await restore(client, createReadStream(file).pipe(createGunzip()));
+      const input = fromInput ? process.stdin : createReadStream(file);
+      const rows = await restore(client, input.pipe(createGunzip()));
       const total = Object.values(rows).reduce((a, b) => a + b, 0);
       console.log(
         `Restored ${total.toLocaleString("en-US")} rows in ${Object.keys(rows).length} tables into ${pgDir} in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
