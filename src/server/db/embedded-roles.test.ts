@@ -1,4 +1,4 @@
-import { rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,6 +64,49 @@ async function expectNoSuperuser(url: string) {
 const legacyUrl = (port: number, database = "gearhouse") =>
   `postgres://gearhouse:gearhouse@127.0.0.1:${port}/${database}`;
 
+/**
+ * A data directory made the old way (before issue 28): superuser gearhouse:gearhouse, the shop's
+ * tables made by the migrations and filled as that superuser; `then` runs on it before it stops.
+ */
+async function oldDataDirectory(
+  dir: string,
+  port: number,
+  then: (url: string) => Promise<void> = async () => {},
+) {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const old = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: "gearhouse",
+    password: "gearhouse",
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ["--encoding=UTF8", "--locale=C"],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await old.initialise();
+  await old.start();
+  try {
+    await query(legacyUrl(port, "postgres"), "create database gearhouse");
+    const database = createDatabase(legacyUrl(port), { max: 1 });
+    try {
+      await runMigrations(database);
+    } finally {
+      await database.close();
+    }
+    await query(
+      legacyUrl(port),
+      `insert into "user" (id, name, email) values ('old-user', 'Old Customer', 'old@example.com');
+         insert into product (name, description, image, price, quantity, category)
+           values ('Old Keyboard', 'Made before the move', '/images/old.webp', 199, 7, 'keyboards')`,
+    );
+    await then(legacyUrl(port));
+  } finally {
+    await old.stop();
+  }
+}
+
 describe("the embedded PostgreSQL's roles", () => {
   it("a new data directory: the shop's role is no superuser, owns its database, and runs the migrations", async () => {
     const { port, dir } = await place("embedded-new");
@@ -102,39 +145,7 @@ describe("the embedded PostgreSQL's roles", () => {
 
   it("a data directory made the old way is moved over at its next start, with nothing lost", async () => {
     const { port, dir } = await place("embedded-legacy");
-    // The old way: superuser gearhouse:gearhouse, the shop's tables made and filled as that superuser.
-    const EmbeddedPostgres = await loadEmbeddedPostgres();
-    const old = new EmbeddedPostgres({
-      databaseDir: dir,
-      user: "gearhouse",
-      password: "gearhouse",
-      port,
-      persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: ["--encoding=UTF8", "--locale=C"],
-      onLog: () => {},
-      onError: () => {},
-    });
-    await old.initialise();
-    await old.start();
-    try {
-      await query(legacyUrl(port, "postgres"), "create database gearhouse");
-      const database = createDatabase(legacyUrl(port), { max: 1 });
-      try {
-        await runMigrations(database);
-      } finally {
-        await database.close();
-      }
-      await query(
-        legacyUrl(port),
-        `insert into "user" (id, name, email) values ('old-user', 'Old Customer', 'old@example.com');
-         insert into product (name, description, image, price, quantity, category)
-           values ('Old Keyboard', 'Made before the move', '/images/old.webp', 199, 7, 'keyboards')`,
-      );
-    } finally {
-      await old.stop();
-    }
-
+    await oldDataDirectory(dir, port);
     const server = await startEmbeddedPostgres(dir, port);
     running.push(server);
     // The data is there, read as the shop's role.
@@ -183,5 +194,28 @@ describe("the embedded PostgreSQL's roles", () => {
     running.push(again);
     expect(await query(again.url, "select count(*)::int as n from product")).toEqual([{ n: 1 }]);
     await again.stop();
+  });
+  it("a move cut short is done again at the next start", async () => {
+    const { port, dir } = await place("embedded-cut-short");
+    // Killed during the move: the passwords written, the shop's role made, one table handed over,
+    // the rest (the other tables, the database, the superuser's password) not yet.
+    const written = {
+      superuserPassword: "cut-short-superuser-0123456789",
+      shopPassword: "cut-short-shop-0123456789",
+    };
+    mkdirSync(path.dirname(dir), { recursive: true });
+    writeFileSync(embeddedCredentialsFile(dir), JSON.stringify(written), { mode: 0o600 });
+    await oldDataDirectory(dir, port, async (url) => {
+      await query(url, `create role gearhouse_shop login password '${written.shopPassword}'`);
+      await query(url, "alter table product owner to gearhouse_shop");
+    });
+    const server = await startEmbeddedPostgres(dir, port);
+    running.push(server);
+    expect(decodeURIComponent(new URL(server.url).password)).toBe(written.shopPassword);
+    expect(await query(server.url, `select email from "user"`)).toEqual([{ email: "old@example.com" }]);
+    expect(await query(server.url, "select quantity from product")).toEqual([{ quantity: 7 }]);
+    await expectNoSuperuser(server.url);
+    await expect(query(legacyUrl(port), "select 1")).rejects.toThrow(/password authentication failed/);
+    await server.stop();
   });
 });
