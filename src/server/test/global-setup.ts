@@ -3,7 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { createDatabase } from "../db/client.js";
-import { startEmbeddedPostgres } from "../db/embedded.js";
+import { embeddedCredentialsFile, startEmbeddedPostgres } from "../db/embedded.js";
 import { runMigrations } from "../db/migrate.js";
 import { seedDemoCatalog } from "../db/seed/index.js";
 import { freePort } from "./free-port.js";
@@ -34,6 +34,7 @@ export default async function setup(project: TestProject) {
     // One directory per port, so runs on different ports can share a checkout.
     const dir = path.resolve(`.test-data/postgres-${port}`);
     rmSync(dir, { recursive: true, force: true });
+    rmSync(embeddedCredentialsFile(dir), { force: true });
     const embedded = await startEmbeddedPostgres(dir, port).catch((error: unknown) => {
       // Vitest then reports "No test files found": this line says why.
       const reason = error instanceof Error ? error.message : String(error);
@@ -44,6 +45,7 @@ export default async function setup(project: TestProject) {
     stop = async () => {
       await embedded.stop();
       rmSync(dir, { recursive: true, force: true });
+      rmSync(embeddedCredentialsFile(dir), { force: true });
     };
   }
   const admin = new pg.Client({ connectionString: adminUrl });
