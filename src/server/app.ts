@@ -35,6 +35,7 @@ import { uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import { requestIdOf } from "./lib/request-id.js";
+import { type ProxyTrust, proxyTrust } from "./lib/trusted-proxy.js";
 import { type EarlyAnswer, earlyAnsweringServer } from "./plugins/early-answers.js";
 import errors from "./plugins/errors.js";
 import input from "./plugins/input.js";
@@ -55,6 +56,8 @@ declare module "fastify" {
      * takes it out, while every other request is still answered until it closes.
      */
     draining: { since: Date | undefined };
+    /** The proxies the shop believes (TRUST_PROXY), as a check of an address; none when unset. */
+    trustedProxy: ProxyTrust | undefined;
   }
 }
 
@@ -108,11 +111,12 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const early: EarlyAnswer[] = [];
   let closing = false;
+  const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     serverFactory: earlyAnsweringServer(early, () => closing),
-    genReqId: (req) => requestIdOf(req, config.trustProxy),
+    genReqId: (req) => requestIdOf(req, trust),
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: trust ?? false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -131,6 +135,7 @@ export async function buildApp(
   app.decorate("config", config);
   app.decorate("database", database);
   app.decorate("draining", { since: undefined as Date | undefined });
+  app.decorate("trustedProxy", trust);
   app.decorate("answerEarly", (answer: EarlyAnswer) => {
     early.push(answer);
   });
