@@ -101,6 +101,14 @@ describe("loadConfig", () => {
     });
   });
 
+  it("serves the metrics port on 127.0.0.1 unless METRICS_HOST says, whatever HOST is (issue 28, item 11)", () => {
+    const everywhere = loadConfig({ ...sandboxProduction, HOST: "0.0.0.0", METRICS_PORT: "9464" });
+    expect(everywhere.host).toBe("0.0.0.0");
+    expect(everywhere.metricsHost).toBe("127.0.0.1");
+    expect(loadConfig({ ...sandboxProduction, METRICS_HOST: "10.0.0.7" }).metricsHost).toBe("10.0.0.7");
+    expect(loadConfig({ ...base, METRICS_HOST: " " }).metricsHost).toBe("127.0.0.1");
+  });
+
   it("refuses production without AUTH_SECRET and PUBLIC_URL, and never seeds there", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
       /AUTH_SECRET[\s\S]*PUBLIC_URL/,

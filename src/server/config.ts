@@ -139,6 +139,9 @@ const envSchema = z
     METRICS_PORT: optionalString.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(65_535).optional(),
     ),
+    // Where the metrics port listens: loopback unless told (a private interface Prometheus reaches),
+    // never every interface by default, since it has no token (issue 28, item 11).
+    METRICS_HOST: optionalString.transform((v) => v ?? "127.0.0.1"),
     METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -228,6 +231,8 @@ export interface Config {
   };
   /** Where Prometheus scrapes the metrics: METRICS_PORT, and /metrics with METRICS_TOKEN. */
   metricsPort: number | undefined;
+  /** The address METRICS_PORT listens on (METRICS_HOST, by default 127.0.0.1), whatever HOST is. */
+  metricsHost: string;
   metricsToken: string | undefined;
   /** How long a stopping instance still serves with /readyz at 503 (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
@@ -364,6 +369,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     metricsPort: env.METRICS_PORT,
+    metricsHost: env.METRICS_HOST,
     metricsToken: env.METRICS_TOKEN,
     seedDemo,
     demoAccounts,

@@ -73,8 +73,8 @@ async function main() {
     if (config.hostNotice) say(config.hostNotice);
     await app.listen({ port: config.port, host: config.host });
     if (config.metricsPort) {
-      metricsServer = await serveMetrics(config.metricsPort, config.host, app.gauges);
-      say(`Metrics at http://${config.host}:${config.metricsPort}/metrics`);
+      metricsServer = await serveMetrics(config.metricsPort, config.metricsHost, app.gauges);
+      say(`Metrics at http://${config.metricsHost}:${config.metricsPort}/metrics`);
     }
   } catch (error) {
     await app?.close().catch(() => {});
