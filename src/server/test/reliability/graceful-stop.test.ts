@@ -224,8 +224,8 @@ describe("stopping the shop", () => {
       "Stopped at the limit of 11 s: 1 request(s) still being answered were cut off",
     );
     shop = undefined;
-    // The forced exit leaves its PostgreSQL running, as a crash would.
-    await stopLeftoverPostgres(dataDir);
+    // The forced exit tells its PostgreSQL to stop without waiting for it: the next test starts afresh.
+    await until("PostgreSQL to stop", () => runningPostmaster(pgDir) === undefined);
   });
 
   it("SIGINT (Ctrl+C): exit 0, PostgreSQL stopped after the shop; it runs in a process group of its own", async () => {
