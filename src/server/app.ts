@@ -70,7 +70,7 @@ declare module "fastify" {
 }
 
 /** A request not answered yet, as the log names it: its id, method and route (never its URL). */
-export interface RequestInFlight {
+interface RequestInFlight {
   reqId: string;
   method: string;
   route: string | null;
