@@ -150,7 +150,7 @@ describe("draining", () => {
     await health.endedByServer();
 
     expect(order.isOpen()).toBe(true);
-    const [inFlight] = ctx.app.requestsInFlight();
+    const inFlight = ctx.app.requestsInFlight().find((r) => r.route === "/api/orders");
     expect(inFlight).toMatchObject({ method: "POST", route: "/api/orders" });
     expect(inFlight?.reqId).toMatch(/^[0-9a-f]{32}$/);
     await locker.query("commit");
