@@ -35,7 +35,8 @@ import { uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import { requestIdOf } from "./lib/request-id.js";
-import { type EarlyAnswer, earlyAnsweringServer } from "./plugins/early-answers.js";
+import { type ProxyTrust, proxyTrust } from "./lib/trusted-proxy.js";
+import { type EarlyAnswer, earlyAnsweringServer, type ServerState } from "./plugins/early-answers.js";
 import errors from "./plugins/errors.js";
 import input from "./plugins/input.js";
 import metrics from "./plugins/metrics.js";
@@ -55,7 +56,24 @@ declare module "fastify" {
      * takes it out, while every other request is still answered until it closes.
      */
     draining: { since: Date | undefined };
+    /**
+     * Starts the stop (main.ts): /readyz answers 503 from now on, and every answer, those being
+     * prepared included, says `Connection: close` and closes its connection, so the server closes
+     * as soon as its last request is answered.
+     */
+    drain(): void;
+    /** The requests being answered now, for the log of a stop whose forced limit cut them off (main.ts). */
+    requestsInFlight(): RequestInFlight[];
+    /** The proxies the shop believes (TRUST_PROXY), as a check of an address; none when unset. */
+    trustedProxy: ProxyTrust | undefined;
   }
+}
+
+/** A request not answered yet, as the log names it: its id, method and route (never its URL). */
+interface RequestInFlight {
+  reqId: string;
+  method: string;
+  route: string | null;
 }
 
 export interface BuildOptions {
@@ -107,12 +125,13 @@ export async function buildApp(
   options: BuildOptions = {},
 ): Promise<FastifyInstance> {
   const early: EarlyAnswer[] = [];
-  let closing = false;
+  const state: ServerState = { draining: false, closing: false };
+  const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
-    serverFactory: earlyAnsweringServer(early, () => closing),
-    genReqId: (req) => requestIdOf(req, config.trustProxy),
+    serverFactory: earlyAnsweringServer(early, state),
+    genReqId: (req) => requestIdOf(req, trust),
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: trust ?? false,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -122,20 +141,45 @@ export async function buildApp(
     logController: new AccessLog(),
   }).withTypeProvider<ZodTypeProvider>();
 
+  // The requests Fastify is answering (an early answer is given at once): a stop waits for them,
+  // and names those its forced limit cuts off. A response's "close" comes once it is sent, or its
+  // connection is gone. Once the app closes, each connection an answer leaves idle is closed at
+  // once (the drain's `Connection: close` cannot reach an answer already under way when it began).
+  const inFlight = new Set<FastifyReply>();
+  const answered = (reply: FastifyReply) => {
+    inFlight.delete(reply);
+    if (state.closing) setImmediate(() => app.server.closeIdleConnections());
+  };
   // Every answer Fastify gives carries its request's id (the early answers add it themselves).
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    inFlight.add(reply);
+    reply.raw.once("close", () => answered(reply));
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate("config", config);
   app.decorate("database", database);
   app.decorate("draining", { since: undefined as Date | undefined });
+  app.decorate("trustedProxy", trust);
+  app.decorate("drain", () => {
+    app.draining.since ??= new Date();
+    state.draining = true;
+    // The answers already being prepared: those whose headers are not sent yet close too.
+    for (const reply of inFlight) if (!reply.raw.headersSent) reply.raw.shouldKeepAlive = false;
+  });
+  app.decorate("requestsInFlight", () =>
+    [...inFlight].map(({ request }) => ({
+      reqId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+    })),
+  );
   app.decorate("answerEarly", (answer: EarlyAnswer) => {
     early.push(answer);
   });
   app.addHook("preClose", async () => {
-    closing = true;
+    state.closing = true;
   });
   app.decorate("db", database.db);
   if (options.onRoute) app.addHook("onRoute", options.onRoute);

@@ -66,6 +66,49 @@ describe("loadConfig", () => {
     expect(loadConfig(base).imageSweepIntervalSeconds).toBe(600);
   });
 
+  describe("TRUST_PROXY (issue 28, item 1: the balancer only, never any client)", () => {
+    it("is off unless set", () => {
+      for (const off of [undefined, "", "false", "0"])
+        expect(loadConfig({ ...base, TRUST_PROXY: off }).trustProxy, String(off)).toBeUndefined();
+    });
+
+    it("takes a hop count, or the balancer's addresses and networks", () => {
+      expect(loadConfig({ ...base, TRUST_PROXY: "1" }).trustProxy).toEqual({ hops: 1 });
+      expect(loadConfig({ ...base, TRUST_PROXY: " 10.0.0.5, 10.0.1.0/24,fd00::/8 " }).trustProxy).toEqual({
+        addresses: ["10.0.0.5", "10.0.1.0/24", "fd00::/8"],
+      });
+    });
+
+    it("refuses true (any hop, so whatever the client wrote) and saying so as a network, with what to write instead", () => {
+      for (const any of ["true", "0.0.0.0/0", "10.0.0.5,::/0"]) {
+        try {
+          loadConfig({ ...base, TRUST_PROXY: any });
+          expect.unreachable(any);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          expect((error as ConfigError).problems).toEqual([`TRUST_PROXY: ${startupMessages.trustProxyAny}`]);
+        }
+      }
+      expect(startupMessages.trustProxyAny).toMatch(/TRUST_PROXY=10\.0\.0\.5/);
+    });
+
+    it("refuses what is neither a hop count nor addresses, naming it", () => {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: "10.0.0.5,balancer.lan" })).toThrow(
+        /TRUST_PROXY.*"balancer\.lan"/,
+      );
+      expect(() => loadConfig({ ...base, TRUST_PROXY: "yes" })).toThrow(/TRUST_PROXY/);
+      expect(() => loadConfig({ ...base, TRUST_PROXY: "11" })).toThrow(/TRUST_PROXY/);
+    });
+  });
+
+  it("serves the metrics port on 127.0.0.1 unless METRICS_HOST says, whatever HOST is (issue 28, item 11)", () => {
+    const everywhere = loadConfig({ ...sandboxProduction, HOST: "0.0.0.0", METRICS_PORT: "9464" });
+    expect(everywhere.host).toBe("0.0.0.0");
+    expect(everywhere.metricsHost).toBe("127.0.0.1");
+    expect(loadConfig({ ...sandboxProduction, METRICS_HOST: "10.0.0.7" }).metricsHost).toBe("10.0.0.7");
+    expect(loadConfig({ ...base, METRICS_HOST: " " }).metricsHost).toBe("127.0.0.1");
+  });
+
   it("refuses production without AUTH_SECRET and PUBLIC_URL, and never seeds there", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
       /AUTH_SECRET[\s\S]*PUBLIC_URL/,

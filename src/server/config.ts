@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { startupMessages } from "../shared/messages/startup.js";
+import { isAddressOrNetwork, type TrustProxy } from "./lib/trusted-proxy.js";
 
 const optionalString = z
   .string()
@@ -12,10 +13,38 @@ const optionalString = z
 
 const optionalUrl = (protocols: RegExp) => optionalString.pipe(z.url({ protocol: protocols }).optional());
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", ""])
+/**
+ * TRUST_PROXY: off (unset, `false`, `0`), a hop count (`1`), or the balancer's addresses and
+ * networks (`10.0.0.5,10.0.1.0/24`). `true`, which trusted every hop and so whatever a client wrote
+ * in X-Forwarded-For, is refused with what to write instead.
+ */
+const trustProxySetting = z
+  .string()
+  .trim()
   .optional()
-  .transform((v) => v === "true" || v === "1");
+  .transform((v, ctx): TrustProxy | undefined => {
+    if (v === undefined || v === "" || v === "false" || v === "0") return undefined;
+    if (v === "true") {
+      ctx.addIssue({ code: "custom", message: startupMessages.trustProxyAny });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 10) return { hops };
+      ctx.addIssue({ code: "custom", message: startupMessages.trustProxyHops });
+      return z.NEVER;
+    }
+    const addresses = v.split(",").map((a) => a.trim());
+    // 0.0.0.0/0 or ::/0 is "any" written as a network.
+    if (addresses.some((a) => a.endsWith("/0"))) {
+      ctx.addIssue({ code: "custom", message: startupMessages.trustProxyAny });
+      return z.NEVER;
+    }
+    const bad = addresses.filter((a) => !isAddressOrNetwork(a));
+    if (bad.length === 0) return { addresses };
+    ctx.addIssue({ code: "custom", message: startupMessages.trustProxyNotAddress(bad) });
+    return z.NEVER;
+  });
 
 const hasStripeKeys = (env: PaymentsEnv) =>
   Boolean(env.STRIPE_SECRET_KEY?.trim() && env.STRIPE_PUBLISHABLE_KEY?.trim());
@@ -84,7 +113,7 @@ const envSchema = z
           .filter(Boolean),
       )
       .pipe(z.array(z.email())),
-    TRUST_PROXY: booleanFlag,
+    TRUST_PROXY: trustProxySetting,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
     REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
@@ -110,6 +139,9 @@ const envSchema = z
     METRICS_PORT: optionalString.pipe(
       z.coerce.number<string | undefined>().int().min(1).max(65_535).optional(),
     ),
+    // Where the metrics port listens: loopback unless told (a private interface Prometheus reaches),
+    // never every interface by default, since it has no token (issue 28, item 11).
+    METRICS_HOST: optionalString.transform((v) => v ?? "127.0.0.1"),
     METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -175,7 +207,8 @@ export interface Config {
    */
   payments: "stripe" | "sandbox";
   adminEmails: string[];
-  trustProxy: boolean;
+  /** The proxies whose X-Forwarded-For and X-Request-Id the shop believes (TRUST_PROXY); none when unset. */
+  trustProxy: TrustProxy | undefined;
   /** Sign-in, sign-up and reset attempts allowed per client address and minute; password changes per address and per account. */
   authRateLimitPerMinute: number;
   /** Reset mails, and account-exists mails, sent per recipient address and hour (each kind). */
@@ -198,6 +231,8 @@ export interface Config {
   };
   /** Where Prometheus scrapes the metrics: METRICS_PORT, and /metrics with METRICS_TOKEN. */
   metricsPort: number | undefined;
+  /** The address METRICS_PORT listens on (METRICS_HOST, by default 127.0.0.1), whatever HOST is. */
+  metricsHost: string;
   metricsToken: string | undefined;
   /** How long a stopping instance still serves with /readyz at 503 (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
@@ -334,6 +369,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     metricsPort: env.METRICS_PORT,
+    metricsHost: env.METRICS_HOST,
     metricsToken: env.METRICS_TOKEN,
     seedDemo,
     demoAccounts,

@@ -11,6 +11,11 @@ import { serveMetrics } from "./lib/metrics.js";
 
 /** How often the shop checks that the process that started it still runs. */
 const PARENT_CHECK_MS = 500;
+/**
+ * How long after its grace (SHUTDOWN_GRACE_SECONDS) a stop may take to answer what is in flight and
+ * close: then the shop exits 1, logging each request it cut off. A clean stop exits 0 well before.
+ */
+const STOP_LIMIT_AFTER_GRACE_SECONDS = 10;
 
 /** Stops the running shop; until it runs, a request to stop waits in `stopRequested`. */
 let stopWith: ((reason: string) => Promise<void>) | undefined;
@@ -73,8 +78,8 @@ async function main() {
     if (config.hostNotice) say(config.hostNotice);
     await app.listen({ port: config.port, host: config.host });
     if (config.metricsPort) {
-      metricsServer = await serveMetrics(config.metricsPort, config.host, app.gauges);
-      say(`Metrics at http://${config.host}:${config.metricsPort}/metrics`);
+      metricsServer = await serveMetrics(config.metricsPort, config.metricsHost, app.gauges);
+      say(`Metrics at http://${config.metricsHost}:${config.metricsPort}/metrics`);
     }
   } catch (error) {
     await app?.close().catch(() => {});
@@ -89,16 +94,33 @@ async function main() {
     stopping = true;
     say(`${reason}, shutting down.`);
     const grace = config.shutdownGraceSeconds;
-    const forced = setTimeout(() => process.exit(1), (grace + 10) * 1000);
+    const limit = grace + STOP_LIMIT_AFTER_GRACE_SECONDS;
+    // What the stop is doing, named if the limit is reached.
+    let step = "draining";
+    const forced = setTimeout(() => {
+      const cut = app?.requestsInFlight() ?? [];
+      for (const request of cut) app?.log.error(request, "request cut off: the stop reached its limit");
+      say(
+        cut.length > 0
+          ? `Stopped at the limit of ${limit} s: ${cut.length} request(s) still being answered were cut off (logged above).`
+          : `Stopped at the limit of ${limit} s while ${step}, with no request left to answer.`,
+      );
+      process.exit(1);
+    }, limit * 1000);
     forced.unref();
+    // Out of the balancer first: /readyz answers 503 while everything else is still served, each
+    // answer now closing its connection, so that nothing holds the server open once it closes.
+    app?.drain();
     if (app && grace > 0) {
-      // Out of the balancer first: /readyz answers 503 while everything else is still served.
-      app.draining.since = new Date();
       say(`Draining: /readyz answers 503 for ${grace} s, then the server closes.`);
       await new Promise((resolve) => setTimeout(resolve, grace * 1000));
     }
-    // No new connections, 503 on kept-alive ones; the requests in flight are answered.
+    // No new connections, 503 on kept-alive ones; the requests in flight are answered, and the
+    // server is closed once the last of them is.
+    step = "closing the server";
     await app?.close().catch(() => {});
+    say("Every request is answered and the server closed.");
+    step = "stopping the database";
     metricsServer?.close();
     await stopDatabase();
     process.exit(0);

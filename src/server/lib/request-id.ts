@@ -1,6 +1,7 @@
 import { randomFillSync } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { rawHeader } from "./raw-header.js";
+import type { ProxyTrust } from "./trusted-proxy.js";
 
 /** An id the balancer may pass in X-Request-Id: short, and nothing that could forge a log line. */
 const PASSED_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -33,14 +34,18 @@ function newId(): string {
 }
 
 /**
- * A new id for a request: the one in its X-Request-Id header when the shop trusts the proxy in front
- * of it (TRUST_PROXY) and the id is well-formed, otherwise 128 new random bits. An early answer
- * (plugins/early-answers.ts), which ends its request there, takes it as it is: keeping it on the
- * request would add a property to each IncomingMessage on the catalog's hottest path.
+ * A new id for a request: the one in its X-Request-Id header when it comes from a proxy the shop
+ * trusts (TRUST_PROXY: the socket's peer is one) and the id is well-formed, otherwise 128 new random
+ * bits. A client reaching the shop past the balancer cannot choose the id its lines are logged
+ * under. An early answer (plugins/early-answers.ts), which ends its request there, takes it as it
+ * is: keeping it on the request would add a property to each IncomingMessage on the catalog's
+ * hottest path.
  */
-export function freshRequestId(req: IncomingMessage, trustPassed: boolean): string {
-  const passed = trustPassed ? rawHeader(req, "x-request-id") : undefined;
-  return passed !== undefined && PASSED_ID.test(passed) ? passed : newId();
+export function freshRequestId(req: IncomingMessage, trust: ProxyTrust | undefined): string {
+  const passed = trust ? rawHeader(req, "x-request-id") : undefined;
+  return passed !== undefined && trust?.(req.socket?.remoteAddress, 0) && PASSED_ID.test(passed)
+    ? passed
+    : newId();
 }
 
 /**
@@ -48,10 +53,10 @@ export function freshRequestId(req: IncomingMessage, trustPassed: boolean): stri
  * asks after it. It is answered in the X-Request-Id header, written in the request's access line,
  * and carried in every problem+json answer, so a customer's error can be found in the logs.
  */
-export function requestIdOf(req: WithId, trustPassed: boolean): string {
+export function requestIdOf(req: WithId, trust: ProxyTrust | undefined): string {
   let id = req[ID];
   if (id === undefined) {
-    id = freshRequestId(req, trustPassed);
+    id = freshRequestId(req, trust);
     req[ID] = id;
   }
   return id;

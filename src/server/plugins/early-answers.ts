@@ -9,18 +9,30 @@ import type { FastifyServerOptions } from "fastify";
  */
 export type EarlyAnswer = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/** What the server asks of the app on every request (app.ts keeps it). */
+export interface ServerState {
+  /** The instance is stopping (SIGTERM, main.ts): every answer from now on closes its connection. */
+  draining: boolean;
+  /** The app is closing: Fastify answers everything (a 503 to what arrives on a kept-alive connection). */
+  closing: boolean;
+}
+
 /**
  * The shop's HTTP server (Fastify's `serverFactory`): node:http with Fastify's own server settings,
  * asking the early answers registered so far before handing a request to Fastify. Once the app
- * starts closing, every request goes to Fastify, which answers 503 while it drains. An early answer
- * puts the request's id (lib/request-id.ts) in its own headers: a header set here with setHeader
- * would send Node's writeHead down its slow path, one setHeader per prepared header (a third of
- * the catalog's throughput in `npm run bench`).
+ * starts closing, every request goes to Fastify, which answers 503 while it drains. While the
+ * instance drains, every answer, early or not, says `Connection: close` and its socket closes after
+ * it (Node writes the header when the response is not to be kept alive): a balancer's kept-alive
+ * connection would otherwise hold the closing server open until its keep-alive time-out, past the
+ * stop's forced limit. An early answer puts the request's id (lib/request-id.ts) in its own headers:
+ * a header set here with setHeader would send Node's writeHead down its slow path, one setHeader per
+ * prepared header (a third of the catalog's throughput in `npm run bench`).
  */
-export function earlyAnsweringServer(early: readonly EarlyAnswer[], isClosing: () => boolean) {
+export function earlyAnsweringServer(early: readonly EarlyAnswer[], state: Readonly<ServerState>) {
   return (handler: http.RequestListener, options: FastifyServerOptions): http.Server => {
     const server = http.createServer((req, res) => {
-      if (!isClosing()) for (const answer of early) if (answer(req, res)) return;
+      if (state.draining) res.shouldKeepAlive = false;
+      if (!state.closing) for (const answer of early) if (answer(req, res)) return;
       handler(req, res);
     });
     // What Fastify sets on the server it makes itself (fastify/lib/server.js).

@@ -15,6 +15,8 @@ export const accountMessages = {
   checkEmail: "Check your email: this address may already have an account.",
   invalidCredentials: "Invalid email or password.",
   rateLimited: "Too many attempts from your address. Please wait a minute and try again.",
+  signInAccountRateLimited:
+    "Too many sign-in attempts for this account. Please wait a minute and try again, or reset your password.",
   changePasswordRateLimited: "Too many attempts to change the password. Please wait a minute and try again.",
   googleNotConfigured:
     "Google sign-in is not available on this shop yet. Please sign in with your email and password.",

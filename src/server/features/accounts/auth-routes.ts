@@ -19,8 +19,8 @@ export interface AuthRoutesOptions {
   auth: Auth;
   mailer: Mailer;
   /**
-   * Attempts per address and window on sign-in, sign-up and reset requests, and on password
-   * changes per address and per account.
+   * Attempts per address and window on sign-in, sign-up and reset requests, and on sign-ins and
+   * password changes per account too.
    */
   rateLimit?: { max: number; windowSeconds: number };
 }
@@ -89,6 +89,7 @@ export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`];
 const GET_PATHS = new Set(AUTH_GET_PATHS);
 const RATE_LIMITED = /^\/(sign-in|sign-up|request-password-reset|reset-password)(\/|$)/;
 const SIGN_UP_PATH = "/sign-up/email";
+const SIGN_IN_PATH = "/sign-in/email";
 const CHANGE_PASSWORD_PATH = "/change-password";
 const RESET_REQUEST_PATH = "/request-password-reset";
 /** better-auth's codes for a sign-up whose email was taken after the shop looked. */
@@ -165,6 +166,13 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
         const accepted = POST_BODIES[subPath];
         if (!accepted) throw notFound();
         body = checkBody(accepted, request.body ?? {});
+        if (subPath === SIGN_IN_PATH) {
+          // Per account as well, whatever the addresses the guesses come from (issue 28, item 1).
+          // Keyed by the address typed, account or not, so the 429 tells nobody who shops here;
+          // counted before the password is checked, so once limited the right one is refused too.
+          const { email } = body as z.output<typeof signInSchema>;
+          await limitAttempts(`sign-in:account:${email}`, accountMessages.signInAccountRateLimited);
+        }
       } else if (!GET_PATHS.has(subPath)) {
         // GET, and HEAD (Fastify's mirror of GET routes).
         throw notFound();

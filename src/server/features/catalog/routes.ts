@@ -157,7 +157,7 @@ function answeredByUrl(app: FastifyInstance, route: string) {
     const started = LOGS_REQUESTS.has(app.log.level) ? performance.now() : undefined;
     const sent = encodedFor(cached, rawHeader(req, "accept-encoding"));
     const headers = headersFor(app, madeHeaders, sent);
-    const reqId = freshRequestId(req, app.config.trustProxy);
+    const reqId = freshRequestId(req, app.trustedProxy);
     // The prepared headers are shared by every answer of this representation; each takes its own
     // request id in them just before writeHead, which copies them out at once.
     if (matchesEtag(rawHeader(req, "if-none-match"), sent.etag)) {

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import net from "node:net";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +14,8 @@ import { type ShopProcess, shopPlace, showOutputOnFailure, stopLeftoverPostgres 
 // The shop with its own embedded PostgreSQL is stopped the three ways a shop is stopped: SIGTERM
 // from a supervisor, SIGINT (Ctrl+C), and the death of the process that launched it. Each time it
 // answers what it has in flight, then closes its pool and the PostgreSQL it started, and exits 0.
+// While it drains, every answer closes its connection, so it exits as soon as its last request is
+// answered; only a request still running at its forced limit (grace + 10 s) makes it exit 1, logged.
 
 const place = await shopPlace("stop");
 const { port, dataDir, pgDir } = place;
@@ -30,6 +33,72 @@ const refusesConnections = () =>
     () => false,
     () => true,
   );
+
+/** A request held inside the shop: an order waiting on its product's row, locked here until `release`. */
+async function heldOrder(
+  client: ShopClient,
+  headers: Record<string, string> = {},
+): Promise<{ answer: ReturnType<ShopClient["placeOrder"]>; release(): Promise<void> }> {
+  const database = createDatabase(databaseUrl, { max: 1 });
+  const productId = await stockedProduct(database.db, 100);
+  await database.close();
+  const customer = await client.signUp("Held Buyer");
+  const locker = new pg.Client({ connectionString: databaseUrl });
+  // Ended by the shop's stop if the test fails before it lets go: not an error of the run.
+  locker.on("error", () => {});
+  await locker.connect();
+  await locker.query("begin");
+  await locker.query("select 1 from product where id = $1 for update", [productId]);
+  const answer = client.placeOrder(customer, productId, 10, headers);
+  await until("the order to wait on the row lock", async () => {
+    const waiting = await locker.query(
+      "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()",
+    );
+    return waiting.rows[0].n > 0;
+  });
+  return {
+    answer,
+    release: async () => {
+      await locker.query("commit").catch(() => {});
+      await locker.end().catch(() => {});
+    },
+  };
+}
+
+/**
+ * A kept-alive connection, as a balancer holds one: GET requests one after another, each answer's
+ * Connection header, and whether the shop ended the connection (not this side).
+ */
+function keptAlive(url: string) {
+  const { port } = new URL(url);
+  const socket = net.connect(Number(port), "127.0.0.1");
+  let received = "";
+  let ended = false;
+  socket.on("data", (chunk: Buffer) => {
+    received += chunk.toString("latin1");
+  });
+  socket.on("end", () => {
+    ended = true;
+  });
+  socket.on("error", () => {});
+  return {
+    async get(path: string): Promise<{ status: number; connection: string | undefined }> {
+      received = "";
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      const answered = () => {
+        const end = received.indexOf("\r\n\r\n");
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(received)?.[1] ?? 0);
+        return end >= 0 && received.length - end - 4 >= length;
+      };
+      await until(`the answer to GET ${path}`, () => answered() || ended);
+      return {
+        status: Number(received.split(" ")[1]),
+        connection: /\r\nconnection: *([^\r]*)/i.exec(received)?.[1]?.toLowerCase(),
+      };
+    },
+    endedByShop: () => until("the shop to end the connection", () => ended),
+  };
+}
 
 describe("stopping the shop", () => {
   beforeEach(() => showOutputOnFailure(() => [shop]));
@@ -99,6 +168,64 @@ describe("stopping the shop", () => {
     await until("the shop to close its port", refusesConnections);
     expect(runningPostmaster(pgDir)).toBeUndefined();
     shop = undefined;
+  });
+
+  it("SIGTERM with a grace, kept-alive connections and an order held past it: answers say Connection: close, and the shop exits 0 once the order is answered", async () => {
+    shop = await place.start({ env: { SHUTDOWN_GRACE_SECONDS: "2" } });
+    const client = new ShopClient(shop.url);
+    const balancer = keptAlive(shop.url);
+    expect((await balancer.get("/healthz")).connection).toBe("keep-alive");
+    const held = await heldOrder(client);
+
+    const stopped = shop.stop();
+    await until("the shop to start draining", () => shop?.output().includes("Draining") ?? false);
+    // During the grace, on the connection kept alive since before the signal: still served, but
+    // the answer closes it, from the shop's side.
+    expect(await balancer.get("/healthz")).toEqual({ status: 200, connection: "close" });
+    await balancer.endedByShop();
+    // The grace over, the server closes while the order still waits.
+    await until("the shop to refuse new connections", refusesConnections);
+    expect(shop.output()).not.toContain("Every request is answered");
+
+    await held.release();
+    const answer = await held.answer;
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.headers.connection).toBe("close");
+    // The client keeps its connection pool open: the shop closes the order's connection itself,
+    // and exits 0 because its last request was answered, not at its limit (that is exit 1).
+    expect(await stopped).toBe(0);
+    expect(shop.output()).toContain("Every request is answered and the server closed.");
+    expect(shop.output()).not.toContain("Stopped at the limit");
+    client.close();
+    shop = undefined;
+  });
+
+  it("a request still running at the forced limit (grace + 10 s): the shop exits 1 and logs which it cut off", async () => {
+    // The balancer's request id is kept (TRUST_PROXY names it), so the log line can be found by it.
+    shop = await place.start({ env: { SHUTDOWN_GRACE_SECONDS: "1", TRUST_PROXY: "127.0.0.1" } });
+    const client = new ShopClient(shop.url);
+    const held = await heldOrder(client, { "x-request-id": "held-order-28" });
+    held.answer.catch(() => {}); // cut off with the shop
+    try {
+      expect(await shop.stop()).toBe(1);
+    } finally {
+      await held.release();
+      client.close();
+    }
+    const cut = shop
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("request cut off"))
+      .map((line) => JSON.parse(line));
+    expect(cut).toEqual([
+      expect.objectContaining({ reqId: "held-order-28", method: "POST", route: "/api/orders", level: 50 }),
+    ]);
+    expect(shop.output()).toContain(
+      "Stopped at the limit of 11 s: 1 request(s) still being answered were cut off",
+    );
+    shop = undefined;
+    // The forced exit tells its PostgreSQL to stop without waiting for it: the next test starts afresh.
+    await until("PostgreSQL to stop", () => runningPostmaster(pgDir) === undefined);
   });
 
   it("SIGINT (Ctrl+C): exit 0, PostgreSQL stopped after the shop; it runs in a process group of its own", async () => {

@@ -1,11 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { like, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { createDatabase, type Database } from "../../db/client.js";
+import { rateLimits } from "../../db/schema/index.js";
 import { stockedProduct } from "../products.js";
 import { until } from "../until.js";
 import { recordResults, TEST_DATA_DIR } from "./figures.js";
@@ -17,7 +20,9 @@ import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./sh
 // fails no request and loses or doubles no order; an instance killed with SIGKILL fails only what
 // was in flight on it, within the health checks' time, and clients that retry with the same key
 // end with one order each. `npm run test:stress` also measures throughput with 1, 2 and 3
-// instances (docs/scaling.md).
+// instances (docs/scaling.md). Issue 28: HAProxy overwrites X-Forwarded-For and the instances trust
+// only it (TRUST_PROXY), so a client's own X-Forwarded-For buys it no fresh rate limit; the metrics
+// ports listen on loopback though the instances listen on every interface.
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../../../..");
 const STRESS = process.env.STRESS === "1";
@@ -25,10 +30,13 @@ const adminUrl = inject("testDatabaseAdminUrl");
 const dbName = `lb_${randomBytes(6).toString("hex")}`;
 const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString();
 const ports = [await freePort(), await freePort(), await freePort()];
+const metricsPorts = [await freePort(), await freePort(), await freePort()];
 const lbPort = await freePort();
 const lbUrl = `http://127.0.0.1:${lbPort}`;
 /** How long a stopping instance answers /readyz 503 before it closes: above HAProxy's 2 s to notice. */
 const GRACE_SECONDS = 3;
+/** Sign-in, sign-up and reset attempts per client address a minute: low enough to reach. */
+const AUTH_LIMIT = 20;
 
 let database: Database;
 const shops: (ShopProcess | undefined)[] = [undefined, undefined, undefined];
@@ -48,7 +56,11 @@ const start = (i: number) =>
     env: {
       DATABASE_URL: databaseUrl,
       PUBLIC_URL: lbUrl,
-      TRUST_PROXY: "true",
+      // Every interface, as in production (docs/deploy.md); HAProxy is at 127.0.0.1.
+      HOST: "0.0.0.0",
+      TRUST_PROXY: "127.0.0.1",
+      AUTH_RATE_LIMIT_PER_MINUTE: String(AUTH_LIMIT),
+      METRICS_PORT: String(metricsPorts[i]),
       SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
     },
   });
@@ -212,6 +224,42 @@ async function expectEachOrderOnce(result: LoadResult, emails: string[]) {
 describe("three instances behind HAProxy", () => {
   beforeEach(() => showOutputOnFailure(() => shops));
 
+  it("wrong sign-ins through HAProxy, each claiming its own X-Forwarded-For, meet the limit of the address they come from", async () => {
+    // The window starts with the first guess: sign-ups of other tests (also from 127.0.0.1) are forgotten.
+    const forget = () => database.db.delete(rateLimits).where(like(rateLimits.key, "auth:%"));
+    await forget();
+    const client = new ShopClient(lbUrl);
+    const statuses: number[] = [];
+    try {
+      for (let i = 1; i <= AUTH_LIMIT + 1; i++) {
+        // Each guess at another account, so only the per-address limit can stop them.
+        const res = await client.request("POST", "/api/auth/sign-in/email", {
+          body: { email: `guess-${i}-${randomUUID()}@example.com`, password: "Wrong0ne!" },
+          headers: { "x-forwarded-for": `10.9.${i}.1` },
+        });
+        statuses.push(res.status);
+      }
+    } finally {
+      client.close();
+      await forget();
+    }
+    expect(statuses).toEqual([...Array(AUTH_LIMIT).fill(401), 429]);
+  });
+
+  it("the metrics ports listen on loopback only, though the shop listens on every interface", async () => {
+    // 127.0.0.2 is loopback too, but only a server on every interface (or on it) answers there.
+    const status = (url: string) =>
+      fetch(url).then(
+        (r) => r.status,
+        (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? e.message,
+      );
+    for (const i of [0, 1, 2]) {
+      expect(await status(`http://127.0.0.2:${ports[i]}/healthz`)).toBe(200);
+      expect(await status(`http://127.0.0.1:${metricsPorts[i]}/metrics`)).toBe(200);
+      expect(await status(`http://127.0.0.2:${metricsPorts[i]}/metrics`)).toBe("ECONNREFUSED");
+    }
+  });
+
   it("a rolling restart of all three under steady load: no request fails, no order is lost or doubled", async () => {
     const { client, customers, load } = await flowingLoad("Rolling");
     const restarts: number[] = [];
@@ -286,5 +334,52 @@ describe("three instances behind HAProxy", () => {
     expect(Object.values(figures).every((v) => v > 0)).toBe(true);
     await stopHaproxy();
     await startHaproxy([0, 1, 2]);
+  });
+});
+
+describe("docs/haproxy.cfg", () => {
+  it("passes on the client's address as X-Forwarded-For, in place of the one the client wrote, and its own X-Request-Id", async () => {
+    // Instances that answer /readyz and keep the headers each request reached them with.
+    const seen: http.IncomingHttpHeaders[] = [];
+    const echo = http.createServer((req, res) => {
+      if (req.url !== "/readyz") seen.push(req.headers);
+      res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ready"}');
+    });
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    const backend = `127.0.0.1:${(echo.address() as AddressInfo).port}`;
+    const port = await freePort();
+    const child = spawn("haproxy", ["-db", "-f", path.join(REPO_ROOT, "docs/haproxy.cfg")], {
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        GEARHOUSE_LISTEN: `127.0.0.1:${port}`,
+        GEARHOUSE_SHOP_1: backend,
+        GEARHOUSE_SHOP_2: backend,
+        GEARHOUSE_SHOP_3: backend,
+      },
+    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      await until("HAProxy to pass a request on", async () => {
+        if (child.exitCode !== null) throw new Error(`HAProxy exited (${child.exitCode})`);
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
+        } catch {
+          return false;
+        }
+      });
+      seen.length = 0;
+      const res = await fetch(`http://127.0.0.1:${port}/api/products`, {
+        headers: { "x-forwarded-for": "10.9.1.1, 10.9.2.1", "x-request-id": "chosen-by-the-client" },
+      });
+      expect(res.status).toBe(200);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.["x-forwarded-for"]).toBe("127.0.0.1");
+      expect(seen[0]?.["x-request-id"]).not.toBe("chosen-by-the-client");
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+      await new Promise((resolve) => echo.close(resolve));
+    }
   });
 });

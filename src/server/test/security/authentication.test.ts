@@ -33,7 +33,7 @@ describe("sign-in rate limit", () => {
     const limited = await createTestApp({}, { mailer });
     try {
       const limit = limited.config.authRateLimitPerMinute;
-      expect(limited.config.trustProxy).toBe(false);
+      expect(limited.config.trustProxy).toBeUndefined();
       const user = await signUp(limited.app); // the first attempt of the window
       const statuses: number[] = [];
       for (let i = 0; i < limit + 3; i++) {
@@ -56,6 +56,55 @@ describe("sign-in rate limit", () => {
       });
       expect(reset.statusCode).toBe(429);
       expect(reset.json().detail).toBe(accountMessages.rateLimited);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("sign-in rate limit per account (issue 28, item 1)", () => {
+  it("20 addresses guessing one account's password meet a 429, the right password included, and other accounts sign in", async () => {
+    // Behind a trusted balancer at 127.0.0.1 (light-my-request's address), with the default limit:
+    // each guess comes from an address of its own, as the audit's did, so no address reaches its limit.
+    const limited = await createTestApp({ TRUST_PROXY: "127.0.0.1" }, { mailer });
+    try {
+      const limit = limited.config.authRateLimitPerMinute;
+      const user = await signUp(limited.app);
+      const other = await signUp(limited.app);
+      const guesses: { status: number; detail?: string }[] = [];
+      for (let i = 0; i < 20; i++) {
+        const res = await limited.app.inject({
+          method: "POST",
+          url: "/api/auth/sign-in/email",
+          // Half through the balancer with a forwarded address, half from other sockets.
+          ...(i % 2
+            ? { headers: { origin: ORIGIN, "x-forwarded-for": `198.51.100.${i}` } }
+            : { headers: { origin: ORIGIN }, remoteAddress: `203.0.113.${i}` }),
+          payload: { email: user.email.toUpperCase(), password: `Wrong${i}Guess` },
+        });
+        guesses.push({ status: res.statusCode, detail: res.json().detail });
+      }
+      expect(guesses.slice(0, limit).map((g) => g.status)).toEqual(Array(limit).fill(401));
+      expect(guesses.slice(limit).map((g) => g.status)).toEqual(Array(20 - limit).fill(429));
+      expect(guesses.at(-1)?.detail).toBe(accountMessages.signInAccountRateLimited);
+
+      const right = await signIn(limited.app, user.email, user.password, { "x-forwarded-for": "192.0.2.77" });
+      expect(right.statusCode).toBe(429);
+      expect(Number(right.headers["retry-after"])).toBeGreaterThan(0);
+      expect(right.headers["content-type"]).toContain("application/problem+json");
+      // Another account, from one of the guessing addresses, is not held back.
+      expect(
+        (await signIn(limited.app, other.email, other.password, { "x-forwarded-for": "198.51.100.1" }))
+          .statusCode,
+      ).toBe(200);
+      // An address with no account meets the same limit: the 429 tells nobody who has one.
+      const nobody = uniqueEmail("nobody");
+      const statuses: number[] = [];
+      for (let i = 0; i <= limit; i++)
+        statuses.push(
+          (await signIn(limited.app, nobody, "Wrong0ne!", { "x-forwarded-for": `198.18.0.${i}` })).statusCode,
+        );
+      expect(statuses).toEqual([...Array(limit).fill(401), 429]);
     } finally {
       await limited.close();
     }

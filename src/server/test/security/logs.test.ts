@@ -32,7 +32,8 @@ beforeAll(async () => {
     { LOG_LEVEL: "info" },
     { mailer, logger: { level: "info", stream }, rateLimit: { max: 10_000, windowSeconds: 60 } },
   );
-  trusting = await createTestApp({ TRUST_PROXY: "true" });
+  // The balancer is at 127.0.0.1, where light-my-request's requests come from unless told.
+  trusting = await createTestApp({ TRUST_PROXY: "127.0.0.1" });
 });
 afterAll(async () => {
   await ctx?.close();
@@ -129,5 +130,12 @@ describe("the logs", () => {
       headers: { "x-request-id": 'x" "msg":"forged' },
     });
     expect(forged.headers["x-request-id"]).toMatch(/^[0-9a-f]{32}$/);
+    // A client reaching the instance past the balancer does not choose the id of its lines.
+    const around = await trusting.app.inject({
+      url: "/api/nowhere",
+      remoteAddress: "203.0.113.7",
+      headers: { "x-request-id": "lb-7f3a.43" },
+    });
+    expect(around.headers["x-request-id"]).toMatch(/^[0-9a-f]{32}$/);
   });
 });
