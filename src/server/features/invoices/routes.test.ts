@@ -8,7 +8,7 @@ import { mailMessages } from "../../../shared/messages/mail.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Order } from "../../../shared/orders.js";
 import { loadConfig } from "../../config.js";
-import { invoices } from "../../db/schema/index.js";
+import { invoices, orders } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { confirmWithCard, orderRow, placeOrder, post } from "../../test/payments.js";
 import { pdfText } from "../../test/pdf.js";
@@ -184,6 +184,34 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const res = await invoiceOf(polish, order.id);
     const text = lines(await pdfText(res.rawPayload));
     expect(text[text.indexOf(invoiceMessages.buyer) + 1]).toBe("Lukasz Zólc ?");
+  });
+
+  it("prints an older row's name of several lines on the buyer's line alone, and the address's lines in its block", async () => {
+    // Refused at sign-up since issue 28; a row from before may still hold one.
+    const order = await paidOrder(alice);
+    await ctx.database.db
+      .update(orders)
+      .set({
+        name: "Mallory\nSeller VAT ID: DE000000000\nPAID - TOTAL DUE: $0",
+        address: "1 Loop Road\r\nAustin, TX\u2028Texas\n\nUSA\nPlanet Earth",
+      })
+      .where(eq(orders.id, order.id));
+    const res = await invoiceOf(alice, order.id);
+    expect(res.statusCode).toBe(200);
+    const text = lines(await pdfText(res.rawPayload));
+    const buyer = text.indexOf(invoiceMessages.buyer);
+    expect(text.slice(buyer, buyer + 7)).toEqual([
+      invoiceMessages.buyer,
+      "Mallory Seller VAT ID: DE000000000 PAID - TOTAL DUE: $0",
+      alice.email,
+      "1 Loop Road",
+      "Austin, TX",
+      "Texas",
+      "USA, Planet Earth",
+    ]);
+    expect(text[buyer + 7]).toBe(invoiceMessages.phone("5550123"));
+    // Nothing of the name reads as a line of its own: no line begins with what it smuggled in.
+    for (const line of text) expect(line, line).not.toMatch(/^(Seller VAT ID|PAID)/);
   });
 
   it("is documented in the OpenAPI document as a PDF", async () => {
