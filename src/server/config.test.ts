@@ -35,6 +35,7 @@ describe("loadConfig", () => {
   it.each([
     ["reset and account-exists mails per address", 3, "AUTH_MAIL_LIMIT_PER_HOUR", "authMailLimitPerHour"],
     ["reviews per account", 5, "REVIEW_LIMIT_PER_HOUR", "reviewLimitPerHour"],
+    ["invoice downloads per account", 60, "INVOICE_DOWNLOADS_PER_HOUR", "invoiceDownloadsPerHour"],
   ] as const)("caps %s at %i an hour unless %s says", (_what, fallback, key, field) => {
     expect(loadConfig(base)[field]).toBe(fallback);
     expect(loadConfig({ ...base, [key]: "20" })[field]).toBe(20);

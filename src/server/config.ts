@@ -88,6 +88,7 @@ const envSchema = z
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
     REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
+    INVOICE_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
     UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
     // At least one upload of the largest size (MAX_UPLOAD_BYTES, 5 MB).
     UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
@@ -182,6 +183,8 @@ export interface Config {
   authMailLimitPerHour: number;
   /** Reviews one account may post an hour, staff included. */
   reviewLimitPerHour: number;
+  /** Invoice downloads one account may make an hour, admins included (INVOICE_DOWNLOADS_PER_HOUR). */
+  invoiceDownloadsPerHour: number;
   /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
   /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
@@ -321,6 +324,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
     reviewLimitPerHour: env.REVIEW_LIMIT_PER_HOUR,
+    invoiceDownloadsPerHour: env.INVOICE_DOWNLOADS_PER_HOUR,
     uploadQuota: {
       user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },

@@ -17,7 +17,7 @@ const m = accountMessages;
  * of one line, refuses them.
  */
 const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
-export const isOneLine = (text: string) => !LINE_BREAKING.test(text);
+const isOneLine = (text: string) => !LINE_BREAKING.test(text);
 
 /**
  * A delivery address: lines (LF or CRLF), at most ADDRESS_MAX_LINES of them, and no other control

@@ -9,7 +9,7 @@ import type { Db } from "../../db/client.js";
 import { invoices, orders, refunds } from "../../db/schema/index.js";
 
 /** What an invoice shows, read with its order in one query. */
-interface InvoiceData {
+export interface InvoiceData {
   number: number;
   /** When the order was paid: the invoice's issue date and its payment date. */
   issuedAt: Date;
@@ -71,19 +71,22 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
 
 /**
  * A paid order's invoice as a PDF, undefined when the order has none (it does not exist or was
- * never paid). The receipt mail attaches it, the invoice route sends it.
+ * never paid). The receipt mail attaches it, the invoice route sends it; both render through the
+ * server's renderer (renderer.ts: a worker thread and a cache), this thread's renderInvoice
+ * without one.
  */
 export async function invoicePdf(
   db: Db,
   orderId: string,
   seller: Seller,
+  render: (invoice: InvoiceData, seller: Seller) => Promise<Buffer> = renderInvoice,
 ): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
   const invoice = (await findOrderInvoice(db, orderId))?.invoice;
   if (!invoice) return undefined;
   return {
     number: invoice.number,
     filename: invoiceFilename(invoice.number),
-    pdf: await renderInvoice(invoice, seller),
+    pdf: await render(invoice, seller),
   };
 }
 

@@ -214,6 +214,35 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     for (const line of text) expect(line, line).not.toMatch(/^(Seller VAT ID|PAID)/);
   });
 
+  it(`lets one account download ${60} invoices an hour, then answers 429 with Retry-After and the limit in words`, async () => {
+    const max = ctx.config.invoiceDownloadsPerHour;
+    expect(max).toBe(60);
+    const carol = await signUp(ctx.app, { name: "Carol Counter" });
+    const order = await paidOrder(carol);
+    const first = await invoiceOf(carol, order.id);
+    for (let i = 1; i < max; i++) {
+      const res = await invoiceOf(carol, order.id);
+      expect(res.statusCode, `download ${i + 1}`).toBe(200);
+      // Kept after the first render: the same bytes each time.
+      expect(res.rawPayload.equals(first.rawPayload)).toBe(true);
+    }
+    const refused = await invoiceOf(carol, order.id);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.json().detail).toBe(invoiceMessages.rateLimited(max, retryAfter));
+    expect(refused.json().detail).toMatch(
+      /^You can download at most 60 invoices an hour\. Please try again in \d+ minutes?\.$/,
+    );
+    // Per account: another customer still downloads, and the receipt mail is not counted.
+    expect((await invoiceOf(bob, (await paidOrder(bob)).id)).statusCode).toBe(200);
+    expect(
+      (await invoicePdf(ctx.database.db, order.id, ctx.config.seller))?.pdf.equals(first.rawPayload),
+    ).toBe(true);
+  });
+
   it("is documented in the OpenAPI document as a PDF", async () => {
     const doc = (await ctx.app.inject({ url: "/api/docs/json" })).json();
     const get = doc.paths["/api/orders/{id}/invoice.pdf"]?.get;

@@ -5,14 +5,31 @@ import { invoiceMessages } from "../../../shared/messages/invoices.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { orderIdParamsSchema } from "../../../shared/orders.js";
 import { notFound } from "../../lib/problem.js";
+import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { findOrderInvoice, renderInvoice } from "./pdf.js";
+import { findOrderInvoice } from "./pdf.js";
+import type { InvoiceRenderer } from "./renderer.js";
 
-export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
+const HOUR_SECONDS = 60 * 60;
+
+export interface InvoiceRoutesOptions {
+  /** Renders in a worker thread and keeps the bytes (renderer.ts); the receipt mail shares it. */
+  renderer: InvoiceRenderer;
+}
+
+export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, { renderer }) => {
+  const limit = { max: app.config.invoiceDownloadsPerHour, windowSeconds: HOUR_SECONDS };
   app.get(
     "/api/orders/:id/invoice.pdf",
     {
-      onRequest: app.requireUser,
+      onRequest: [
+        app.requireUser,
+        // Per account, whichever orders: an invoice is rendered (or read from the cache) each time.
+        async (request) =>
+          enforceRateLimit(app.db, `invoice:${request.user.id}`, limit, (seconds) =>
+            invoiceMessages.rateLimited(limit.max, seconds),
+          ),
+      ],
       schema: {
         tags: ["orders"],
         summary:
@@ -27,7 +44,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
               "application/pdf": { schema: z.instanceof(Buffer).meta({ type: "string", format: "binary" }) },
             },
           },
-          ...problemResponses(400, 401, 404),
+          ...problemResponses(400, 401, 404, 429),
         },
       },
     },
@@ -38,7 +55,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!found || (user.role !== "admin" && found.userId !== user.id))
         throw notFound(orderMessages.notFound);
       if (!found.invoice) throw notFound(invoiceMessages.notIssued);
-      const pdf = await renderInvoice(found.invoice, app.config.seller);
+      const pdf = await renderer.render(found.invoice, app.config.seller);
       return (
         reply
           // The buyer's name and address: kept by no shared cache, nor by the browser beyond the download.
