@@ -94,6 +94,9 @@ const envSchema = z
     UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
     ADMIN_UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(200),
     ADMIN_UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(500),
+    UPLOAD_CONCURRENCY_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(2),
+    // At least one upload of the largest size with its multipart framing (MAX_UPLOAD_BYTES + 64 kB).
+    UPLOAD_SPOOL_MB: z.coerce.number().int().min(6).max(1_000_000).default(200),
     IMAGE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     // Fractional hours allowed (0.01 is 36 seconds), so tests and demos can use short holds.
     ORDER_HOLD_HOURS: z.coerce
@@ -187,6 +190,10 @@ export interface Config {
   invoiceDownloadsPerHour: number;
   /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
+  /** Uploads one account may have under way at once on an instance (UPLOAD_CONCURRENCY_PER_ACCOUNT). */
+  uploadConcurrencyPerAccount: number;
+  /** What the uploads being received may take in an instance's spool together, in bytes (UPLOAD_SPOOL_MB). */
+  uploadSpoolBytes: number;
   /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
   imageSweepIntervalSeconds: number;
   /** The order lifecycle (features/orders/lifecycle.ts, docs/decisions/order-lifecycle.md). */
@@ -329,6 +336,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },
     },
+    uploadConcurrencyPerAccount: env.UPLOAD_CONCURRENCY_PER_ACCOUNT,
+    uploadSpoolBytes: env.UPLOAD_SPOOL_MB * MB,
     imageSweepIntervalSeconds: env.IMAGE_SWEEP_INTERVAL_SECONDS,
     orders: {
       holdSeconds: Math.max(1, Math.round(env.ORDER_HOLD_HOURS * 3600)),
