@@ -22,14 +22,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
   app.get(
     "/api/orders/:id/invoice.pdf",
     {
-      onRequest: [
-        app.requireUser,
-        // Per account, whichever orders: an invoice is rendered (or read from the cache) each time.
-        async (request) =>
-          enforceRateLimit(app.db, `invoice:${request.user.id}`, limit, (seconds) =>
-            invoiceMessages.rateLimited(limit.max, seconds),
-          ),
-      ],
+      onRequest: app.requireUser,
       schema: {
         tags: ["orders"],
         summary:
@@ -55,6 +48,11 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
       if (!found || (user.role !== "admin" && found.userId !== user.id))
         throw notFound(orderMessages.notFound);
       if (!found.invoice) throw notFound(invoiceMessages.notIssued);
+      // Per account, whichever orders; counted once the invoice is the account's to have (a 404
+      // writes nothing): each download is a render, or a read of the cache.
+      await enforceRateLimit(app.db, `invoice:${user.id}`, limit, (seconds) =>
+        invoiceMessages.rateLimited(limit.max, seconds),
+      );
       const pdf = await renderer.render(found.invoice, app.config.seller);
       return (
         reply
