@@ -180,6 +180,7 @@ function startApp(plan: CpuPlan, dataDir: string) {
       // Uploads beside browsing uploads for minutes from one account.
       UPLOAD_LIMIT_PER_DAY: "1000000",
       UPLOAD_MB_PER_DAY: "1000000",
+      UPLOAD_CONCURRENCY_PER_ACCOUNT: "1000",
       // Its customers book orders for seconds on end and never pay for most: the cap on unpaid
       // orders (ORDER_MAX_UNPAID, 5 by default) would answer 409 to nearly every booking.
       ORDER_MAX_UNPAID: "1000000",

@@ -101,6 +101,12 @@ test("sign-up shows each validation message on submit, then re-validates on chan
   await expect(page.getByText(accountMessages.passwordPattern, { exact: true })).toHaveCount(0);
   await page.getByLabel(form.name, { exact: true }).fill("Someone");
   await expect(page.getByText(accountMessages.nameRequired, { exact: true })).toHaveCount(0);
+  // A name is one line: a text input drops a typed line break, not U+2028 (issue 28).
+  const name = page.getByLabel(form.name, { exact: true });
+  await name.fill("Mallory\u2028Seller VAT ID: DE000000000");
+  await expect(page.getByText(accountMessages.nameOneLine, { exact: true })).toBeVisible();
+  await name.fill("Mallory Seller");
+  await expect(page.getByText(accountMessages.nameOneLine, { exact: true })).toHaveCount(0);
 });
 
 test("password reset through the mail server, then sign in with the new password", async ({

@@ -22,7 +22,7 @@ import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
-import { invoicePdf } from "./features/invoices/index.js";
+import { invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
 import { orderRoutes } from "./features/orders/routes.js";
@@ -223,7 +223,11 @@ export async function buildApp(
   const provider = createPaymentProvider(config, database.db);
   await app.register(orderRoutes, { releaseIntents: intentReleaser(database.db, provider, app.log) });
   await app.register(paymentRoutes, { provider });
-  await app.register(invoiceRoutes);
+  // Invoices render in a worker thread and are kept (features/invoices/renderer.ts), for the
+  // download and the receipt mail alike.
+  const invoices = invoiceRenderer();
+  app.addHook("onClose", async () => invoices.close());
+  await app.register(invoiceRoutes, { renderer: invoices });
   await app.register(userRoutes);
   await app.register(adminRoutes);
   await app.register(uploadRoutes);
@@ -231,7 +235,7 @@ export async function buildApp(
   await app.register(mailOutboxPlugin, {
     mailer,
     invoiceFor: async (orderId) => {
-      const invoice = await invoicePdf(database.db, orderId, config.seller);
+      const invoice = await invoicePdf(database.db, orderId, config.seller, invoices.render);
       return invoice && { ...invoice, number: invoiceNumber(invoice.number) };
     },
   });

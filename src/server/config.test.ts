@@ -32,9 +32,26 @@ describe("loadConfig", () => {
     }
   });
 
+  it("bounds uploads under way per account (2) and the upload spool (200 MB, at least one upload) unless set", () => {
+    expect(loadConfig(base)).toMatchObject({
+      uploadConcurrencyPerAccount: 2,
+      uploadSpoolBytes: 200 * 1024 * 1024,
+    });
+    expect(loadConfig({ ...base, UPLOAD_CONCURRENCY_PER_ACCOUNT: "5", UPLOAD_SPOOL_MB: "6" })).toMatchObject({
+      uploadConcurrencyPerAccount: 5,
+      uploadSpoolBytes: 6 * 1024 * 1024,
+    });
+    expect(() => loadConfig({ ...base, UPLOAD_CONCURRENCY_PER_ACCOUNT: "0" })).toThrow(
+      /UPLOAD_CONCURRENCY_PER_ACCOUNT/,
+    );
+    // Less than one upload of the largest size with its framing.
+    expect(() => loadConfig({ ...base, UPLOAD_SPOOL_MB: "5" })).toThrow(/UPLOAD_SPOOL_MB/);
+  });
+
   it.each([
     ["reset and account-exists mails per address", 3, "AUTH_MAIL_LIMIT_PER_HOUR", "authMailLimitPerHour"],
     ["reviews per account", 5, "REVIEW_LIMIT_PER_HOUR", "reviewLimitPerHour"],
+    ["invoice downloads per account", 60, "INVOICE_DOWNLOADS_PER_HOUR", "invoiceDownloadsPerHour"],
   ] as const)("caps %s at %i an hour unless %s says", (_what, fallback, key, field) => {
     expect(loadConfig(base)[field]).toBe(fallback);
     expect(loadConfig({ ...base, [key]: "20" })[field]).toBe(20);

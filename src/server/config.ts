@@ -117,11 +117,15 @@ const envSchema = z
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
     REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
+    INVOICE_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
     UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
     // At least one upload of the largest size (MAX_UPLOAD_BYTES, 5 MB).
     UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
     ADMIN_UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(200),
     ADMIN_UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(500),
+    UPLOAD_CONCURRENCY_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(2),
+    // At least one upload of the largest size with its multipart framing (MAX_UPLOAD_BYTES + 64 kB).
+    UPLOAD_SPOOL_MB: z.coerce.number().int().min(6).max(1_000_000).default(200),
     IMAGE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     // Fractional hours allowed (0.01 is 36 seconds), so tests and demos can use short holds.
     ORDER_HOLD_HOURS: z.coerce
@@ -215,8 +219,14 @@ export interface Config {
   authMailLimitPerHour: number;
   /** Reviews one account may post an hour, staff included. */
   reviewLimitPerHour: number;
+  /** Invoice downloads one account may make an hour, admins included (INVOICE_DOWNLOADS_PER_HOUR). */
+  invoiceDownloadsPerHour: number;
   /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
+  /** Uploads one account may have under way at once on an instance (UPLOAD_CONCURRENCY_PER_ACCOUNT). */
+  uploadConcurrencyPerAccount: number;
+  /** What the uploads being received may take in an instance's spool together, in bytes (UPLOAD_SPOOL_MB). */
+  uploadSpoolBytes: number;
   /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
   imageSweepIntervalSeconds: number;
   /** The order lifecycle (features/orders/lifecycle.ts, docs/decisions/order-lifecycle.md). */
@@ -356,10 +366,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
     reviewLimitPerHour: env.REVIEW_LIMIT_PER_HOUR,
+    invoiceDownloadsPerHour: env.INVOICE_DOWNLOADS_PER_HOUR,
     uploadQuota: {
       user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },
     },
+    uploadConcurrencyPerAccount: env.UPLOAD_CONCURRENCY_PER_ACCOUNT,
+    uploadSpoolBytes: env.UPLOAD_SPOOL_MB * MB,
     imageSweepIntervalSeconds: env.IMAGE_SWEEP_INTERVAL_SECONDS,
     orders: {
       holdSeconds: Math.max(1, Math.round(env.ORDER_HOLD_HOURS * 3600)),

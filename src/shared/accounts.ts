@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
+import { ADDRESS_MAX_LINES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
 import { accountMessages } from "./messages/accounts.js";
 import { profileMessages } from "./messages/profile.js";
 
@@ -9,6 +9,30 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z\d!#$@^%&?]{8,20}$/;
 
 const m = accountMessages;
+
+/**
+ * What breaks a line or steers a terminal: the control characters (C0 and C1: tab, CR, LF, NEL…)
+ * and Unicode's line and paragraph separators. A name holding one printed as several invoice
+ * lines ("Mallory⏎Seller VAT ID: …⏎PAID - TOTAL DUE: $0", issue 28), so a name, a city, any field
+ * of one line, refuses them.
+ */
+const LINE_BREAKING = /[\p{Cc}\u2028\u2029]/u;
+const isOneLine = (text: string) => !LINE_BREAKING.test(text);
+
+/**
+ * A delivery address: lines (LF or CRLF), at most ADDRESS_MAX_LINES of them, and no other control
+ * character. `required` and `max` are the form's own message and length.
+ */
+export function addressSchema(required: string, max: number) {
+  const lines = (text: string) => text.split(/\r?\n/);
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(max)
+    .refine((text) => lines(text).every(isOneLine), m.addressControl)
+    .refine((text) => lines(text).length <= ADDRESS_MAX_LINES, m.addressTooManyLines);
+}
 
 const emailSchema = z
   .string({ error: m.emailRequired })
@@ -33,7 +57,12 @@ export const phoneSchema = z
   .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, m.phoneInvalid);
 
 export const signUpSchema = z.object({
-  name: z.string({ error: m.nameRequired }).trim().min(1, m.nameRequired).max(NAME_MAX_LENGTH, m.nameTooLong),
+  name: z
+    .string({ error: m.nameRequired })
+    .trim()
+    .min(1, m.nameRequired)
+    .max(NAME_MAX_LENGTH, m.nameTooLong)
+    .refine(isOneLine, m.nameOneLine),
   email: emailSchema,
   password: passwordSchema,
   phone: phoneSchema,
@@ -63,8 +92,8 @@ export const meSchema = z.object({
 export const sessionSchema = z.object({ user: meSchema.nullable() });
 
 export const profileInputSchema = z.object({
-  address: z.string().trim().min(1, profileMessages.addressRequired).max(200),
-  city: z.string().trim().min(1, profileMessages.cityRequired).max(100),
+  address: addressSchema(profileMessages.addressRequired, 200),
+  city: z.string().trim().min(1, profileMessages.cityRequired).max(100).refine(isOneLine, m.cityOneLine),
   phone: phoneSchema,
 });
 export type ProfileInput = z.input<typeof profileInputSchema>;

@@ -20,6 +20,8 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 20;
 /** The longest name an account may have. */
 export const NAME_MAX_LENGTH = 80;
+/** The most lines a delivery address may have (the invoice's address block prints each). */
+export const ADDRESS_MAX_LINES = 4;
 export const TOAST_AUTO_CLOSE_MS = 5000;
 export const SLIDER_INTERVAL_MS = 4000;
 export const LOW_STOCK_THRESHOLD = 50;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { phoneSchema } from "./accounts.js";
+import { addressSchema, phoneSchema } from "./accounts.js";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY, PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { orderMessages } from "./messages/orders.js";
 import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
@@ -25,7 +25,7 @@ export const orderInputSchema = z.object({
     .int(orderMessages.minimum)
     .min(MIN_ORDER_QUANTITY, orderMessages.minimum)
     .max(PRODUCT_QUANTITY_MAX, orderMessages.outOfStock),
-  address: z.string().trim().min(1, orderMessages.addressRequired).max(300),
+  address: addressSchema(orderMessages.addressRequired, 300),
   phone: phoneSchema,
   img: z.string().regex(UPLOADED_IMAGE_PATTERN, orderMessages.imageInvalid).optional(),
 });

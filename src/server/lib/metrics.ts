@@ -155,3 +155,16 @@ export function serveMetrics(port: number, host: string, gauges: Registry): Prom
     server.listen(port, host, () => resolve(server));
   });
 }
+
+type InvoiceRenderSource = "thread" | "main" | "cache" | "shared";
+
+const invoiceRenders = new Counter({
+  name: "gearhouse_invoice_renders_total",
+  help: "Invoices asked for, by where their bytes came from: rendered in the render thread (thread) or on the requests' thread (main), kept from an earlier render (cache), or shared with a render of the same invoice under way (shared).",
+  labelNames: ["source"] as const,
+  registers: [registry],
+});
+
+export function countInvoiceRender(source: InvoiceRenderSource): void {
+  invoiceRenders.inc({ source });
+}

@@ -459,7 +459,14 @@ async function createRouteWorld(env: Record<string, string> = {}): Promise<Route
   const registered = new Set<string>();
   const mailer = memoryMailer();
   const ctx = await createTestApp(
-    { REVIEW_LIMIT_PER_HOUR: "100000", UPLOAD_LIMIT_PER_DAY: "100000", UPLOAD_MB_PER_DAY: "100000", ...env },
+    {
+      REVIEW_LIMIT_PER_HOUR: "100000",
+      UPLOAD_LIMIT_PER_DAY: "100000",
+      UPLOAD_MB_PER_DAY: "100000",
+      UPLOAD_CONCURRENCY_PER_ACCOUNT: "1000",
+      INVOICE_DOWNLOADS_PER_HOUR: "100000",
+      ...env,
+    },
     {
       mailer,
       rateLimit: { max: 100_000, windowSeconds: 60 },

@@ -1,5 +1,10 @@
 /** Signing up, in and out, Google sign-in and password resets: the texts of docs/product.md. */
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../constants.js";
+import {
+  ADDRESS_MAX_LINES,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from "../constants.js";
 
 export const accountMessages = {
   nameRequired: "Name is required",
@@ -12,6 +17,11 @@ export const accountMessages = {
   resetSent: "Please check your email sir !",
   phoneInvalid: "Provide a valid phone number",
   nameTooLong: `Name must be at most ${NAME_MAX_LENGTH} characters`,
+  nameOneLine: "Name must be on one line, without line breaks or control characters",
+  /** Profile and booking: an address's lines, and what else it may not hold. */
+  addressTooManyLines: `Address must be at most ${ADDRESS_MAX_LINES} lines`,
+  addressControl: "Address may hold line breaks, but no tabs or other control characters",
+  cityOneLine: "City must be on one line, without line breaks or control characters",
   checkEmail: "Check your email: this address may already have an account.",
   invalidCredentials: "Invalid email or password.",
   rateLimited: "Too many attempts from your address. Please wait a minute and try again.",

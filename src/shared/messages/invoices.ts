@@ -1,4 +1,6 @@
 /** The invoice PDF of a paid order (server/features/invoices) and its download's answers. */
+import { countOf } from "./common.js";
+
 export const invoiceMessages = {
   title: "Invoice",
   number: "Invoice number",
@@ -24,4 +26,8 @@ export const invoiceMessages = {
   /** PDF metadata. */
   subject: (number: string) => `Invoice ${number}`,
   notIssued: "This order has no invoice: an invoice is issued when an order is paid.",
+  rateLimited: (max: number, seconds: number) => {
+    const minutes = Math.max(1, Math.ceil(seconds / 60));
+    return `You can download at most ${countOf(max, "invoice")} an hour. Please try again in ${countOf(minutes, "minute")}.`;
+  },
 };

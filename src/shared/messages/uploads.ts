@@ -11,6 +11,9 @@ export const uploadMessages = {
   notMultipart: 'Send the image as multipart/form-data in the field "image".',
   tooManyParts: "Please upload one image at a time.",
   unreadable: "The upload could not be read. Please try again.",
+  tooManyAtOnce: (max: number) =>
+    `You can upload at most ${countOf(max, "image")} at a time. Please wait for one to finish, then try again.`,
+  spoolFull: "The shop is receiving too many uploads right now. Please try again in a few seconds.",
   dailyCount: (max: number, wait: string) =>
     `You can upload at most ${countOf(max, "image")} a day. Try again in ${wait}.`,
   dailyBytes: (megabytes: number, wait: string) =>

@@ -63,6 +63,13 @@ describe("sign-up", () => {
     [{ password: "Has space 1A" }, accountMessages.passwordPattern],
     [{ password: "Aa1aaaaaaaaaaaaaaaaaa" }, accountMessages.passwordPattern],
     [{ phone: "" }, accountMessages.phoneRequired],
+    // Issue 28: a name's line breaks became lines of the invoice.
+    [{ name: "Mallory\nSeller VAT ID: DE000000000\nPAID - TOTAL DUE: $0" }, accountMessages.nameOneLine],
+    [{ name: "Mallory\r\nSeller" }, accountMessages.nameOneLine],
+    [{ name: "Mallory\u2028Seller" }, accountMessages.nameOneLine],
+    [{ name: "Mallory\u2029Seller" }, accountMessages.nameOneLine],
+    [{ name: "Mallory\u0085Seller" }, accountMessages.nameOneLine],
+    [{ name: "Mallory\tSeller" }, accountMessages.nameOneLine],
   ])("refuses %o with the spec's message", async (override, message) => {
     const payload = { name: "N", email: uniqueEmail(), password: "Passw0rd", phone: "5550100", ...override };
     const res = await ctx.app.inject({
@@ -74,6 +81,19 @@ describe("sign-up", () => {
     expect(res.statusCode).toBe(400);
     expect(res.headers["content-type"]).toContain("application/problem+json");
     expect(res.json().errors.map((e: { message: string }) => e.message)).toContain(message);
+  });
+
+  it("refuses a name of several lines when the account renames itself, under the name field", async () => {
+    const user = await signUp(ctx.app, { name: "Plain Name" });
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/update-user",
+      headers: { origin: ORIGIN, cookie: user.cookie },
+      payload: { name: "Mallory\nSeller VAT ID: DE000000000\nPAID - TOTAL DUE: $0" },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ path: "name", message: accountMessages.nameOneLine }]);
+    expect((await me(user.cookie)).json().name).toBe("Plain Name");
   });
 
   it("answers a known email as a new one, without a session, and mails its owner instead", async () => {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import PDFDocument from "pdfkit";
+import { ADDRESS_MAX_LINES } from "../../../shared/constants.js";
 import { formatPrice } from "../../../shared/format.js";
 import { invoiceFilename, invoiceNumber } from "../../../shared/invoices.js";
 import { invoiceMessages as text } from "../../../shared/messages/invoices.js";
@@ -8,7 +9,7 @@ import type { Db } from "../../db/client.js";
 import { invoices, orders, refunds } from "../../db/schema/index.js";
 
 /** What an invoice shows, read with its order in one query. */
-interface InvoiceData {
+export interface InvoiceData {
   number: number;
   /** When the order was paid: the invoice's issue date and its payment date. */
   issuedAt: Date;
@@ -70,19 +71,22 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
 
 /**
  * A paid order's invoice as a PDF, undefined when the order has none (it does not exist or was
- * never paid). The receipt mail attaches it, the invoice route sends it.
+ * never paid). The receipt mail attaches it, the invoice route sends it; both render through the
+ * server's renderer (renderer.ts: a worker thread and a cache), this thread's renderInvoice
+ * without one.
  */
 export async function invoicePdf(
   db: Db,
   orderId: string,
   seller: Seller,
+  render: (invoice: InvoiceData, seller: Seller) => Promise<Buffer> = renderInvoice,
 ): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
   const invoice = (await findOrderInvoice(db, orderId))?.invoice;
   if (!invoice) return undefined;
   return {
     number: invoice.number,
     filename: invoiceFilename(invoice.number),
-    pdf: await renderInvoice(invoice, seller),
+    pdf: await render(invoice, seller),
   };
 }
 
@@ -119,9 +123,7 @@ const PLAIN: Record<string, string> = {
 
 const inWinAnsi = (c: string) => {
   const code = c.codePointAt(0) ?? 0;
-  return (
-    c === "\n" || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c)
-  );
+  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c);
 };
 
 /**
@@ -131,7 +133,7 @@ const inWinAnsi = (c: string) => {
  */
 function printable(value: string): string {
   let out = "";
-  for (const c of value.normalize("NFC")) {
+  for (const c of oneLine(value).normalize("NFC")) {
     if (inWinAnsi(c)) out += c;
     else {
       const plain = PLAIN[c] ?? c.normalize("NFKD").replace(/\p{M}/gu, "");
@@ -139,6 +141,30 @@ function printable(value: string): string {
     }
   }
   return out;
+}
+
+/**
+ * A field as one line: every run of line-breaking characters (control characters, U+2028/2029)
+ * becomes one space. The shop refuses them in names since issue 28, but an older row may hold one,
+ * and a name "Mallory⏎Seller VAT ID: …⏎PAID - TOTAL DUE: $0" printed as three lines of the invoice
+ * that read as the seller's and the total's.
+ */
+function oneLine(value: string): string {
+  return value.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").trim();
+}
+
+/**
+ * An address's lines, each printed on its own line of the buyer's block and nowhere else: at most
+ * ADDRESS_MAX_LINES (an older row with more has the rest joined on its last line), blank ones left
+ * out.
+ */
+function addressLines(address: string): string[] {
+  const lines = address
+    .split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/)
+    .map(oneLine)
+    .filter(Boolean);
+  if (lines.length <= ADDRESS_MAX_LINES) return lines;
+  return [...lines.slice(0, ADDRESS_MAX_LINES - 1), lines.slice(ADDRESS_MAX_LINES - 1).join(", ")];
 }
 
 // US Letter in points (the shop sells in US dollars), with an inch less two tenths around.
@@ -209,12 +235,12 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   };
   party(text.seller, [
     seller.name,
-    seller.address,
+    ...addressLines(seller.address ?? ""),
     seller.email,
     seller.taxId ? text.taxId(seller.taxId) : undefined,
   ]);
   const { buyer } = invoice;
-  party(text.buyer, [buyer.name, buyer.email, buyer.address, text.phone(buyer.phone)]);
+  party(text.buyer, [buyer.name, buyer.email, ...addressLines(buyer.address), text.phone(buyer.phone)]);
 
   // The one line: product, unit price, quantity, line total; then the total.
   let y = doc.y + 28;

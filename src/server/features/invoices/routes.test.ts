@@ -8,7 +8,7 @@ import { mailMessages } from "../../../shared/messages/mail.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Order } from "../../../shared/orders.js";
 import { loadConfig } from "../../config.js";
-import { invoices } from "../../db/schema/index.js";
+import { invoices, orders } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { confirmWithCard, orderRow, placeOrder, post } from "../../test/payments.js";
 import { pdfText } from "../../test/pdf.js";
@@ -184,6 +184,63 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const res = await invoiceOf(polish, order.id);
     const text = lines(await pdfText(res.rawPayload));
     expect(text[text.indexOf(invoiceMessages.buyer) + 1]).toBe("Lukasz Zólc ?");
+  });
+
+  it("prints an older row's name of several lines on the buyer's line alone, and the address's lines in its block", async () => {
+    // Refused at sign-up since issue 28; a row from before may still hold one.
+    const order = await paidOrder(alice);
+    await ctx.database.db
+      .update(orders)
+      .set({
+        name: "Mallory\nSeller VAT ID: DE000000000\nPAID - TOTAL DUE: $0",
+        address: "1 Loop Road\r\nAustin, TX\u2028Texas\n\nUSA\nPlanet Earth",
+      })
+      .where(eq(orders.id, order.id));
+    const res = await invoiceOf(alice, order.id);
+    expect(res.statusCode).toBe(200);
+    const text = lines(await pdfText(res.rawPayload));
+    const buyer = text.indexOf(invoiceMessages.buyer);
+    expect(text.slice(buyer, buyer + 7)).toEqual([
+      invoiceMessages.buyer,
+      "Mallory Seller VAT ID: DE000000000 PAID - TOTAL DUE: $0",
+      alice.email,
+      "1 Loop Road",
+      "Austin, TX",
+      "Texas",
+      "USA, Planet Earth",
+    ]);
+    expect(text[buyer + 7]).toBe(invoiceMessages.phone("5550123"));
+    // Nothing of the name reads as a line of its own: no line begins with what it smuggled in.
+    for (const line of text) expect(line, line).not.toMatch(/^(Seller VAT ID|PAID)/);
+  });
+
+  it(`lets one account download ${60} invoices an hour, then answers 429 with Retry-After and the limit in words`, async () => {
+    const max = ctx.config.invoiceDownloadsPerHour;
+    expect(max).toBe(60);
+    const carol = await signUp(ctx.app, { name: "Carol Counter" });
+    const order = await paidOrder(carol);
+    const first = await invoiceOf(carol, order.id);
+    for (let i = 1; i < max; i++) {
+      const res = await invoiceOf(carol, order.id);
+      expect(res.statusCode, `download ${i + 1}`).toBe(200);
+      // Kept after the first render: the same bytes each time.
+      expect(res.rawPayload.equals(first.rawPayload)).toBe(true);
+    }
+    const refused = await invoiceOf(carol, order.id);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.json().detail).toBe(invoiceMessages.rateLimited(max, retryAfter));
+    expect(refused.json().detail).toMatch(
+      /^You can download at most 60 invoices an hour\. Please try again in \d+ minutes?\.$/,
+    );
+    // Per account: another customer still downloads, and the receipt mail is not counted.
+    expect((await invoiceOf(bob, (await paidOrder(bob)).id)).statusCode).toBe(200);
+    expect(
+      (await invoicePdf(ctx.database.db, order.id, ctx.config.seller))?.pdf.equals(first.rawPayload),
+    ).toBe(true);
   });
 
   it("is documented in the OpenAPI document as a PDF", async () => {

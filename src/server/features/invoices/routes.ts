@@ -5,10 +5,20 @@ import { invoiceMessages } from "../../../shared/messages/invoices.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { orderIdParamsSchema } from "../../../shared/orders.js";
 import { notFound } from "../../lib/problem.js";
+import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { findOrderInvoice, renderInvoice } from "./pdf.js";
+import { findOrderInvoice } from "./pdf.js";
+import type { InvoiceRenderer } from "./renderer.js";
 
-export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
+const HOUR_SECONDS = 60 * 60;
+
+export interface InvoiceRoutesOptions {
+  /** Renders in a worker thread and keeps the bytes (renderer.ts); the receipt mail shares it. */
+  renderer: InvoiceRenderer;
+}
+
+export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, { renderer }) => {
+  const limit = { max: app.config.invoiceDownloadsPerHour, windowSeconds: HOUR_SECONDS };
   app.get(
     "/api/orders/:id/invoice.pdf",
     {
@@ -27,7 +37,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
               "application/pdf": { schema: z.instanceof(Buffer).meta({ type: "string", format: "binary" }) },
             },
           },
-          ...problemResponses(400, 401, 404),
+          ...problemResponses(400, 401, 404, 429),
         },
       },
     },
@@ -38,7 +48,12 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!found || (user.role !== "admin" && found.userId !== user.id))
         throw notFound(orderMessages.notFound);
       if (!found.invoice) throw notFound(invoiceMessages.notIssued);
-      const pdf = await renderInvoice(found.invoice, app.config.seller);
+      // Per account, whichever orders; counted once the invoice is the account's to have (a 404
+      // writes nothing): each download is a render, or a read of the cache.
+      await enforceRateLimit(app.db, `invoice:${user.id}`, limit, (seconds) =>
+        invoiceMessages.rateLimited(limit.max, seconds),
+      );
+      const pdf = await renderer.render(found.invoice, app.config.seller);
       return (
         reply
           // The buyer's name and address: kept by no shared cache, nor by the browser beyond the download.

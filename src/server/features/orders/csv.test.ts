@@ -10,8 +10,11 @@ import { CSV_HEADER } from "./csv.js";
 
 /** GET /api/orders/export.csv: what a spreadsheet gets, and that it streams. */
 
-/** Reads RFC 4180 CSV (CRLF line ends, quoted cells with doubled quotes) into rows of cells. */
-function parseCsv(text: string): string[][] {
+/**
+ * Reads RFC 4180 CSV (CRLF line ends, quoted cells with doubled quotes) into rows of cells, split
+ * at `separator`: a comma, or what a spreadsheet in another locale splits at (`;`, a tab).
+ */
+function parseCsv(text: string, separator = ","): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = "";
@@ -25,7 +28,7 @@ function parseCsv(text: string): string[][] {
       } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
+    else if (ch === separator) {
       row.push(cell);
       cell = "";
     } else if (ch === "\r" && text[i + 1] === "\n") {
@@ -81,8 +84,9 @@ describe("the CSV file", () => {
     );
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.body.startsWith("\uFEFF")).toBe(true);
+    const header = CSV_HEADER.map((h) => `"${h}"`).join(",");
     expect(res.body).toBe(
-      `\uFEFF${CSV_HEADER.join(",")}\r\n${id},2024-05-06T07:08:09.123Z,pending,Gale 120 Fan,,10,12,120,Erin Export,erin.export@example.com,5550123,"1 Loop Road, Austin",\r\n`,
+      `\uFEFF${header}\r\n"${id}","2024-05-06T07:08:09.123Z","pending","Gale 120 Fan","","10","12","120","Erin Export","erin.export@example.com","5550123","1 Loop Road, Austin",""\r\n`,
     );
   });
 
@@ -136,6 +140,31 @@ describe("the CSV file", () => {
     for (const row of rows) for (const cell of row) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
   });
 
+  it("quotes every cell, so no cell becomes a formula where a spreadsheet splits at `;` or a tab", async () => {
+    // Issue 28: Excel with `;` as its list separator evaluated =1+1 of an unquoted `safe;=1+1;@cmd`.
+    const hostile = ["safe;=1+1;@cmd", "safe\t=2+2\t@cmd", "a;b", "tab\there"];
+    const at = new Date("2022-06-01T00:00:00.000Z");
+    for (const [i, text] of hostile.entries())
+      await seed({
+        name: text,
+        address: text,
+        productName: text,
+        phone: text,
+        transactionId: text,
+        createdAt: new Date(at.getTime() - i * 1000),
+      });
+    const res = await exportCsv("?from=2022-05-31&to=2022-06-01T00:00:01Z");
+    const body = res.body.slice(1);
+    // Read with a comma, every cell reads back as written.
+    const rows = parseCsv(body).slice(1);
+    expect(rows.map((r) => r[8])).toEqual(hostile);
+    expect(rows.map((r) => r[11])).toEqual(hostile);
+    // Read with `;` or a tab, the customer's separators stay inside quotes: no cell starts a formula.
+    for (const separator of [";", "\t"])
+      for (const row of parseCsv(body, separator))
+        for (const cell of row) expect(cell, JSON.stringify([separator, cell])).not.toMatch(/^[=+\-@]/);
+  });
+
   it("holds the orders of the filter, as the list shows them", async () => {
     for (let i = 0; i < 12; i++)
       await seed({
@@ -156,7 +185,7 @@ describe("the CSV file", () => {
   it("is the header alone when nothing matches", async () => {
     const res = await exportCsv("?search=nothing-matches-this");
     expect(res.statusCode).toBe(200);
-    expect(res.body).toBe(`\uFEFF${CSV_HEADER.join(",")}\r\n`);
+    expect(res.body).toBe(`\uFEFF${CSV_HEADER.map((h) => `"${h}"`).join(",")}\r\n`);
   });
 
   it("is for admins, and a bad filter is a 400 problem with no file", async () => {

@@ -11,9 +11,13 @@ import { filterCondition } from "./list.js";
 
 /**
  * The CSV export of Manage Orders' current filter (RFC 4180: comma-separated, CRLF line ends,
- * quoted where needed, quotes doubled), made safe for spreadsheets: a cell that a spreadsheet would
+ * every cell quoted, quotes doubled), made safe for spreadsheets: a cell that a spreadsheet would
  * read as a formula (starting with =, +, -, @, a tab or a carriage return) starts with a ' instead,
- * as OWASP advises against CSV injection. A UTF-8 byte order mark lets Excel read names such as
+ * as OWASP advises against CSV injection. Every cell is quoted, not only those holding a comma: a
+ * spreadsheet set to another list separator (Excel with `;` in much of Europe) or reading tabs
+ * splits a line at those, and an unquoted `safe;=1+1;@cmd` then gave it a cell `=1+1` that it
+ * evaluated (issue 28). With every cell quoted, each separator a customer typed stays inside quotes
+ * whichever separator the reader uses. A UTF-8 byte order mark lets Excel read names such as
  * Müller correctly.
  *
  * PostgreSQL writes each order's line, so the server handles one string per order rather than
@@ -27,7 +31,7 @@ const BOM = "\uFEFF";
 const CRLF = "\r\n";
 
 const c = adminMessages.orders.csv;
-/** The shop's own texts, none with a comma, a quote or a line break, so none needs quoting. */
+/** The header's cells: the shop's own texts, quoted like every other cell (HEADER_LINE). */
 export const CSV_HEADER = [
   c.id,
   c.placedAt,
@@ -44,27 +48,34 @@ export const CSV_HEADER = [
   c.transactionId,
 ];
 
+/** A text the server writes as one quoted cell, quotes doubled. */
+const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+const HEADER_LINE = CSV_HEADER.map(quoted).join(",");
+
+/** Any value as a quoted cell, quotes doubled; null is an empty one (""). */
+function quote(value: SQL): SQL {
+  return sql`'"' || replace(coalesce(${value}, ''), '"', '""') || '"'`;
+}
+
 /**
- * A text column as a cell: formula-like text gets a leading ', then the cell is quoted (quotes
- * doubled) if it holds a quote, comma or line break; null is empty. The tab, CR and LF in the
- * patterns are those characters themselves (this is a JavaScript template).
+ * A text column as a cell: formula-like text gets a leading ', then the cell is quoted. The tab
+ * and CR in the pattern are those characters themselves (this is a JavaScript template).
  */
 function cell(value: SQL): SQL {
-  const safe = sql`(case when ${value} ~ '^[-=+@\t\r]' then '''' || ${value} else ${value} end)`;
-  return sql`coalesce(case when ${safe} ~ '[",\r\n]' then '"' || replace(${safe}, '"', '""') || '"' else ${safe} end, '')`;
+  return quote(sql`(case when ${value} ~ '^[-=+@\t\r]' then '''' || ${value} else ${value} end)`);
 }
 
 const o = orders;
 const LINE = sql`${sql.join(
   [
-    sql`${o.id}::text`,
-    sql`to_char(${o.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
-    sql`${o.status}::text`,
+    quote(sql`${o.id}::text`),
+    quote(sql`to_char(${o.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`),
+    quote(sql`${o.status}::text`),
     cell(sql`${o.productName}`),
-    sql`coalesce(${o.productId}::text, '')`,
-    sql`${o.quantity}::text`,
-    sql`${o.unitPrice}::text`,
-    sql`${o.totalPrice}::text`,
+    quote(sql`${o.productId}::text`),
+    quote(sql`${o.quantity}::text`),
+    quote(sql`${o.unitPrice}::text`),
+    quote(sql`${o.totalPrice}::text`),
     cell(sql`${o.name}`),
     cell(sql`${o.email}`),
     cell(sql`${o.phone}`),
@@ -109,7 +120,7 @@ async function* csvText(
   batch: (after: KeyCursor) => pg.QueryArrayConfig,
   first: Answer,
 ): AsyncGenerator<string> {
-  yield `${BOM}${CSV_HEADER.join(",")}${CRLF}`;
+  yield `${BOM}${HEADER_LINE}${CRLF}`;
   let answer: Answer | undefined = first;
   while (answer) {
     const rows: Row[] = answer.rows;

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PRODUCT_PRICE_MAX } from "../../../shared/catalog.js";
 import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
@@ -77,6 +78,27 @@ describe("POST /api/orders", () => {
       img: "/media/products/x.svg",
     });
     expect(await stockOf(productId)).toBe(88);
+  });
+
+  it("refuses an address of more than 4 lines or with control characters, under the address field", async () => {
+    const productId = await newProduct(50);
+    const address = [
+      [
+        "1 Loop Road\nSeller VAT ID: DE000000000\nPAID\nTOTAL DUE: $0\nThanks",
+        accountMessages.addressTooManyLines,
+      ],
+      ["1 Loop Road\u2029PAID - TOTAL DUE: $0", accountMessages.addressControl],
+      ["1 Loop Road\u000bPAID", accountMessages.addressControl],
+    ];
+    for (const [text, message] of address) {
+      const res = await book(alice, { productId, quantity: 10, address: text });
+      expect(res.statusCode, text).toBe(400);
+      expect(res.json().errors).toEqual([{ path: "address", message }]);
+    }
+    expect(await stockOf(productId)).toBe(50);
+    expect((await book(alice, { productId, quantity: 10, address: "1 Loop Road\nAustin" })).statusCode).toBe(
+      201,
+    );
   });
 
   it("refuses fewer than 10 units, more than the stock, and fractions, changing nothing", async () => {

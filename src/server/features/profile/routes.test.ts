@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import { profileMessages } from "../../../shared/messages/profile.js";
 import { setUpTestApp } from "../../test/app.js";
 import { ORIGIN, signUp } from "../../test/users.js";
@@ -72,6 +73,31 @@ describe("profile", () => {
     const paths = res.json().errors.map((e: { path: string }) => e.path);
     expect(paths).toEqual(expect.arrayContaining(["address", "phone"]));
     expect((await call("GET", user.cookie)).json().exists).toBe(false);
+  });
+
+  it("takes an address of up to 4 lines, refusing more and control characters; a city is one line", async () => {
+    const user = await signUp(ctx.app);
+    const refused = async (fields: object, path: string, message: string) => {
+      const res = await call("POST", user.cookie, {
+        address: "1 Loop Road",
+        city: "Austin",
+        phone: "5550123",
+        ...fields,
+      });
+      expect(res.statusCode, JSON.stringify(fields)).toBe(400);
+      expect(res.json().errors).toEqual([{ path, message }]);
+    };
+    await refused({ address: "1\n2\n3\n4\n5" }, "address", accountMessages.addressTooManyLines);
+    await refused({ address: "1 Loop Road\tSeller VAT ID" }, "address", accountMessages.addressControl);
+    await refused({ address: "1 Loop Road\u2028PAID" }, "address", accountMessages.addressControl);
+    await refused({ city: "Austin\nPAID - TOTAL DUE: $0" }, "city", accountMessages.cityOneLine);
+    expect((await call("GET", user.cookie)).json().exists).toBe(false);
+    const saved = await call("POST", user.cookie, {
+      address: "Flat 2\r\n1 Loop Road\nBlock C\nNorth Wing",
+      city: "Austin",
+      phone: "5550123",
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
   });
 
   it("answers 401 without a session", async () => {

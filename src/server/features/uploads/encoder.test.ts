@@ -20,7 +20,7 @@ const png = (width: number, height: number) =>
 const OWNER = "account-1";
 
 let encoder: ImageEncoder;
-const spool = new UploadSpool(os.tmpdir());
+const spool = new UploadSpool(os.tmpdir(), Number.POSITIVE_INFINITY);
 afterEach(() => encoder?.close());
 afterAll(() => spool.close());
 

@@ -13,8 +13,13 @@ import { TooManyRequests } from "../../lib/problem.js";
 const DAY_SECONDS = 24 * 60 * 60;
 const MB = 1024 * 1024;
 
-/** An upload counted against its account's day: given back when it is not stored after all. */
+/**
+ * An upload counted against its account's day: counted before its body is read as the most it
+ * can bring, settled to the bytes it brought, given back when it is not stored after all.
+ */
 export interface Reservation {
+  /** Counts `bytes` (at most what was reserved) instead of what was reserved. */
+  settle(bytes: number): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -55,15 +60,6 @@ async function refusal(
 }
 
 /**
- * Refuses (throws a 429 with `Retry-After`) an account whose day's quota is used up, before its
- * upload's body is read: an upload needs at least one more byte and one more image.
- */
-export async function checkQuotaLeft(db: Db, userId: string, quota: UploadQuota): Promise<void> {
-  const refused = await refusal(db, userId, quota, 1);
-  if (refused) throw refused;
-}
-
-/**
  * Counts an upload of `bytes` against its account's day before it is encoded, or throws a 429 with
  * `Retry-After` and counts nothing. One statement takes the count and the bytes together, only
  * while both stay within the quota (or opens a new window), so concurrent uploads of one account
@@ -91,28 +87,46 @@ export async function reserveUpload(
       })
       // As text: a Date would lose the microseconds that `release` matches on.
       .returning({ windowStart: sql<string>`${uploadQuotas.windowStart}::text` });
-    if (reserved) return { release: () => release(db, userId, reserved.windowStart, bytes) };
+    if (reserved) {
+      let counted = bytes;
+      return {
+        settle: async (received) => {
+          const back = counted - received;
+          if (back <= 0) return;
+          await giveBackBytes(db, userId, reserved.windowStart, back);
+          counted = received;
+        },
+        release: () => release(db, userId, reserved.windowStart, counted),
+      };
+    }
     const refused = await refusal(db, userId, quota, bytes);
     if (refused || attempt === 2) throw refused ?? new Error("upload quota: no window to reserve in");
   }
 }
 
-/**
- * Gives an upload's count and bytes back to the window it was counted in, if that still runs. A
- * window whose only upload this was goes with it, so a refused upload leaves no trace.
- */
-async function release(db: Db, userId: string, windowStart: string, bytes: number): Promise<void> {
-  const counted = and(
-    eq(uploadQuotas.userId, userId),
-    eq(uploadQuotas.windowStart, sql`${windowStart}::timestamptz`),
-  );
-  const removed = await db
-    .delete(uploadQuotas)
-    .where(and(counted, eq(uploadQuotas.count, 1)))
-    .returning({ userId: uploadQuotas.userId });
-  if (removed.length > 0) return;
+const inWindow = (userId: string, windowStart: string) =>
+  and(eq(uploadQuotas.userId, userId), eq(uploadQuotas.windowStart, sql`${windowStart}::timestamptz`));
+
+/** Gives bytes reserved and not received back to the window they were counted in, if that still runs. */
+async function giveBackBytes(db: Db, userId: string, windowStart: string, bytes: number): Promise<void> {
   await db
     .update(uploadQuotas)
-    .set({ count: sql`${uploadQuotas.count} - 1`, bytes: sql`${uploadQuotas.bytes} - ${bytes}` })
-    .where(counted);
+    .set({ bytes: sql`greatest(${uploadQuotas.bytes} - ${bytes}, 0)` })
+    .where(inWindow(userId, windowStart));
+}
+
+/**
+ * Gives an upload's count and bytes back to the window it was counted in, if that still runs. A
+ * window with no upload left goes, so refused uploads leave no trace. Counted down first, then
+ * removed at 0: two uploads given back at once each take their one away in turn (a removal "at 1"
+ * first saw 2 for both, and both then counted down, leaving a window of 0).
+ */
+async function release(db: Db, userId: string, windowStart: string, bytes: number): Promise<void> {
+  const counted = inWindow(userId, windowStart);
+  const [left] = await db
+    .update(uploadQuotas)
+    .set({ count: sql`${uploadQuotas.count} - 1`, bytes: sql`greatest(${uploadQuotas.bytes} - ${bytes}, 0)` })
+    .where(counted)
+    .returning({ count: uploadQuotas.count });
+  if (left?.count === 0) await db.delete(uploadQuotas).where(and(counted, eq(uploadQuotas.count, 0)));
 }

@@ -11,11 +11,14 @@ import {
   HttpProblem,
   notFound,
   payloadTooLarge,
+  ServiceUnavailable,
+  TooManyRequests,
   unsupportedMediaType,
 } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { ImageEncoder } from "./encoder.js";
-import { checkQuotaLeft, reserveUpload } from "./quota.js";
+import { UploadsInFlight } from "./in-flight.js";
+import { reserveUpload } from "./quota.js";
 import { findImage, imageKeyOf, storeImage } from "./service.js";
 import { type SpooledUpload, UploadSpool } from "./spool.js";
 import { startImageSweeper } from "./sweep.js";
@@ -23,6 +26,10 @@ import { startImageSweeper } from "./sweep.js";
 const IMAGE_FIELD = "image";
 /** Room for the multipart framing and a few small fields around a file of the maximum size. */
 const MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+/** Seconds to wait when the account's uploads at once are taken: about one upload's time. */
+const IN_FLIGHT_RETRY_SECONDS = 2;
+/** Seconds to wait when the spool is full: the uploads in it are received and encoded by then. */
+const SPOOL_FULL_RETRY_SECONDS = 5;
 /** Content-addressed, so a URL's bytes never change. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -31,7 +38,13 @@ const imageParamsSchema = z.object({ file: z.string() });
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
   const encoder = new ImageEncoder();
-  const spool = new UploadSpool(app.config.dataDir);
+  const spool = new UploadSpool(app.config.dataDir, app.config.uploadSpoolBytes);
+  const inFlight = new UploadsInFlight(app.config.uploadConcurrencyPerAccount);
+  app.gauge(
+    "gearhouse_upload_spool_reserved_bytes",
+    "Bytes reserved in this instance's upload spool by the uploads being received (at most UPLOAD_SPOOL_MB).",
+    () => spool.reservedBytes,
+  );
   app.gauge(
     "gearhouse_image_queue_depth",
     "Uploads waiting for the image worker, or being encoded.",
@@ -43,6 +56,12 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   let sweeper: ReturnType<typeof startImageSweeper> | undefined;
   app.addHook("onReady", async () => {
+    // What a killed process left in its spool goes at start (never a running instance's).
+    const stale = await spool.removeStale().catch((error: unknown) => {
+      app.log.error({ err: error }, "stale upload spools not removed");
+      return [];
+    });
+    if (stale.length > 0) app.log.info({ removed: stale }, "removed the upload spools of stopped processes");
     sweeper = startImageSweeper(app.db, app.config.imageSweepIntervalSeconds, app.log);
   });
   app.addHook("onClose", async () => sweeper?.stop());
@@ -117,36 +136,62 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
             throw payloadTooLarge(uploadMessages.tooLarge);
         },
         app.requireUser,
-        // An account whose day is used up is refused before its body is read.
-        async (request) => checkQuotaLeft(app.db, request.user.id, quotaOf(request)),
       ],
       schema: {
         tags,
         summary: "Upload an image (multipart field `image`): checked by content, re-encoded to WebP",
         consumes: ["multipart/form-data"],
-        response: { 201: uploadResultSchema, ...problemResponses(400, 401, 403, 413, 415, 429) },
+        response: { 201: uploadResultSchema, ...problemResponses(400, 401, 403, 413, 415, 429, 503) },
       },
     },
     async (request, reply) => {
-      const upload = await readImage(request);
       const user = request.user.id;
+      // The most this body can bring to the spool: what it declares, or the limit when it declares
+      // nothing (chunked); Node never reads past a declared length.
+      const declared = Number(request.headers["content-length"]);
+      const most = Number.isSafeInteger(declared) && declared >= 0 ? declared : MAX_REQUEST_BYTES;
+      // Everything below is decided before the body is read, so a refusal costs no disk: the
+      // account's places (its uploads under way), the spool's room, then the day's quota, which
+      // counts the upload in flight as the most its file can be and settles it once received.
+      const place = inFlight.take(user);
+      if (!place)
+        throw new TooManyRequests(
+          uploadMessages.tooManyAtOnce(app.config.uploadConcurrencyPerAccount),
+          IN_FLIGHT_RETRY_SECONDS,
+        );
       let url: string;
       try {
-        // Counted before the work, so uploads sent at once cannot all pass; given back unless stored.
-        const reservation = await reserveUpload(app.db, user, quotaOf(request), upload.size);
+        const room = spool.reserve(most);
+        if (!room) throw new ServiceUnavailable(uploadMessages.spoolFull, SPOOL_FULL_RETRY_SECONDS);
         try {
-          url = await storeImage(app.db, await encoder.encode(upload.file, user), user);
-        } catch (error) {
-          // Not fatal: the account then has one upload fewer left today.
-          await reservation
-            .release()
-            .catch((cause: unknown) => request.log.error({ err: cause }, "upload quota not given back"));
-          throw error;
+          const reservation = await reserveUpload(
+            app.db,
+            user,
+            quotaOf(request),
+            Math.min(most, MAX_UPLOAD_BYTES),
+          );
+          try {
+            const upload = await readImage(request);
+            try {
+              await reservation.settle(upload.size);
+              url = await storeImage(app.db, await encoder.encode(upload.file, user), user);
+            } finally {
+              await spool
+                .release(upload.file)
+                .catch((cause: unknown) => request.log.error({ err: cause }, "spooled upload not removed"));
+            }
+          } catch (error) {
+            // Not fatal: the account then has one upload fewer left today.
+            await reservation
+              .release()
+              .catch((cause: unknown) => request.log.error({ err: cause }, "upload quota not given back"));
+            throw error;
+          }
+        } finally {
+          room();
         }
       } finally {
-        await spool
-          .release(upload.file)
-          .catch((cause: unknown) => request.log.error({ err: cause }, "spooled upload not removed"));
+        place();
       }
       return reply.code(201).send({ url });
     },

@@ -16,7 +16,12 @@ import type { TestUser } from "../users.js";
 
 const BACKLOG = 10;
 
-const ctx = setUpTestApp({ UPLOAD_LIMIT_PER_DAY: "100", UPLOAD_MB_PER_DAY: "500" });
+// One account's backlog: more uploads under way at once than UPLOAD_CONCURRENCY_PER_ACCOUNT allows.
+const ctx = setUpTestApp({
+  UPLOAD_LIMIT_PER_DAY: "100",
+  UPLOAD_MB_PER_DAY: "500",
+  UPLOAD_CONCURRENCY_PER_ACCOUNT: "100",
+});
 const heavy = ctx.signedUpUser({ name: "Backlog Uploader" });
 const light = ctx.signedUpUser({ name: "Quick Uploader" });
 

@@ -22,6 +22,8 @@ const ctx = setUpTestApp(
     UPLOAD_MB_PER_DAY: "5",
     ADMIN_UPLOAD_LIMIT_PER_DAY: "5",
     ADMIN_UPLOAD_MB_PER_DAY: "50",
+    // Uploads at once have a test of their own (upload-spool.test.ts): here twelve go together.
+    UPLOAD_CONCURRENCY_PER_ACCOUNT: "100",
   },
   { rateLimit: { max: 1000, windowSeconds: 60 } },
 );
