@@ -39,11 +39,11 @@ async function heldOrder(
   client: ShopClient,
   headers: Record<string, string> = {},
 ): Promise<{ answer: ReturnType<ShopClient["placeOrder"]>; release(): Promise<void> }> {
-  const database = createDatabase(databaseUrl, { max: 1 });
+  const database = createDatabase(place.databaseUrl, { max: 1 });
   const productId = await stockedProduct(database.db, 100);
   await database.close();
   const customer = await client.signUp("Held Buyer");
-  const locker = new pg.Client({ connectionString: databaseUrl });
+  const locker = new pg.Client({ connectionString: place.databaseUrl });
   // Ended by the shop's stop if the test fails before it lets go: not an error of the run.
   locker.on("error", () => {});
   await locker.connect();
