@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mailMessages } from "../../../shared/messages/mail.js";
-import { type MailKind, mailOutbox, orders } from "../../db/schema/index.js";
+import { type MailKind, mailOutbox, orders, users } from "../../db/schema/index.js";
 import type { Mail, Mailer } from "../../lib/mailer.js";
 import { setUpTestApp } from "../../test/app.js";
 import { paidOrder, placeOrder, post } from "../../test/payments.js";
@@ -14,6 +14,10 @@ const ctx = setUpTestApp({}, { rateLimit: { max: 100_000, windowSeconds: 60 } })
 const alice = ctx.signedUpUser({ name: "Alice Mail" });
 const admin = ctx.signedUpAdmin();
 const db = () => ctx.database.db;
+/** Marks an account's address verified, as following its link would (order mails go only there). */
+const verify = (email: string) =>
+  db().update(users).set({ emailVerified: true }).where(eq(users.email, email.toLowerCase()));
+beforeAll(() => verify(alice.email));
 
 /** A mail server that keeps what it is given, or refuses while `down`. */
 function mailServer(options: { down?: boolean; delayMs?: number } = {}) {
