@@ -7,7 +7,14 @@ import { setUpTestApp } from "../../test/app.js";
 import { paidOrder, placeOrder, post } from "../../test/payments.js";
 import { until } from "../../test/until.js";
 import { fromShop, memoryMailer, ORIGIN, signUp } from "../../test/users.js";
-import { backoffSeconds, DROPPED, enqueueReminders, type OutboxOptions, sendDueMails } from "./outbox.js";
+import {
+  backoffSeconds,
+  DROPPED,
+  enqueueReminders,
+  LEASE_SECONDS,
+  type OutboxOptions,
+  sendDueMails,
+} from "./outbox.js";
 import { orderReference } from "./templates.js";
 
 const PUBLIC_URL = "http://localhost:3000";
@@ -341,5 +348,50 @@ describe("the order mails' outbox", () => {
     const up = mailServer();
     await sendDueMails(outbox(up.mailer, { perRecipientPerHour: CAP, maxAttempts: 100 }));
     expect(up.received.map((m) => m.to)).toEqual([dan.email]);
+  });
+
+  it("a sender that dies leaves its mail due again when its lease ends: it goes again with the same Message-ID, and the late sender marks nothing", async () => {
+    await drain();
+    const order = await placeOrder(ctx, alice);
+    // Sender A hands the mail over, and its mail server never answers (as far as the outbox can tell, A died).
+    const took: Mail[] = [];
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const stalled: Mailer = {
+      async send(mail) {
+        took.push(mail);
+        await answered;
+      },
+    };
+    const a = sendDueMails(outbox(stalled));
+    await until("A handed the mail over", () => took.length === 1);
+    // While its lease lasts no one else takes the mail.
+    const b = mailServer();
+    expect(await sendDueMails(outbox(b.mailer))).toEqual({ sent: 0, failed: 0 });
+    let [row] = await rowsOf(order.id);
+    expect(row?.leaseId).toEqual(expect.any(String));
+    expect((row?.dueAt.getTime() ?? 0) - Date.now()).toBeGreaterThan((LEASE_SECONDS - 60) * 1000);
+
+    // The lease ends (as time would make it): B sends the mail again, as the same message.
+    await db()
+      .update(mailOutbox)
+      .set({ dueAt: new Date(0) })
+      .where(eq(mailOutbox.orderId, order.id));
+    expect(await sendDueMails(outbox(b.mailer))).toEqual({ sent: 1, failed: 0 });
+    expect(b.received.map((m) => m.messageId)).toEqual([took[0]?.messageId]);
+    [row] = await rowsOf(order.id);
+    expect(row).toMatchObject({ attempts: 2, leaseId: null, droppedAt: null });
+    const sentAt = row?.sentAt;
+    expect(sentAt).toBeInstanceOf(Date);
+
+    // A comes back: its lease is gone, so it changes nothing, and no one sends the mail a third time.
+    answer();
+    await a;
+    [row] = await rowsOf(order.id);
+    expect(row?.sentAt).toEqual(sentAt);
+    expect(row?.attempts).toBe(2);
+    expect(await sendDueMails(outbox(b.mailer))).toEqual({ sent: 0, failed: 0 });
   });
 });
