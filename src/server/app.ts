@@ -34,7 +34,6 @@ import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
-import { recipientCappedMailer } from "./lib/mail-cap.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import { requestIdOf } from "./lib/request-id.js";
 import { type EarlyAnswer, earlyAnsweringServer } from "./plugins/early-answers.js";
@@ -158,10 +157,7 @@ export async function buildApp(
   // better-auth, on the shop's tables: the accounts feature serves its endpoints, the session
   // plugin reads who is signed in through it.
   const mailer = options.mailer ?? createMailer(config, (msg) => app.log.info(msg));
-  // The account mails count against their recipient's hourly cap here; the order mails in the
-  // outbox, which also decides what waits and what is dropped over it (features/mail/outbox.ts).
-  const accountMailer = recipientCappedMailer(mailer, database.db, config.mail.perRecipientPerHour, app.log);
-  const auth = createAuth(config, database.db, accountMailer, app.log);
+  const auth = createAuth(config, database.db, mailer, app.log);
   app.decorate("auth", auth);
 
   // The app's own plugins.
@@ -174,7 +170,7 @@ export async function buildApp(
 
   // Features.
   await app.register(healthRoutes);
-  await app.register(authRoutes, { auth, mailer: accountMailer, rateLimit: options.rateLimit });
+  await app.register(authRoutes, { auth, mailer, rateLimit: options.rateLimit });
   await app.register(accountRoutes);
   await app.register(profileRoutes);
   await app.register(catalogRoutes, { search: options.catalogSearch });

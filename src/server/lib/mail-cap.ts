@@ -1,7 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { rateLimits } from "../db/schema/index.js";
-import type { Mailer } from "./mailer.js";
 import { hitRateLimit } from "./rate-limit.js";
 
 /**
@@ -11,6 +10,8 @@ import { hitRateLimit } from "./rate-limit.js";
  * the same place. Whoever can make the shop write to an address (a sign-up with someone else's
  * email, a flood of bookings) can then put at most MAIL_LIMIT_PER_RECIPIENT_PER_HOUR mails an hour
  * in that inbox. Each kind's own caps (AUTH_MAIL_LIMIT_PER_HOUR) still apply beneath this one.
+ * Who claims: the outbox for order mails (features/mail/outbox.ts), claimMail for the account mails
+ * anyone can ask for (features/accounts/service.ts), sendAdminLink for the admin link.
  */
 const HOUR = 60 * 60;
 
@@ -46,29 +47,4 @@ export async function releaseRecipient(db: Db, email: string): Promise<void> {
     .update(rateLimits)
     .set({ count: sql`${rateLimits.count} - 1` })
     .where(and(eq(rateLimits.key, recipientKey(email)), gt(rateLimits.count, 0)));
-}
-
-type Log = { warn(obj: unknown, msg?: string): void };
-
-/**
- * The mailer of the account mails (features/accounts: reset, account-exists, verification and admin
- * links): each mail claims its recipient's hourly count first; over the cap it is not sent (and
- * logged), and the caller goes on as if it were, as it already does for its own caps: the answer
- * to the request never tells. A mail the mail server refused gives its count back.
- */
-export function recipientCappedMailer(mailer: Mailer, db: Db, perHour: number, log: Log): Mailer {
-  return {
-    async send(mail) {
-      if (!(await claimRecipient(db, mail.to, perHour)).allowed) {
-        log.warn({ subject: mail.subject }, "mail not sent: its recipient's hourly cap is reached");
-        return;
-      }
-      try {
-        await mailer.send(mail);
-      } catch (error) {
-        await releaseRecipient(db, mail.to).catch(() => {});
-        throw error;
-      }
-    },
-  };
 }
