@@ -24,7 +24,7 @@ export interface Mailer {
  * LEASE_SECONDS), so a live sender never loses its mail to another. Nodemailer's own defaults are 2
  * and 10 minutes. The URL's query may set them otherwise (e.g. ?socketTimeout=…).
  */
-export const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 60_000, socketTimeout: 60_000 };
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 60_000, socketTimeout: 60_000 };
 
 /**
  * SMTP when SMTP_URL is set; otherwise the dev outbox: each message is saved under

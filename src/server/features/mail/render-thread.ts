@@ -18,7 +18,7 @@ const YOUNG_GENERATION_MB = 4;
  * ended, to start afresh with the next mail. A mail takes about a millisecond; the first of a
  * thread, with React to load, a few hundred.
  */
-export const RENDER_LIMIT_MS = 10_000;
+const RENDER_LIMIT_MS = 10_000;
 
 export interface MailRenderOptions {
   /** RENDER_LIMIT_MS unless set. */

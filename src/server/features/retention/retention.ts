@@ -21,7 +21,7 @@ import type { Db } from "../../db/client.js";
 export const RETENTION_BATCH = 500;
 
 /** Idempotency keys are kept this long. */
-export const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
+const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
 
 const DAY = 24 * 60 * 60;
 
