@@ -2,8 +2,11 @@ import { eq, inArray, type SQL, sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { idempotencyKeys, mailOutbox, orderIntents, sandboxIntents } from "../../db/schema/index.js";
-import { setUpTestApp } from "../../test/app.js";
+import { registry } from "../../lib/metrics.js";
+import { createTestApp, setUpTestApp } from "../../test/app.js";
 import { paidOrder, placeOrder } from "../../test/payments.js";
+import { until } from "../../test/until.js";
+import { signUp } from "../../test/users.js";
 import { runRetentionPass } from "./index.js";
 import {
   cancelledIntentStep,
@@ -162,4 +165,27 @@ describe("the retention job", () => {
     expect(scans(intentsPlan)).toContain("sandbox_intent_canceled_idx");
     noSort(intentsPlan);
   });
+
+  it("runs on its own in the app, every RETENTION_INTERVAL_SECONDS, and counts what it removed", async () => {
+    const shop = await createTestApp({ RETENTION_INTERVAL_SECONDS: "1" });
+    try {
+      const user = await signUp(shop.app);
+      const removedBefore = await removedKeys();
+      await shop.database.db
+        .insert(idempotencyKeys)
+        .values({ userId: user.id, key: "old", requestHash: "h", createdAt: hoursAgo(25) });
+      const left = () =>
+        shop.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, user.id));
+      await until("the job removed the old key", async () => (await left()).length === 0);
+      expect(await removedKeys()).toBeGreaterThan(removedBefore);
+    } finally {
+      await shop.close();
+    }
+  });
 });
+
+/** gearhouse_retention_rows_removed_total{table="idempotency_key"} as this process counts it. */
+async function removedKeys(): Promise<number> {
+  const metric = await registry.getSingleMetric("gearhouse_retention_rows_removed_total")?.get();
+  return metric?.values.find((v) => v.labels.table === "idempotency_key")?.value ?? 0;
+}
