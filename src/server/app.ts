@@ -30,6 +30,7 @@ import { createPaymentProvider, intentReleaser } from "./features/payments/index
 import { paymentRoutes } from "./features/payments/routes.js";
 import { testModeBanner } from "./features/payments/test-mode.js";
 import { profileRoutes } from "./features/profile/routes.js";
+import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
@@ -239,6 +240,8 @@ export async function buildApp(
       return invoice && { ...invoice, number: invoiceNumber(invoice.number) };
     },
   });
+  // Removes rows that outlived their use: idempotency keys, old outbox rows, cancelled intents.
+  await app.register(retentionPlugin);
 
   await app.register(spa, {
     staticDir: config.staticDir,

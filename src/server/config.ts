@@ -79,6 +79,14 @@ const envSchema = z
     // 0: this instance sends no order mails (another does, or the tests send them when they ask).
     MAIL_OUTBOX_INTERVAL_SECONDS: z.coerce.number().min(0).max(3_600).default(5),
     MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+    // Mails of every kind one address receives an hour (lib/mail-cap.ts); a paid order's receipt always goes.
+    MAIL_LIMIT_PER_RECIPIENT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+    // Outbox rows sent or given up are removed this long after (features/retention).
+    MAIL_OUTBOX_RETENTION_DAYS: z.coerce.number().min(1).max(3_650).default(30),
+    // Cancelled sandbox payment intents are removed this long after they were made.
+    CANCELLED_INTENT_RETENTION_DAYS: z.coerce.number().min(1).max(3_650).default(7),
+    // How often the retention job removes what has outlived its use (0: never, on this instance).
+    RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     // The payment reminder goes this long before an unpaid order's hold ends; 0 sends none.
     ORDER_REMINDER_MINUTES: z.coerce
       .number()
@@ -193,6 +201,17 @@ export interface Config {
     maxAttempts: number;
     /** How long before an unpaid order's hold ends its reminder goes; 0 for no reminders. */
     reminderSeconds: number;
+    /** Mails of every kind (order and account mails) one address may receive an hour (lib/mail-cap.ts). */
+    perRecipientPerHour: number;
+  };
+  /** What the retention job removes, and how often it runs (features/retention). */
+  retention: {
+    /** Seconds between passes; 0 for none on this instance. */
+    intervalSeconds: number;
+    /** Outbox rows sent or given up this many days ago. */
+    outboxDays: number;
+    /** Cancelled sandbox payment intents made this many days ago. */
+    cancelledIntentDays: number;
   };
   /** The seller printed on every invoice (features/invoices): SELLER_NAME, _ADDRESS, _EMAIL, _TAX_ID. */
   seller: Seller;
@@ -351,6 +370,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       outboxIntervalSeconds: env.MAIL_OUTBOX_INTERVAL_SECONDS,
       maxAttempts: env.MAIL_MAX_ATTEMPTS,
       reminderSeconds: Math.round(env.ORDER_REMINDER_MINUTES * 60),
+      perRecipientPerHour: env.MAIL_LIMIT_PER_RECIPIENT_PER_HOUR,
+    },
+    retention: {
+      intervalSeconds: env.RETENTION_INTERVAL_SECONDS,
+      outboxDays: env.MAIL_OUTBOX_RETENTION_DAYS,
+      cancelledIntentDays: env.CANCELLED_INTENT_RETENTION_DAYS,
     },
     seller: {
       name: env.SELLER_NAME ?? "Gearhouse",

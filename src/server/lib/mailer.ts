@@ -18,12 +18,21 @@ export interface Mailer {
 }
 
 /**
+ * How long the mail server may take, in milliseconds: to connect, to greet, and to answer each step
+ * (the socket's idle time). A server that stalls longer fails the mail, which is tried again after
+ * its backoff; the whole exchange stays well within the outbox's lease (features/mail/outbox.ts,
+ * LEASE_SECONDS), so a live sender never loses its mail to another. Nodemailer's own defaults are 2
+ * and 10 minutes. The URL's query may set them otherwise (e.g. ?socketTimeout=…).
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 30_000, greetingTimeout: 60_000, socketTimeout: 60_000 };
+
+/**
  * SMTP when SMTP_URL is set; otherwise the dev outbox: each message is saved under
  * DATA_DIR/outbox and announced in the log, so links can be followed without a mail server.
  */
 export function createMailer(config: Config, log: (msg: string) => void): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS });
     return {
       async send(mail) {
         await transport.sendMail({ from: config.mailFrom, ...mail });

@@ -108,6 +108,18 @@ export function countPaymentFailure(reason: string): void {
   paymentFailures.inc({ reason });
 }
 
+const retentionRemovals = new Counter({
+  name: "gearhouse_retention_rows_removed_total",
+  help: "Rows the retention job removed, by table: idempotency_key, mail_outbox, sandbox_intent.",
+  labelNames: ["table"] as const,
+  registers: [registry],
+});
+
+/** Counts `n` rows of `table` removed by the retention job (features/retention). */
+export function countRetentionRemovals(table: string, n: number): void {
+  if (n > 0) retentionRemovals.inc({ table }, n);
+}
+
 /**
  * A gauge whose value is read when Prometheus scrapes (a queue's depth, a pool's use), in the
  * registry of the app it reads from (plugins/metrics.ts). A read that fails (the database away)

@@ -27,7 +27,8 @@ export const mailKind = pgEnum("mail_kind", MAIL_KINDS);
  * same transaction as the change it tells of, by triggers on "order" (the migration that made this
  * table) or by the reminder job, at most once per order and kind; the shop's own sender claims due
  * rows (FOR UPDATE SKIP LOCKED, so several instances share the work), renders them from the order
- * as it is then, and marks them sent, or due again later with backoff.
+ * as it is then, and marks them sent, or due again later with backoff. Rows sent or given up are
+ * removed after MAIL_OUTBOX_RETENTION_DAYS (features/retention).
  */
 export const mailOutbox = pgTable(
   "mail_outbox",
@@ -44,9 +45,19 @@ export const mailOutbox = pgTable(
     /** Given up (the order is gone, or too many failures); with lastError saying why. */
     droppedAt: timestamp("dropped_at", { withTimezone: true }),
     lastError: text("last_error"),
+    /**
+     * The sender that holds the row now (features/mail/outbox.ts): set when a sender claims it, with
+     * due_at moved to the lease's end, so no other sender takes it meanwhile and it is due again by
+     * itself if that sender dies. Only the holder of the lease marks the row sent or failed.
+     */
+    leaseId: uuid("lease_id"),
   },
   (t) => [
     uniqueIndex("mail_outbox_order_kind_idx").on(t.orderId, t.kind),
     index("mail_outbox_due_idx").on(t.dueAt, t.id).where(sql`${t.sentAt} is null and ${t.droppedAt} is null`),
+    // The retention job's next batch: the rows sent or given up longest ago (features/retention).
+    index("mail_outbox_done_idx")
+      .on(sql`coalesce(${t.sentAt}, ${t.droppedAt})`)
+      .where(sql`${t.sentAt} is not null or ${t.droppedAt} is not null`),
   ],
 );

@@ -90,7 +90,11 @@ export const idempotencyKeys = pgTable(
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    // The retention job's next batch: keys older than a day, oldest first (features/retention).
+    index("idempotency_key_created_idx").on(t.createdAt),
+  ],
 );
 
 /** The one payment recorded for a paid order. Card numbers are never stored: brand and last four only. */
@@ -126,7 +130,11 @@ export const sandboxIntents = pgTable(
     refundId: text("refund_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("sandbox_intent_order_idx").on(t.orderId)],
+  (t) => [
+    index("sandbox_intent_order_idx").on(t.orderId),
+    // The retention job's next batch: cancelled intents, oldest first (features/retention).
+    index("sandbox_intent_canceled_idx").on(t.createdAt).where(sql`${t.status} = 'canceled'`),
+  ],
 );
 
 /**

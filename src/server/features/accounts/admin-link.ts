@@ -3,6 +3,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { users, verifications } from "../../db/schema/index.js";
+import { claimRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { endResetLinks, RESET_LINK_PREFIX } from "./service.js";
 
@@ -53,6 +54,9 @@ export async function sendAdminLink(
       { id: crypto.randomUUID(), identifier: grantOf(user.id), value: user.id, expiresAt },
     ]);
   });
+  // Counted in the address's hourly mails, never held back by them: only ADMIN_EMAILS (once, when
+  // the account is made) or the operator (`npm run admin -- grant`) sends it.
+  await claimRecipient(db, user.email, config.mail.perRecipientPerHour, { always: true });
   const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}`;
   return { mailed: mailer.send({ to: user.email, ...adminLinkMail(url) }) };
 }

@@ -108,6 +108,11 @@ const ERROR_MAP: Record<string, { status: number; detail: string }> = {
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
   const { auth } = opts;
   const limit = opts.rateLimit ?? { max: app.config.authRateLimitPerMinute, windowSeconds: 60 };
+  /** Each account mail's own cap, and its recipient's across every kind of mail. */
+  const mailLimits = {
+    perKind: app.config.authMailLimitPerHour,
+    perRecipient: app.config.mail.perRecipientPerHour,
+  };
 
   /**
    * Sign-up answers 200 {ok: true} whether or not the email has an account, so the form cannot tell
@@ -132,7 +137,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     await (await auth.$context).password.hash(input.password);
     // The cap's one statement costs nothing beside the hash. The mail is not awaited, like the
     // reset mail: the answer must not wait for the mail server.
-    if (await claimMail(app.db, "account-exists", input.email, app.config.authMailLimitPerHour))
+    if (await claimMail(app.db, "account-exists", input.email, mailLimits))
       opts.mailer
         .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
         .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
@@ -199,8 +204,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
         // answer nor its time tells. Under the address's mail cap, the new link ends the earlier
         // ones; over it, no mail goes out and the earlier links (already in the inbox) stay.
         const { email } = body as z.output<typeof resetRequestSchema>;
-        if (await claimMail(app.db, "reset", email, app.config.authMailLimitPerHour))
-          await endResetLinks(app.db, { email });
+        if (await claimMail(app.db, "reset", email, mailLimits)) await endResetLinks(app.db, { email });
         else sendNoResetMail(toBetterAuthRequest);
       }
       const response = await toBetterAuth();

@@ -1,6 +1,7 @@
 import { and, eq, inArray, like } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.js";
 import { users, verifications } from "../../db/schema/index.js";
+import { claimRecipient } from "../../lib/mail-cap.js";
 import { hitRateLimit } from "../../lib/rate-limit.js";
 
 /** The account with this email (its id, address and role), or undefined. */
@@ -47,10 +48,18 @@ export async function endResetLinks(
 export type CappedMail = "reset" | "account-exists";
 
 /**
- * Counts one mail of this kind to this address against its cap of `perHour` an hour: false when
- * the cap is reached, and then the mail is not sent (the request is answered as always).
+ * Counts one mail of this kind to this address against its cap of `limits.perKind` an hour, and
+ * then against the address's cap across every kind of mail (`limits.perRecipient`,
+ * MAIL_LIMIT_PER_RECIPIENT_PER_HOUR: lib/mail-cap.ts): false when either is reached, and then the
+ * mail is not sent (the request is answered as always). Counted before the answer, so the mail
+ * goes (or not) before it too.
  */
-export async function claimMail(db: Db, kind: CappedMail, email: string, perHour: number): Promise<boolean> {
-  const hit = await hitRateLimit(db, `mail:${kind}:${email.trim().toLowerCase()}`, perHour, 60 * 60);
-  return hit.allowed;
+export async function claimMail(
+  db: Db,
+  kind: CappedMail,
+  email: string,
+  limits: { perKind: number; perRecipient: number },
+): Promise<boolean> {
+  const hit = await hitRateLimit(db, `mail:${kind}:${email.trim().toLowerCase()}`, limits.perKind, 60 * 60);
+  return hit.allowed && (await claimRecipient(db, email, limits.perRecipient)).allowed;
 }

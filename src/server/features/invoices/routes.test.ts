@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formatPrice } from "../../../shared/format.js";
 import { invoiceNumber, invoicePath } from "../../../shared/invoices.js";
 import { invoiceMessages } from "../../../shared/messages/invoices.js";
@@ -8,7 +8,7 @@ import { mailMessages } from "../../../shared/messages/mail.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Order } from "../../../shared/orders.js";
 import { loadConfig } from "../../config.js";
-import { invoices, orders } from "../../db/schema/index.js";
+import { invoices, orders, users } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { confirmWithCard, orderRow, placeOrder, post } from "../../test/payments.js";
 import { pdfText } from "../../test/pdf.js";
@@ -29,6 +29,13 @@ const ctx = setUpTestApp(
 const alice = ctx.signedUpUser({ name: "Alice Invoice" });
 const bob = ctx.signedUpUser({ name: "Bob Other" });
 const admin = ctx.signedUpAdmin();
+// Order mails go only to a verified address (features/mail/outbox.ts): alice's receipt is read here.
+beforeAll(() =>
+  ctx.database.db
+    .update(users)
+    .set({ emailVerified: true })
+    .where(eq(users.email, alice.email.toLowerCase())),
+);
 
 const utcDay = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 

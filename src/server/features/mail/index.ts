@@ -29,6 +29,7 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
       mailer,
       publicUrl: app.config.publicUrl,
       maxAttempts: app.config.mail.maxAttempts,
+      perRecipientPerHour: app.config.mail.perRecipientPerHour,
       invoiceFor,
       log: app.log,
       intervalSeconds: app.config.mail.outboxIntervalSeconds,

@@ -1,19 +1,37 @@
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mailMessages } from "../../../shared/messages/mail.js";
-import { type MailKind, mailOutbox, orders } from "../../db/schema/index.js";
+import { type MailKind, mailOutbox, orders, rateLimits, users } from "../../db/schema/index.js";
 import type { Mail, Mailer } from "../../lib/mailer.js";
 import { setUpTestApp } from "../../test/app.js";
 import { paidOrder, placeOrder, post } from "../../test/payments.js";
-import { fromShop } from "../../test/users.js";
-import { backoffSeconds, enqueueReminders, type OutboxOptions, sendDueMails } from "./outbox.js";
+import { until } from "../../test/until.js";
+import { fromShop, memoryMailer, ORIGIN, signUp } from "../../test/users.js";
+import {
+  backoffSeconds,
+  DROPPED,
+  enqueueReminders,
+  LEASE_SECONDS,
+  type OutboxOptions,
+  sendDueMails,
+} from "./outbox.js";
 import { orderReference } from "./templates.js";
 
 const PUBLIC_URL = "http://localhost:3000";
-const ctx = setUpTestApp({}, { rateLimit: { max: 100_000, windowSeconds: 60 } });
+/** What the app's own mailer (the account mails) was asked to send. */
+const accountMails = memoryMailer();
+const CAP = 3;
+const ctx = setUpTestApp(
+  { MAIL_LIMIT_PER_RECIPIENT_PER_HOUR: String(CAP) },
+  { rateLimit: { max: 100_000, windowSeconds: 60 }, mailer: accountMails },
+);
 const alice = ctx.signedUpUser({ name: "Alice Mail" });
 const admin = ctx.signedUpAdmin();
 const db = () => ctx.database.db;
+/** Marks an account's address verified, as following its link would (order mails go only there). */
+const verify = (email: string) =>
+  db().update(users).set({ emailVerified: true }).where(eq(users.email, email.toLowerCase()));
+beforeAll(() => verify(alice.email));
 
 /** A mail server that keeps what it is given, or refuses while `down`. */
 function mailServer(options: { down?: boolean; delayMs?: number } = {}) {
@@ -238,5 +256,142 @@ describe("the order mails' outbox", () => {
     const reminder = received.find((m) => m.subject === mailMessages.reminder.subject(soon.productName));
     expect(reminder?.text).toContain(`${PUBLIC_URL}/dashboard/payment/${soon.id}`);
     if (reminder) expectReadable(reminder);
+  });
+
+  it("sends order mails only to an address its account has verified, whoever asks", async () => {
+    await drain();
+    const bob = await signUp(ctx.app, { name: "Bob Unverified" });
+    const order = await placeOrder(ctx, bob);
+    const { received, mailer } = mailServer();
+    await sendDueMails(outbox(mailer));
+    expect(received.filter((m) => m.to === bob.email)).toEqual([]);
+    const [row] = await rowsOf(order.id);
+    expect(row?.droppedAt).toBeInstanceOf(Date);
+    expect(row?.lastError).toBe(DROPPED.notVerified);
+  });
+
+  it("caps the mails one address receives an hour, every kind counted; a receipt always goes", async () => {
+    await drain();
+    const carol = await signUp(ctx.app, { name: "Carol Capped" });
+    await verify(carol.email);
+    const capped = (mailer: Mailer) => outbox(mailer, { perRecipientPerHour: CAP });
+    const toCarol = (mails: Mail[]) => mails.filter((m) => m.to === carol.email);
+    const askReset = () =>
+      ctx.app.inject({
+        method: "POST",
+        url: "/api/auth/request-password-reset",
+        headers: { origin: ORIGIN },
+        payload: { email: carol.email, redirectTo: "/passwordReset" },
+      });
+
+    // A reset link counts: one of the hour's three.
+    expect((await askReset()).statusCode).toBe(200);
+    await until("the reset mail", () => toCarol(accountMails.sent).length === 1);
+    // Three bookings: two mails go, the third is dropped (a booking mail over the cap is not kept).
+    const booked = [];
+    for (let i = 0; i < 3; i++) booked.push(await placeOrder(ctx, carol));
+    const { received, mailer } = mailServer();
+    await sendDueMails(capped(mailer), { limit: 1_000 });
+    expect(toCarol(received)).toHaveLength(2);
+    const rows = (await Promise.all(booked.map((o) => rowsOf(o.id)))).flat();
+    expect(rows.filter((r) => r.sentAt)).toHaveLength(2);
+    expect(rows.filter((r) => r.droppedAt).map((r) => r.lastError)).toEqual([DROPPED.overCap]);
+
+    // Over the cap: a reset link is not sent (the answer is the same), nor is any other account mail.
+    expect((await askReset()).statusCode).toBe(200);
+    expect(toCarol(accountMails.sent)).toHaveLength(1);
+
+    // A paid order's receipt goes all the same (its booking mail does not); word of its shipment
+    // waits for the hour to end, neither sent nor dropped, and not counted as a try.
+    const paid = await paidOrder(ctx, carol);
+    await post(ctx, admin, `/api/orders/${paid.id}/ship`, { carrier: "UPS", trackingNumber: "1Z1" });
+    await sendDueMails(capped(mailer), { limit: 1_000 });
+    expect(toCarol(received).map((m) => m.subject)).toContain(mailMessages.receipt.subject(paid.productName));
+    const shipped = (await rowsOf(paid.id)).find((r) => r.kind === "order_shipped");
+    expect(shipped).toMatchObject({ sentAt: null, droppedAt: null, attempts: 0, lastError: DROPPED.overCap });
+    expect((shipped?.dueAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(50 * 60_000);
+    expect(toCarol(received).map((m) => m.subject)).not.toContain(
+      mailMessages.shipped.subject(paid.productName),
+    );
+
+    // The hour ends (as time would make it): the shipment's word goes.
+    await db()
+      .update(rateLimits)
+      .set({ windowStart: new Date(Date.now() - 3_600_000) })
+      .where(eq(rateLimits.key, `mail:to:${carol.email.toLowerCase()}`));
+    await db()
+      .update(mailOutbox)
+      .set({ dueAt: new Date(0) })
+      .where(eq(mailOutbox.id, shipped?.id ?? 0));
+    await sendDueMails(capped(mailer), { limit: 1_000 });
+    expect(toCarol(received).map((m) => m.subject)).toContain(mailMessages.shipped.subject(paid.productName));
+  });
+
+  it("gives a mail the mail server refused its place under the cap back", async () => {
+    await drain();
+    const dan = await signUp(ctx.app, { name: "Dan Retried" });
+    await verify(dan.email);
+    const order = await placeOrder(ctx, dan);
+    const down = mailServer({ down: true });
+    // More failures than the cap: each try gave its count back, so the mail still goes.
+    for (let i = 0; i < CAP + 1; i++) {
+      await db()
+        .update(mailOutbox)
+        .set({ dueAt: new Date(0) })
+        .where(eq(mailOutbox.orderId, order.id));
+      await sendDueMails(outbox(down.mailer, { perRecipientPerHour: CAP, maxAttempts: 100 }));
+    }
+    await db()
+      .update(mailOutbox)
+      .set({ dueAt: new Date(0) })
+      .where(eq(mailOutbox.orderId, order.id));
+    const up = mailServer();
+    await sendDueMails(outbox(up.mailer, { perRecipientPerHour: CAP, maxAttempts: 100 }));
+    expect(up.received.map((m) => m.to)).toEqual([dan.email]);
+  });
+
+  it("a sender that dies leaves its mail due again when its lease ends: it goes again with the same Message-ID, and the late sender marks nothing", async () => {
+    await drain();
+    const order = await placeOrder(ctx, alice);
+    // Sender A hands the mail over, and its mail server never answers (as far as the outbox can tell, A died).
+    const took: Mail[] = [];
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const stalled: Mailer = {
+      async send(mail) {
+        took.push(mail);
+        await answered;
+      },
+    };
+    const a = sendDueMails(outbox(stalled));
+    await until("A handed the mail over", () => took.length === 1);
+    // While its lease lasts no one else takes the mail.
+    const b = mailServer();
+    expect(await sendDueMails(outbox(b.mailer))).toEqual({ sent: 0, failed: 0 });
+    let [row] = await rowsOf(order.id);
+    expect(row?.leaseId).toEqual(expect.any(String));
+    expect((row?.dueAt.getTime() ?? 0) - Date.now()).toBeGreaterThan((LEASE_SECONDS - 60) * 1000);
+
+    // The lease ends (as time would make it): B sends the mail again, as the same message.
+    await db()
+      .update(mailOutbox)
+      .set({ dueAt: new Date(0) })
+      .where(eq(mailOutbox.orderId, order.id));
+    expect(await sendDueMails(outbox(b.mailer))).toEqual({ sent: 1, failed: 0 });
+    expect(b.received.map((m) => m.messageId)).toEqual([took[0]?.messageId]);
+    [row] = await rowsOf(order.id);
+    expect(row).toMatchObject({ attempts: 2, leaseId: null, droppedAt: null });
+    const sentAt = row?.sentAt;
+    expect(sentAt).toBeInstanceOf(Date);
+
+    // A comes back: its lease is gone, so it changes nothing, and no one sends the mail a third time.
+    answer();
+    await a;
+    [row] = await rowsOf(order.id);
+    expect(row?.sentAt).toEqual(sentAt);
+    expect(row?.attempts).toBe(2);
+    expect(await sendDueMails(outbox(b.mailer))).toEqual({ sent: 0, failed: 0 });
   });
 });

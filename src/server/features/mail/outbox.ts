@@ -1,7 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
-import { type MailKind, mailOutbox, orders } from "../../db/schema/index.js";
+import { type MailKind, mailOutbox, orders, users } from "../../db/schema/index.js";
+import { claimRecipient, releaseRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
 import type { RenderMail } from "./templates.js";
@@ -10,16 +13,36 @@ import type { RenderMail } from "./templates.js";
  * The order mails' outbox. Triggers on "order" (migration 0012) write a row per order and kind in
  * the transaction of the change, and enqueueReminders adds the payment reminders, so a mail is
  * never lost with a change that committed, and never sent for one that rolled back. The shop sends
- * them itself: each instance, every MAIL_OUTBOX_INTERVAL_SECONDS, takes the due rows one at a time
- * (FOR UPDATE SKIP LOCKED: instances never take the same row), renders the mail from the order as
- * it is then, hands it to the mailer and marks it sent in the same transaction. A failure (the
- * mail server away) leaves it due again after a backoff; after MAIL_MAX_ATTEMPTS it is given up.
+ * them itself: each instance, every MAIL_OUTBOX_INTERVAL_SECONDS, takes the due rows one at a time,
+ * renders the mail from the order as it is then, hands it to the mailer and marks it sent. A
+ * failure (the mail server away) leaves it due again after a backoff; after MAIL_MAX_ATTEMPTS it is
+ * given up.
  *
- * Once: a row is marked sent in the transaction that holds its lock while the mail is handed over,
- * so no two instances send it and a sent row is never sent again. The one gap is a crash after the
- * mail server took the mail and before that commit: the row is then sent again, with the same
- * Message-ID (mail-<row id>@<PUBLIC_URL's host>), which mail clients show as one message.
+ * No transaction is open while the mail server answers (one that stalls would otherwise hold a
+ * connection of the pool per mail, and a few stalled mails would starve every request): a sender
+ * claims a row with a lease in one short statement (FOR UPDATE SKIP LOCKED: senders never take the
+ * same row; its lease_id set and its due_at moved to the lease's end, LEASE_SECONDS on), renders and
+ * sends it holding no connection, then marks it sent in a second statement that counts only while
+ * the lease is still its own. A sender that dies leaves the row due again when its lease ends.
+ *
+ * Once: a row is sent by the holder of its lease only, and a sent row is never claimed again. The
+ * one gap is a sender that dies (or whose lease ends) after the mail server took the mail and before
+ * it marked the row: the row is then sent again, with the same Message-ID (mail-<row id>@<PUBLIC_URL's
+ * host>), which mail clients show as one message. The mailer's timeouts (lib/mailer.ts) end an
+ * exchange well within a lease, so a live sender keeps its lease.
+ *
+ * Who gets them (issue 28): only an address its account has verified (user.email_verified), checked
+ * here when the mail is sent, whatever booking checked before: a mail for any other is dropped with
+ * the reason. And at most MAIL_LIMIT_PER_RECIPIENT_PER_HOUR mails an hour reach one address, counted
+ * with every other mail of the shop (lib/mail-cap.ts). Over that cap, a paid order's receipt still
+ * goes (it is the customer's proof of payment); word of a shipment or a refund waits for the hour to
+ * end (no one can cause those without paying, so they are few, and each is worth having); a booking
+ * mail, a payment reminder or an expiry notice is dropped (they are what a flood of bookings makes,
+ * and My Orders says the same).
  */
+
+/** How long a claimed mail is its sender's: well over the mailer's timeouts and the render's limit. */
+export const LEASE_SECONDS = 10 * 60;
 
 /** Hands a receipt its invoice, when the order has one (features/invoices). */
 export type InvoiceAttachment = (
@@ -35,6 +58,10 @@ export interface OutboxOptions {
   log?: Pick<FastifyBaseLogger, "warn" | "error">;
   /** Renders each mail: the server's render thread (render-thread.ts); by default this thread. */
   render?: RenderMail;
+  /** Mails one address may receive an hour, every kind counted (MAIL_LIMIT_PER_RECIPIENT_PER_HOUR); unset for no cap. */
+  perRecipientPerHour?: number;
+  /** How long a claimed row stays its sender's (LEASE_SECONDS). */
+  leaseSeconds?: number;
 }
 
 /** Renders in the calling thread, loading React only when a mail is rendered here. */
@@ -62,73 +89,141 @@ const mailOrderColumns = {
   trackingNumber: orders.trackingNumber,
 };
 
-type Outcome = "sent" | "failed" | "dropped" | "none";
+/** The reasons a mail is dropped without being sent, kept in its row's last_error. */
+export const DROPPED = {
+  removed: "the order was removed",
+  notVerified: "the address is not verified",
+  overCap: "its recipient's hourly mail cap was reached",
+  settled: (status: string) => `the order is ${status} already`,
+};
+
+/** What happens to a mail over its recipient's cap (see the module's comment). */
+const OVER_CAP: Record<MailKind, "send" | "wait" | "drop"> = {
+  payment_receipt: "send",
+  order_shipped: "wait",
+  order_refunded: "wait",
+  order_placed: "drop",
+  payment_reminder: "drop",
+  order_expired: "drop",
+};
+
+type Outcome = "sent" | "failed" | "dropped" | "waiting" | "none";
+
+type Claimed = { id: number; kind: MailKind; order_id: string; attempts: number };
+
+/**
+ * Claims the next due mail for `leaseSeconds`, in one statement (its own short transaction), and
+ * counts the try. Undefined when none is due.
+ */
+async function claimNext(db: Db, lease: string, leaseSeconds: number): Promise<Claimed | undefined> {
+  const claimed = await db.execute<Claimed>(sql`
+    update ${mailOutbox} m
+    set lease_id = ${lease}, due_at = now() + make_interval(secs => ${leaseSeconds}), attempts = m.attempts + 1
+    from (
+      select id from ${mailOutbox}
+      where sent_at is null and dropped_at is null and due_at <= now()
+      order by due_at, id
+      limit 1
+      for update skip locked
+    ) due
+    where m.id = due.id
+    returning m.id, m.kind, m.order_id, m.attempts`);
+  return claimed.rows[0];
+}
 
 /** Takes one due mail, if any, and sends it (see the module's comment). */
 async function sendOne(options: OutboxOptions): Promise<Outcome> {
   const { db, mailer, publicUrl, maxAttempts } = options;
-  return db.transaction(async (tx) => {
-    const due = await tx.execute<{ id: number; kind: MailKind; order_id: string; attempts: number }>(sql`
-      select id, kind, order_id, attempts from ${mailOutbox}
-      where sent_at is null and dropped_at is null and due_at <= now()
-      order by due_at, id
-      limit 1
-      for update skip locked`);
-    const row = due.rows[0];
-    if (!row) return "none";
-    const [order] = await tx.select(mailOrderColumns).from(orders).where(eq(orders.id, row.order_id));
-    if (!order) {
-      // Removed before its mail went out: there is nothing left to tell of.
-      await tx
-        .update(mailOutbox)
-        .set({ droppedAt: sql`now()`, lastError: "the order was removed" })
-        .where(eq(mailOutbox.id, row.id));
-      return "dropped";
-    }
-    if ((row.kind === "order_placed" || row.kind === "payment_reminder") && order.status !== "pending") {
-      // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
-      await tx
-        .update(mailOutbox)
-        .set({ droppedAt: sql`now()`, lastError: `the order is ${order.status} already` })
-        .where(eq(mailOutbox.id, row.id));
-      return "dropped";
-    }
-    try {
-      const invoice = row.kind === "payment_receipt" ? await options.invoiceFor?.(order.id) : undefined;
-      const mail = await (options.render ?? renderHere)(row.kind, order, publicUrl, invoice?.number);
-      await mailer.send({
-        to: order.email,
-        ...mail,
-        messageId: `<mail-${row.id}@${new URL(publicUrl).hostname}>`,
-        attachments: invoice
-          ? [{ filename: invoice.filename, content: invoice.pdf, contentType: "application/pdf" }]
-          : undefined,
+  const lease = randomUUID();
+  const row = await claimNext(db, lease, options.leaseSeconds ?? LEASE_SECONDS);
+  if (!row) return "none";
+  /** Ends the lease with `changes`, if it is still this sender's; says whether it was. */
+  const settle = async (changes: PgUpdateSetSource<typeof mailOutbox>): Promise<boolean> => {
+    const done = await db
+      .update(mailOutbox)
+      .set({ ...changes, leaseId: null })
+      .where(
+        and(
+          eq(mailOutbox.id, row.id),
+          eq(mailOutbox.leaseId, lease),
+          isNull(mailOutbox.sentAt),
+          isNull(mailOutbox.droppedAt),
+        ),
+      )
+      .returning({ id: mailOutbox.id });
+    return done.length > 0;
+  };
+  const drop = async (reason: string): Promise<Outcome> => {
+    await settle({ droppedAt: sql`now()`, lastError: reason });
+    return "dropped";
+  };
+
+  const [order] = await db
+    .select({ ...mailOrderColumns, verified: users.emailVerified, accountEmail: users.email })
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, row.order_id));
+  // Removed before its mail went out: there is nothing left to tell of.
+  if (!order) return drop(DROPPED.removed);
+  // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
+  if ((row.kind === "order_placed" || row.kind === "payment_reminder") && order.status !== "pending")
+    return drop(DROPPED.settled(order.status));
+  // Only to an address its account has verified (an order keeps its account's address; an order
+  // whose account was removed has none left to vouch for it).
+  if (!order.verified || order.accountEmail?.toLowerCase() !== order.email.toLowerCase())
+    return drop(DROPPED.notVerified);
+  const capped = options.perRecipientPerHour !== undefined;
+  if (capped) {
+    const rule = OVER_CAP[row.kind];
+    const claim = await claimRecipient(db, order.email, options.perRecipientPerHour ?? 0, {
+      always: rule === "send",
+    });
+    if (!claim.allowed && rule === "drop") return drop(DROPPED.overCap);
+    if (!claim.allowed) {
+      // Not a try: it waits for the recipient's hour to end, as often as it takes.
+      await settle({
+        attempts: row.attempts - 1,
+        lastError: DROPPED.overCap,
+        dueAt: sql`now() + make_interval(secs => ${claim.retryAfterSeconds})`,
       });
-      await tx
-        .update(mailOutbox)
-        .set({ sentAt: sql`now()`, attempts: row.attempts + 1, lastError: null })
-        .where(eq(mailOutbox.id, row.id));
-      return "sent";
-    } catch (error) {
-      const attempts = row.attempts + 1;
-      const message = error instanceof Error ? error.message : String(error);
-      const givenUp = attempts >= maxAttempts;
-      await tx
-        .update(mailOutbox)
-        .set({
-          attempts,
-          lastError: message.slice(0, 500),
-          dueAt: sql`now() + make_interval(secs => ${backoffSeconds(attempts)})`,
-          droppedAt: givenUp ? sql`now()` : null,
-        })
-        .where(eq(mailOutbox.id, row.id));
-      options.log?.[givenUp ? "error" : "warn"](
-        { err: error, mail: row.id, kind: row.kind, attempts },
-        givenUp ? "order mail given up" : "order mail failed, to be tried again",
-      );
-      return givenUp ? "dropped" : "failed";
+      return "waiting";
     }
-  });
+  }
+  try {
+    const invoice = row.kind === "payment_receipt" ? await options.invoiceFor?.(order.id) : undefined;
+    const mail = await (options.render ?? renderHere)(row.kind, order, publicUrl, invoice?.number);
+    await mailer.send({
+      to: order.email,
+      ...mail,
+      messageId: `<mail-${row.id}@${new URL(publicUrl).hostname}>`,
+      attachments: invoice
+        ? [{ filename: invoice.filename, content: invoice.pdf, contentType: "application/pdf" }]
+        : undefined,
+    });
+  } catch (error) {
+    if (capped) await releaseRecipient(db, order.email).catch(() => {});
+    const message = error instanceof Error ? error.message : String(error);
+    const givenUp = row.attempts >= maxAttempts;
+    await settle({
+      lastError: message.slice(0, 500),
+      dueAt: sql`now() + make_interval(secs => ${backoffSeconds(row.attempts)})`,
+      droppedAt: givenUp ? sql`now()` : null,
+    });
+    options.log?.[givenUp ? "error" : "warn"](
+      { err: error, mail: row.id, kind: row.kind, attempts: row.attempts },
+      givenUp ? "order mail given up" : "order mail failed, to be tried again",
+    );
+    return givenUp ? "dropped" : "failed";
+  }
+  if (!(await settle({ sentAt: sql`now()`, lastError: null }))) {
+    // The lease ended while the mail server took it (a stall longer than every timeout): another
+    // sender may send it again, with the same Message-ID.
+    options.log?.warn(
+      { mail: row.id, kind: row.kind },
+      "order mail sent after its lease ended: it may go twice (same Message-ID)",
+    );
+  }
+  return "sent";
 }
 
 /**

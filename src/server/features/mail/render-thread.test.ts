@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import type { MailKind } from "../../db/schema/index.js";
+import { until } from "../../test/until.js";
 import { mailRenderThread } from "./render-thread.js";
 import { type MailOrder, renderMail } from "./templates.js";
 
@@ -67,5 +68,31 @@ describe("the mail render thread", () => {
     await renderer.close();
     expect(threadNiceValues().filter((n) => n === 19)).toEqual([]);
     expect((await renderer.render("order_placed", order, PUBLIC_URL)).text).toContain(order.name);
+  });
+
+  it("fails a mail that takes longer than its limit, ends the thread, and renders the next in a new one", async () => {
+    const stalling = mailRenderThread({
+      // Long enough for a thread's first mail (React to load) on a busy machine.
+      limitMs: 5_000,
+      worker: {
+        url: new URL("../../test/stalling-render-worker.ts", import.meta.url).href,
+        name: "stalling-render-worker",
+      },
+    });
+    try {
+      expect((await stalling.render("order_placed", order, PUBLIC_URL)).text).toContain(order.name);
+      const lowest = () => threadNiceValues().filter((n) => n === 19).length;
+      const threads = lowest();
+      await expect(
+        stalling.render("order_placed", { ...order, name: "Loops Forever" }, PUBLIC_URL),
+      ).rejects.toThrow("the mail took longer than 5000 ms to render");
+      // The spinning thread is ended (not left to burn a core), and the next mail gets a new one.
+      await until("the stuck thread ended", () => lowest() === threads - 1);
+      expect(
+        (await stalling.render("order_placed", { ...order, name: "Next Customer" }, PUBLIC_URL)).text,
+      ).toContain("Next Customer");
+    } finally {
+      await stalling.close();
+    }
   });
 });

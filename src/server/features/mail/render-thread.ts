@@ -12,6 +12,21 @@ const IDLE_EXIT_MS = 30_000;
  */
 const YOUNG_GENERATION_MB = 4;
 
+/**
+ * How long one mail may take, from being handed to the thread to its answer: a template that loops,
+ * or a thread wedged otherwise, fails that mail (tried again after its backoff) and the thread is
+ * ended, to start afresh with the next mail. A mail takes about a millisecond; the first of a
+ * thread, with React to load, a few hundred.
+ */
+const RENDER_LIMIT_MS = 10_000;
+
+export interface MailRenderOptions {
+  /** RENDER_LIMIT_MS unless set. */
+  limitMs?: number;
+  /** The thread's module, next to `url`: render-worker (tests name one that can be made to stall). */
+  worker?: { url: string; name: string };
+}
+
 export interface MailRenderer {
   render: RenderMail;
   /** Ends the thread; a render after this starts it again. */
@@ -23,21 +38,32 @@ export interface MailRenderer {
  * the plain text of a mail take about a millisecond of CPU each time, which the server's requests
  * then never wait for (docs/decisions/order-mails.md, "Rendered off the requests' thread"). The
  * thread starts with the first mail and ends after IDLE_EXIT_MS without one. A thread that fails
- * fails the renders it held: their mails are tried again after their backoff (outbox.ts).
+ * fails the renders it held: their mails are tried again after their backoff (outbox.ts). A mail not
+ * rendered within RENDER_LIMIT_MS ends the thread the same way.
  */
-export function mailRenderThread(): MailRenderer {
+export function mailRenderThread(options: MailRenderOptions = {}): MailRenderer {
+  const limitMs = options.limitMs ?? RENDER_LIMIT_MS;
+  const module = options.worker ?? { url: import.meta.url, name: "render-worker" };
   let thread: Worker | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let nextId = 0;
-  const pending = new Map<number, { resolve(reply: RenderReply): void; reject(error: Error): void }>();
+  /** The renders asked for and not answered, each with the thread it was handed to. */
+  const pending = new Map<
+    number,
+    { worker: Worker; resolve(reply: RenderReply): void; reject(error: Error): void }
+  >();
 
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
+  /** Fails the renders `worker` held (not those of a thread started since). */
+  const failAll = (worker: Worker, error: Error) => {
+    for (const [id, waiting] of pending) {
+      if (waiting.worker !== worker) continue;
+      pending.delete(id);
+      waiting.reject(error);
+    }
   };
   const started = (): Worker => {
     if (thread) return thread;
-    const worker = workerThread(import.meta.url, "render-worker", {
+    const worker = workerThread(module.url, module.name, {
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     worker.on("message", (reply: RenderReply) => {
@@ -46,10 +72,10 @@ export function mailRenderThread(): MailRenderer {
       waiting?.resolve(reply);
       if (pending.size === 0) idleTimer = setTimeout(() => void close(), IDLE_EXIT_MS).unref();
     });
-    worker.on("error", (error) => failAll(error));
+    worker.on("error", (error) => failAll(worker, error));
     worker.on("exit", (code) => {
       if (thread === worker) thread = undefined;
-      failAll(new Error(`the mail render thread exited (${code})`));
+      failAll(worker, new Error(`the mail render thread exited (${code})`));
     });
     // The thread keeps no process alive: the server's own handles do.
     worker.unref();
@@ -67,11 +93,23 @@ export function mailRenderThread(): MailRenderer {
     render: async (kind, order, publicUrl, invoiceNumber) => {
       clearTimeout(idleTimer);
       const id = nextId++;
+      let overdue: NodeJS.Timeout | undefined;
       const reply = await new Promise<RenderReply>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        const worker = started();
+        pending.set(id, { worker, resolve, reject });
         const request: RenderRequest = { id, kind, order, publicUrl, invoiceNumber };
-        started().postMessage(request);
-      });
+        worker.postMessage(request);
+        overdue = setTimeout(() => {
+          // Only this mail is late, but the thread may be stuck on it: the others it holds fail too
+          // (the thread's exit fails them) and are tried again after their backoff.
+          const late = pending.get(id);
+          pending.delete(id);
+          late?.reject(new Error(`the mail took longer than ${limitMs} ms to render`));
+          if (thread === worker) thread = undefined;
+          void worker.terminate();
+        }, limitMs);
+        overdue.unref();
+      }).finally(() => clearTimeout(overdue));
       if ("error" in reply) throw new Error(reply.error);
       return reply.mail;
     },

@@ -1,0 +1,102 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+
+/**
+ * Retention (issue 28, item 9): rows that have outlived their use are removed in bounded batches,
+ * as the image sweep removes unused images (features/uploads/sweep.ts). Each step takes at most
+ * `batch` rows, the oldest first, from an index made for it (migration 0015), so a step costs the
+ * same at any size of the shop; rows another instance's step holds are skipped (SKIP LOCKED), so
+ * instances running it side by side never wait on each other nor remove a row twice.
+ *
+ * - Idempotency keys (a retried POST /api/orders gets its first order back) after a day: a retry
+ *   comes within seconds or minutes. A key whose order still holds its units is kept until the
+ *   order is paid, removed or expired (only a hold longer than a day meets this).
+ * - Outbox rows sent or given up, after MAIL_OUTBOX_RETENTION_DAYS (the log of what was mailed). A
+ *   payment reminder is kept while its order is unpaid, or the order would be reminded again.
+ * - The sandbox's cancelled payment intents, with the shop's record of them (order_intent), after
+ *   CANCELLED_INTENT_RETENTION_DAYS: a cancelled intent can never be paid. Stripe's intents live at
+ *   Stripe; the shop's record of each is kept, as it is what lets a late payment for a removed
+ *   order be refunded.
+ */
+export const RETENTION_BATCH = 500;
+
+/** Idempotency keys are kept this long. */
+const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
+
+const DAY = 24 * 60 * 60;
+
+/** Runs one step's statement: it answers how many rows it removed. */
+async function removed(db: Db, statement: SQL): Promise<number> {
+  const result = await db.execute<{ n: number }>(statement);
+  return result.rows[0]?.n ?? 0;
+}
+
+/** The statement of one step of idempotency keys (the tests EXPLAIN it). */
+export function idempotencyKeyStep({
+  olderThanSeconds = IDEMPOTENCY_KEY_SECONDS,
+  batch = RETENTION_BATCH,
+} = {}): SQL {
+  return sql`
+    with due as (
+      select k.user_id, k.key from idempotency_key k
+      where k.created_at < now() - make_interval(secs => ${olderThanSeconds})
+        and not exists (select 1 from "order" o where o.id = k.order_id and o.status = 'pending')
+      order by k.created_at
+      limit ${batch}
+      for update of k skip locked
+    ), gone as (
+      delete from idempotency_key k using due
+      where k.user_id = due.user_id and k.key = due.key
+      returning 1
+    )
+    select count(*)::int as n from gone`;
+}
+
+/** The statement of one step of outbox rows. */
+export function outboxStep({ days, batch = RETENTION_BATCH }: { days: number; batch?: number }): SQL {
+  return sql`
+    with due as (
+      select m.id from mail_outbox m
+      where coalesce(m.sent_at, m.dropped_at) < now() - make_interval(secs => ${days * DAY})
+        and (m.sent_at is not null or m.dropped_at is not null)
+        and not (m.kind = 'payment_reminder'
+          and exists (select 1 from "order" o where o.id = m.order_id and o.status = 'pending'))
+      order by coalesce(m.sent_at, m.dropped_at)
+      limit ${batch}
+      for update of m skip locked
+    ), gone as (
+      delete from mail_outbox m using due where m.id = due.id returning 1
+    )
+    select count(*)::int as n from gone`;
+}
+
+/** The statement of one step of cancelled intents, which removes the shop's record of them too. */
+export function cancelledIntentStep({
+  days,
+  batch = RETENTION_BATCH,
+}: {
+  days: number;
+  batch?: number;
+}): SQL {
+  return sql`
+    with due as (
+      select id from sandbox_intent
+      where status = 'canceled' and created_at < now() - make_interval(secs => ${days * DAY})
+      order by created_at
+      limit ${batch}
+      for update skip locked
+    ), gone as (
+      delete from sandbox_intent s using due where s.id = due.id returning s.id
+    ), records as (
+      delete from order_intent r using gone where r.intent_id = gone.id and r.provider = 'sandbox'
+    )
+    select count(*)::int as n from gone`;
+}
+
+/** One step of each table: removes up to a batch of its rows past their time, and says how many. */
+export const removeOldIdempotencyKeys = (db: Db, options?: Parameters<typeof idempotencyKeyStep>[0]) =>
+  removed(db, idempotencyKeyStep(options));
+export const removeOldOutboxRows = (db: Db, options: Parameters<typeof outboxStep>[0]) =>
+  removed(db, outboxStep(options));
+export const removeCancelledIntents = (db: Db, options: Parameters<typeof cancelledIntentStep>[0]) =>
+  removed(db, cancelledIntentStep(options));
