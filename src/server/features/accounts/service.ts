@@ -44,13 +44,16 @@ export async function endResetLinks(
 }
 
 /** The mails anyone can have the shop send to an address, capped per address (AUTH_MAIL_LIMIT_PER_HOUR). */
-export type CappedMail = "reset" | "account-exists";
+export type CappedMail = "reset" | "account-exists" | "verify";
+
+/** The rate-limit key counting one kind of mail to one address. */
+export const mailCapKey = (kind: CappedMail, email: string) => `mail:${kind}:${email.trim().toLowerCase()}`;
 
 /**
  * Counts one mail of this kind to this address against its cap of `perHour` an hour: false when
  * the cap is reached, and then the mail is not sent (the request is answered as always).
  */
 export async function claimMail(db: Db, kind: CappedMail, email: string, perHour: number): Promise<boolean> {
-  const hit = await hitRateLimit(db, `mail:${kind}:${email.trim().toLowerCase()}`, perHour, 60 * 60);
+  const hit = await hitRateLimit(db, mailCapKey(kind, email), perHour, 60 * 60);
   return hit.allowed;
 }
