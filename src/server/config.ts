@@ -103,8 +103,8 @@ const envSchema = z
     ORDER_EXPIRY_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(60),
     ORDER_MAX_UNPAID: z.coerce.number().int().min(1).max(1_000_000).default(5),
     ORDER_MAX_UNPAID_UNITS: z.coerce.number().int().min(10).max(1_000_000_000).default(1000),
-    // One customer's unpaid units of one product, and one address's units of it booked in an hour:
-    // at most this share of the stock (never fewer than the minimum order). 100 lifts it.
+    // One customer's unpaid units of one product, and one address's units of it booked within a
+    // hold's time: at most this share of the stock (never fewer than the minimum order). 100 lifts it.
     ORDER_MAX_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
     BOOKING_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000_000).default(20),
     // 0 counts nothing per address (a load test from one machine).
@@ -201,7 +201,7 @@ export interface Config {
     /** What one customer's unpaid orders may hold at most: orders, and units across them. */
     maxUnpaid: number;
     maxUnpaidUnits: number;
-    /** The share (percent) of a product's stock one customer may hold unpaid, and one address book an hour. */
+    /** The share (percent) of a product's stock one customer may hold unpaid, and one address book within a hold's time. */
     maxSharePercent: number;
     /** Bookings one account may make an hour. */
     accountLimitPerHour: number;

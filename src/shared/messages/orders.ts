@@ -37,7 +37,7 @@ export const orderMessages = {
     overShare: (percent: number, most: number, held: number) =>
       `One customer can hold at most ${percent}% of a product's stock unpaid (${most} units of this one now), and you hold ${held} already. Pay for or remove your unpaid orders of it, or order fewer units.`,
     addressOverShare: (percent: number, most: number) =>
-      `At most ${percent}% of a product's stock (${most} units of this one now) can be booked from one network address in an hour. Please order fewer units or try again later.`,
+      `At most ${percent}% of a product's stock (${most} units of this one now) can be held by orders booked from one network address. Please order fewer units or try again later.`,
   },
   imageFailed: (reason: string) => `Your image could not be uploaded, so no order was sent. ${reason}`,
   form: {

@@ -1,7 +1,8 @@
 -- Booking limits (issue 28, item 2; docs/product.md, "Booking limits"), counted inside book_order so a
 -- booking stays one statement: bookings per account and per source address an hour, in rate_limit
 -- rows as the shop's other limits are (lib/rate-limit.ts), and a share of each product's stock that
--- one customer may hold unpaid, and one source address may book in an hour. Every count is in the
+-- one customer may hold unpaid, and one source address may book within a hold's time (several
+-- accounts from one place count as one customer). Every count is in the
 -- call's statement: a refused booking (stock short, a cap, a limit) keeps none of it.
 --
 -- The counter of lib/rate-limit.ts (a fixed window, bumped by `amount`), in SQL: the count after this
@@ -24,7 +25,7 @@ DROP FUNCTION book_order(text, text, text, uuid, integer, text, text, text, inte
 -- address's (HINT 'address') bookings an hour, DETAIL the seconds until a booking is counted again.
 -- SQLSTATE GH409: nothing taken, now also when the customer would hold more than its share of the
 -- product (share_percent of the units in stock and its own unpaid units of it, at least min_units),
--- or the source address would have booked more than that share of it within the hour.
+-- or the source address would have booked more than that share of it within hold_seconds.
 -- address_limit 0 counts nothing per address (a load test from one machine).
 CREATE FUNCTION book_order(
   booker text, booker_name text, booker_email text, booker_address text, wanted_product uuid,
@@ -37,7 +38,7 @@ DECLARE
   booked "order";
   counted integer;
   retry integer;
-  -- The units of this product booked from the source address within the hour, this booking's included.
+  -- The units of this product booked from the source address within a hold's time, this one's included.
   address_units integer := 0;
 BEGIN
   IF idempotency IS NOT NULL THEN
@@ -60,8 +61,10 @@ BEGIN
       RAISE EXCEPTION 'bookings from the address over % an hour', address_limit
         USING ERRCODE = 'GH429', DETAIL = retry::text, HINT = 'address';
     END IF;
+    -- Counted over a hold's time, not an hour: units booked from the address within it may all
+    -- still be held.
     SELECT total INTO address_units
-    FROM bump_rate_limit('booking:address-units:' || booker_address || ':' || wanted_product, units, 3600);
+    FROM bump_rate_limit('booking:address-units:' || booker_address || ':' || wanted_product, units, hold_seconds);
   END IF;
   -- The customer's bookings take turns (other customers' never wait on it); the next statement, with
   -- a snapshot of its own taken after the lock, counts every booking of theirs committed before.

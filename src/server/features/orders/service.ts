@@ -223,7 +223,7 @@ async function notPlaced(
     const booked = await db.execute<{ units: number }>(
       sql`select coalesce(max(count), 0)::int as units from ${rateLimits}
         where ${rateLimits.key} = ${`booking:address-units:${address}:${input.productId}`}
-          and ${rateLimits.windowStart} > now() - interval '1 hour'`,
+          and ${rateLimits.windowStart} > now() - make_interval(secs => ${rules.holdSeconds})`,
     );
     const fromAddress = booked.rows[0]?.units ?? 0;
     const share = shareOf(product.quantity + fromAddress, rules);
