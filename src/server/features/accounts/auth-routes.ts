@@ -109,7 +109,7 @@ export const AUTH_POST_PATHS = Object.keys(POST_BODIES);
 export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`, "/verify-email"];
 const GET_PATHS = new Set(AUTH_GET_PATHS);
 const RATE_LIMITED =
-  /^\/(sign-in|sign-up|request-password-reset|reset-password|send-verification-email|verify-email)(\/|$)/;
+  /^\/(sign-in|sign-up|request-password-reset|reset-password|send-verification-email)(\/|$)/;
 const SIGN_UP_PATH = "/sign-up/email";
 const SEND_VERIFICATION_PATH = "/send-verification-email";
 const VERIFY_PATH = "/verify-email";
@@ -195,10 +195,10 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       let body: unknown;
       // The account whose password this request changes (known from its session).
       let changing: SessionUser | null = null;
-      if (RATE_LIMITED.test(subPath)) {
-        await limitAttempts(`auth:${request.ip}`, accountMessages.rateLimited);
-      }
       if (request.method === "POST") {
+        if (RATE_LIMITED.test(subPath)) {
+          await limitAttempts(`auth:${request.ip}`, accountMessages.rateLimited);
+        }
         if (subPath === CHANGE_PASSWORD_PATH) {
           // Like sign-in, per client address; and per account, however many addresses guess.
           const detail = accountMessages.changePasswordRateLimited;
@@ -214,6 +214,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
         // GET, and HEAD (Fastify's mirror of GET routes).
         throw notFound();
       } else if (subPath === VERIFY_PATH) {
+        await limitAttempts(`auth:${request.ip}`, accountMessages.rateLimited);
         // A link whose way back is not a path of the shop's brings the customer to the home page.
         const back = url.searchParams.get("callbackURL");
         if (back !== null && !isShopPath(back)) url.searchParams.set("callbackURL", "/");
