@@ -42,6 +42,11 @@ const noFields = z.object({});
  * "https://…" are refused). Only the path and query are kept, at most 500 characters.
  */
 export function isShopPath(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    // Control characters, which a browser drops from a URL (so "/\t/evil.example" is "//evil.example").
+    if (code < 0x20 || code === 0x7f) return false;
+  }
   return value.length <= 500 && /^\/(?![/\\])[^\s\\]*$/.test(value);
 }
 const shopPath = z.string().max(500).refine(isShopPath, accountMessages.callbackInvalid);

@@ -83,6 +83,7 @@ describe("booking needs a verified email", () => {
       "https://evil.example/",
       "//evil.example/x",
       "/\\evil.example",
+      "/\t/evil.example",
       "javascript:alert(1)",
       "products",
     ]) {
