@@ -61,7 +61,7 @@ export function verificationLinkIn(text: string): string | undefined {
  * Follows the verification link the shop mailed to `email` (through the local mail server), as
  * the request context's browser would; the shop then lets the account book.
  */
-export async function verifyEmail(request: APIRequestContext, email: string): Promise<void> {
+async function verifyEmail(request: APIRequestContext, email: string): Promise<void> {
   const mail = await waitForMail(email, 60_000, (text) => verificationLinkIn(text) !== undefined);
   const link = new URL(verificationLinkIn(mail) ?? "");
   const response = await request.get(`${link.pathname}${link.search}`, { maxRedirects: 0 });

@@ -41,7 +41,7 @@ const noFields = z.object({});
  * never another site, whatever a request or a crafted link says ("//evil.example", "/\\evil",
  * "https://…" are refused). Only the path and query are kept, at most 500 characters.
  */
-export function isShopPath(value: string): boolean {
+function isShopPath(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
     // Control characters, which a browser drops from a URL (so "/\t/evil.example" is "//evil.example").

@@ -46,7 +46,7 @@ export interface Booker {
 }
 
 /** The code of the 403 answered to a booking from an account whose email is not verified. */
-export const EMAIL_NOT_VERIFIED = "email-not-verified";
+const EMAIL_NOT_VERIFIED = "email-not-verified";
 
 /** Booking needs a verified email address (docs/product.md): 403 with a stable code otherwise. */
 export function requireVerifiedEmail(user: SessionUser): void {
