@@ -1,7 +1,8 @@
 // What the benchmark sets up through the shop's own API before it measures: sessions, a product
 // with a huge stock, a large JPEG to upload.
 import { randomFillSync } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import sharp from "sharp";
 
 /** The demo admin that a development start creates (README). */
@@ -29,19 +30,56 @@ export async function signInAdmin(base: string): Promise<string> {
   return cookieOf(await post(base, "/api/auth/sign-in/email", DEMO_ADMIN));
 }
 
-/** New customers, each with a session of their own; sign-ups run a few at a time (each hashes a password). */
-export async function signUpCustomers(base: string, count: number): Promise<string[]> {
+/**
+ * Follows the verification link the shop mailed to `email` (booking needs a verified address): the
+ * bench's shop has no SMTP_URL, so the mail is a file in DATA_DIR/outbox named after the address.
+ */
+async function verifyThroughOutbox(base: string, dataDir: string, email: string, cookie: string) {
+  const outbox = path.join(dataDir, "outbox");
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    let files: string[] = [];
+    try {
+      files = readdirSync(outbox).filter((f) => f.endsWith(`-${email}.json`));
+    } catch {
+      // No mail saved yet.
+    }
+    for (const file of files) {
+      const { text = "" } = JSON.parse(readFileSync(path.join(outbox, file), "utf8")) as { text?: string };
+      const link = text.match(/https?:\/\/\S+\/api\/auth\/verify-email\S*/)?.[0];
+      if (!link) continue;
+      const url = new URL(link);
+      const res = await fetch(`${base}${url.pathname}${url.search}`, {
+        headers: { cookie },
+        redirect: "manual",
+      });
+      if (res.status !== 302) throw new Error(`verifying ${email}: ${res.status} ${await res.text()}`);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`no verification mail to ${email} in ${outbox}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * New customers, each with a session of their own and a verified email (through the link mailed to
+ * the shop's outbox in `dataDir`); sign-ups run a few at a time (each hashes a password).
+ */
+export async function signUpCustomers(base: string, count: number, dataDir: string): Promise<string[]> {
   const cookies: string[] = [];
   const run = `${Date.now()}`;
   for (let i = 0; i < count; i += 5) {
     const batch = Array.from({ length: Math.min(5, count - i) }, async (_, j) => {
+      const email = `bench.${run}.${i + j}@example.com`;
       const res = await post(base, "/api/auth/sign-up/email", {
         name: `Bench Customer ${i + j}`,
-        email: `bench.${run}.${i + j}@example.com`,
+        email,
         password: "Bench123!",
         phone: "+1 555 0100",
       });
-      return cookieOf(res);
+      const cookie = cookieOf(res);
+      await verifyThroughOutbox(base, dataDir, email, cookie);
+      return cookie;
     });
     cookies.push(...(await Promise.all(batch)));
   }

@@ -185,6 +185,10 @@ function startApp(plan: CpuPlan, dataDir: string) {
       // orders (ORDER_MAX_UNPAID, 5 by default) would answer 409 to nearly every booking.
       ORDER_MAX_UNPAID: "1000000",
       ORDER_MAX_UNPAID_UNITS: "1000000000",
+      // Likewise the booking limits (all from one address) and the share of the product's stock.
+      BOOKING_LIMIT_PER_HOUR: "1000000000",
+      BOOKING_LIMIT_PER_ADDRESS_PER_HOUR: "0",
+      ORDER_MAX_SHARE_PERCENT: "100",
     },
   });
 }
@@ -616,7 +620,7 @@ async function main() {
     }
     if (measures(FIGURES.orders) || measures(FIGURES.uploads)) {
       const adminCookie = await signInAdmin(base);
-      const customers = await signUpCustomers(base, CUSTOMERS);
+      const customers = await signUpCustomers(base, CUSTOMERS, bench.dataDir);
       if (measures(FIGURES.uploads)) await uploadInterference(bench, maxRps, customers[0] ?? "");
       if (measures(FIGURES.orders)) await orderPlacement(bench, adminCookie, customers);
     }

@@ -251,7 +251,7 @@ async function main() {
     await waitForOk(`${base}/readyz`, app, 120_000);
     await client.connect();
     const cookie = await signInAdmin(base);
-    const [customerCookie = ""] = await signUpCustomers(base, 1);
+    const [customerCookie = ""] = await signUpCustomers(base, 1, dataDir);
     const cookies = { admin: cookie, customer: customerCookie };
     const { rows: heavy } = await client.query<{ id: string }>(
       `select id from "user" where email like 'bench.%@example.com' order by created_at desc limit 1`,

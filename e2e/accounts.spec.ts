@@ -70,7 +70,8 @@ test("signing up with a known email signs no one in, points to the mail, and mai
   await expect(page.getByText(accountMessages.checkEmail)).toBeVisible();
   await expect(page.getByRole("link", { name: commonMessages.nav.login }).first()).toBeVisible();
   expect((await page.request.get("/api/me")).status()).toBe(401);
-  expect(await waitForMail(email)).toContain("Someone tried to create a Gearhouse account with this email.");
+  const exists = "Someone tried to create a Gearhouse account with this email.";
+  expect(await waitForMail(email, 60_000, (text) => text.includes(exists))).toContain(exists);
 });
 
 test("a wrong password shows the error in the page", async ({ page }) => {
@@ -124,7 +125,7 @@ test("password reset through the mail server, then sign in with the new password
   await expect(page.getByText(accountMessages.resetSent)).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
-  const link = firstLink(await waitForMail(email));
+  const link = firstLink(await waitForMail(email, 60_000, (text) => text.includes("/passwordReset?token=")));
   expect(link.startsWith(`${E2E.baseURL}/passwordReset?token=`)).toBe(true);
   await page.goto(link);
   await page.getByLabel(form.newPassword, { exact: true }).fill("N3wPassword");
@@ -157,7 +158,7 @@ test("an ADMIN_EMAILS address becomes admin only by following the link mailed to
   await expect(sidebar.getByRole("link", { name: d.myOrders })).toBeVisible();
   await expect(sidebar.getByRole("link", { name: d.users })).toHaveCount(0);
 
-  const mail = await waitForMail(E2E.adminEmail);
+  const mail = await waitForMail(E2E.adminEmail, 60_000, (text) => text.includes("/passwordReset?token="));
   expect(mail).toContain("Confirm your email to become a Gearhouse admin");
   await page.goto(firstLink(mail));
   await page.getByLabel(form.newPassword, { exact: true }).fill("Adm1nPassw0rd");

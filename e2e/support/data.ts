@@ -3,6 +3,7 @@ import type { Product, ProductInput } from "../../src/shared/catalog.js";
 import type { Order, OrderPage } from "../../src/shared/orders.js";
 import type { UserPage } from "../../src/shared/users.js";
 import { E2E } from "./env.js";
+import { waitForMail } from "./mail.js";
 
 /**
  * The browser tests' one set of test-data helpers: unique names, and the shop's API used the way a
@@ -51,16 +52,39 @@ export const PASSWORD = "Passw0rd!";
 export const DEMO_ADMIN = { name: "Gearhouse Admin", email: "admin@gearhouse.local", password: "Admin123!" };
 export const DEMO_CUSTOMER = { email: "customer@gearhouse.local", password: "Customer123!" };
 
+/** The email verification link in a mail's text (the first), if it has one. */
+export function verificationLinkIn(text: string): string | undefined {
+  return text.match(/https?:\/\/[^\s"<>]+\/api\/auth\/verify-email[^\s"<>]*/)?.[0];
+}
+
+/**
+ * Follows the verification link the shop mailed to `email` (through the local mail server), as
+ * the request context's browser would; the shop then lets the account book.
+ */
+async function verifyEmail(request: APIRequestContext, email: string): Promise<void> {
+  const mail = await waitForMail(email, 60_000, (text) => verificationLinkIn(text) !== undefined);
+  const link = new URL(verificationLinkIn(mail) ?? "");
+  const response = await request.get(`${link.pathname}${link.search}`, { maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+}
+
 /**
  * Signs up a customer through the API; the request context (a page's `page.request` shares the
- * page's cookies) is signed in as them afterwards.
+ * page's cookies) is signed in as them afterwards. The account's email is verified through the
+ * link mailed to it, unless `verified` is false (booking needs it: e2e/email-verification.spec.ts
+ * follows it in the browser).
  */
-export async function signUp(request: APIRequestContext, credentials: Credentials): Promise<Account> {
+export async function signUp(
+  request: APIRequestContext,
+  credentials: Credentials,
+  { verified = true }: { verified?: boolean } = {},
+): Promise<Account> {
   const response = await request.post("/api/auth/sign-up/email", {
     headers: origin,
     data: { ...credentials, phone: "+1 555 0142" },
   });
   expect(response.status()).toBe(200);
+  if (verified) await verifyEmail(request, credentials.email);
   const me = await request.get("/api/me");
   expect(me.status()).toBe(200);
   const { id, email } = (await me.json()) as { id: string; email: string };

@@ -79,6 +79,11 @@ const app = spawn(process.execPath, serverArgs, {
     // Journeys page through one customer's 30 unpaid orders (e2e/manage-orders.spec.ts); the
     // units' cap keeps its default, which e2e/order-lifecycle.spec.ts runs into.
     ORDER_MAX_UNPAID: "50",
+    // Every journey books from 127.0.0.1, some of a product's whole stock: the booking limits and
+    // the share are covered by the API tests (security/booking-limits.test.ts).
+    ORDER_MAX_SHARE_PERCENT: "100",
+    BOOKING_LIMIT_PER_HOUR: "100000",
+    BOOKING_LIMIT_PER_ADDRESS_PER_HOUR: "0",
   },
 });
 

@@ -144,6 +144,12 @@ const envSchema = z
     ORDER_EXPIRY_INTERVAL_SECONDS: z.coerce.number().min(0.05).max(86_400).default(60),
     ORDER_MAX_UNPAID: z.coerce.number().int().min(1).max(1_000_000).default(5),
     ORDER_MAX_UNPAID_UNITS: z.coerce.number().int().min(10).max(1_000_000_000).default(1000),
+    // One customer's unpaid units of one product, and one address's units of it booked within a
+    // hold's time: at most this share of the stock (never fewer than the minimum order). 100 lifts it.
+    ORDER_MAX_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+    BOOKING_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000_000).default(20),
+    // 0 counts nothing per address (a load test from one machine).
+    BOOKING_LIMIT_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000_000).default(60),
     // On SIGTERM: /readyz answers 503 for this long before the server closes (a balancer's health
     // checks notice within it); 0 closes at once.
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(0),
@@ -257,6 +263,12 @@ export interface Config {
     /** What one customer's unpaid orders may hold at most: orders, and units across them. */
     maxUnpaid: number;
     maxUnpaidUnits: number;
+    /** The share (percent) of a product's stock one customer may hold unpaid, and one address book within a hold's time. */
+    maxSharePercent: number;
+    /** Bookings one account may make an hour. */
+    accountLimitPerHour: number;
+    /** Bookings from one client address an hour; 0 for no count per address. */
+    addressLimitPerHour: number;
   };
   /** Where Prometheus scrapes the metrics: METRICS_PORT, and /metrics with METRICS_TOKEN. */
   metricsPort: number | undefined;
@@ -404,6 +416,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       expiryIntervalSeconds: env.ORDER_EXPIRY_INTERVAL_SECONDS,
       maxUnpaid: env.ORDER_MAX_UNPAID,
       maxUnpaidUnits: env.ORDER_MAX_UNPAID_UNITS,
+      maxSharePercent: env.ORDER_MAX_SHARE_PERCENT,
+      accountLimitPerHour: env.BOOKING_LIMIT_PER_HOUR,
+      addressLimitPerHour: env.BOOKING_LIMIT_PER_ADDRESS_PER_HOUR,
     },
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     metricsPort: env.METRICS_PORT,

@@ -86,6 +86,8 @@ export const meSchema = z.object({
   email: z.string(),
   phone: z.string(),
   role: z.enum(ROLES),
+  /** Booking needs it (docs/product.md): set by the mailed link, or by Google for its accounts. */
+  emailVerified: z.boolean(),
 });
 
 /** Who is signed in, if anyone: a visitor is an answer too, not an error. */

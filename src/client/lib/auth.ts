@@ -6,6 +6,8 @@ export type SessionUser = {
   name: string;
   email: string;
   role: "user" | "admin";
+  /** Booking needs it (docs/product.md). */
+  emailVerified: boolean;
 };
 
 export type Session = {

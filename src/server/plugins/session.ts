@@ -9,6 +9,8 @@ export interface SessionUser {
   email: string;
   phone: string;
   role: Role;
+  /** Whether the address was proved (a followed link, or Google's word): booking needs it. */
+  emailVerified: boolean;
 }
 
 declare module "fastify" {

@@ -60,6 +60,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // tested with its defaults where it is the subject (features/orders/lifecycle.test.ts).
     ORDER_MAX_UNPAID: "1000000",
     ORDER_MAX_UNPAID_UNITS: "1000000000",
+    // Likewise the share of a product one customer may hold, and the bookings an hour (every
+    // inject comes from 127.0.0.1); security/booking-limits.test.ts tests them with their defaults.
+    ORDER_MAX_SHARE_PERCENT: "100",
+    BOOKING_LIMIT_PER_HOUR: "1000000000",
+    BOOKING_LIMIT_PER_ADDRESS_PER_HOUR: "0",
     // Order mails are sent when a test asks (sendDueMails), not by a timer beside every test.
     MAIL_OUTBOX_INTERVAL_SECONDS: "0",
     ...overrides,

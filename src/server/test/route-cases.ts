@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
-import { orders, products, profiles } from "../db/schema/index.js";
+import { orders, products, profiles, users } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
 import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
@@ -406,6 +406,15 @@ export const AUTH_ROUTES: Record<string, AuthCase> = authCases({
   },
   "/revoke-sessions": { session: true, ok: 200 },
   "/revoke-other-sessions": { session: true, ok: 200 },
+  // For the session's own address, which the throwaway customer has not verified yet.
+  "/send-verification-email": {
+    session: true,
+    ok: 200,
+    payload: async (w, self) => {
+      await w.ctx.app.db.update(users).set({ emailVerified: false }).where(eq(users.id, self.id));
+      return { callbackURL: "/orders" };
+    },
+  },
 });
 
 /** Each endpoint's case: a POST to /api/auth + its path, with its payload (an empty object if none). */

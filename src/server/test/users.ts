@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { users } from "../db/schema/index.js";
 import type { Mail, Mailer } from "../lib/mailer.js";
+import { until } from "./until.js";
 
 export const ORIGIN = "http://localhost:3000";
 
@@ -44,9 +45,15 @@ export interface TestUser {
   id: string;
 }
 
+/**
+ * Signs up a customer with a session. Booking needs a verified email, so the account is marked
+ * verified in the database, as its followed link would (`verified: false` leaves it as sign-up
+ * does); security/email-verification.test.ts follows the real links.
+ */
 export async function signUp(
   app: FastifyInstance,
   overrides: Partial<{ name: string; email: string; password: string; phone: string }> = {},
+  { verified = true }: { verified?: boolean } = {},
 ): Promise<TestUser> {
   const body = {
     name: "Test User",
@@ -66,7 +73,34 @@ export async function signUp(
   const cookie = cookieHeader(res.headers["set-cookie"]);
   const me = await app.inject({ method: "GET", url: "/api/me", headers: { cookie } });
   if (me.statusCode !== 200) throw new Error(`sign-up gave no session (email taken?): ${me.statusCode}`);
-  return { email: body.email.toLowerCase(), password: body.password, cookie, id: me.json().id };
+  const id: string = me.json().id;
+  if (verified) await app.db.update(users).set({ emailVerified: true }).where(eq(users.id, id));
+  return { email: body.email.toLowerCase(), password: body.password, cookie, id };
+}
+
+/** The newest verification link mailed to `email`, as a path under the shop (`/api/auth/verify-email?…`). */
+export function verificationLinkIn(sent: readonly Mail[], email: string): string | undefined {
+  const mail = sent.findLast((m) => m.to === email.toLowerCase() && m.subject.includes("Verify"));
+  const link = mail?.text.match(/https?:\/\/\S+\/api\/auth\/verify-email\S*/)?.[0];
+  if (!link) return undefined;
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/**
+ * Follows the verification link mailed to `email` (waiting for the mail, which is sent in the
+ * background), as the customer's browser would, with its cookie if given; the answer is the
+ * redirect back to the page the link names.
+ */
+export async function followVerificationLink(
+  app: FastifyInstance,
+  mailer: { sent: Mail[] },
+  email: string,
+  cookie?: string,
+) {
+  await until(`a verification mail to ${email}`, () => verificationLinkIn(mailer.sent, email) !== undefined);
+  const path = verificationLinkIn(mailer.sent, email) ?? "";
+  return app.inject({ method: "GET", url: path, headers: cookie ? { cookie } : {} });
 }
 
 /**

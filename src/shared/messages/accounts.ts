@@ -33,6 +33,10 @@ export const accountMessages = {
   resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",
   passwordChanged: "Your password has been changed. Please sign in.",
   passwordsDiffer: "Passwords do not match",
+  callbackInvalid: "The page to come back to must be a page of this shop.",
+  alreadyVerified: "Your email is already verified.",
+  verifyMailCapped: (minutes: number) =>
+    `We have sent the verification link to your address several times within the hour. Please check your inbox and spam folder, or ask again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
   googleFailed: "Google sign-in did not complete. Please try again, or sign in with your email and password.",
   googleNotLinked:
     "Google has not verified this email, so it cannot open your existing account. Sign in with your email and password instead.",

@@ -16,6 +16,29 @@ export const orderMessages = {
   totalTooLarge: (max: string) =>
     `One order can total at most ${max}, the most a card payment can take. Order fewer units, or split them over several orders.`,
   booked: "Your order is booked. Pay for it from My Orders in your dashboard.",
+  emailNotVerified:
+    "Please verify your email address before booking: open the link we sent to your email, or ask for a new one.",
+  /** Verifying the email, on the product page, the booking form and My Orders (docs/product.md). */
+  verify: {
+    title: "Verify your email to book",
+    text: (email: string) =>
+      `Before you can book, open the link we sent to ${email}. It brings you back to this page. No mail? Check your spam folder, or ask for a new link.`,
+    resend: "Resend the link",
+    sent: (email: string) => `A new link is on its way to ${email}. It works for one hour.`,
+    verified: "Your email is verified. You can book now.",
+    linkFailed: "This verification link is invalid or has expired. Ask for a new one below.",
+  },
+  /** Booking limits (docs/product.md, "Booking limits"). */
+  limits: {
+    accountRateLimited: (perHour: number, minutes: number) =>
+      `You can book at most ${perHour} orders an hour. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
+    addressRateLimited: (perHour: number, minutes: number) =>
+      `At most ${perHour} orders an hour can be booked from your network address. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
+    overShare: (percent: number, most: number, held: number) =>
+      `One customer can hold at most ${percent}% of a product's stock unpaid (${most} units of this one now), and you hold ${held} already. Pay for or remove your unpaid orders of it, or order fewer units.`,
+    addressOverShare: (percent: number, most: number) =>
+      `At most ${percent}% of a product's stock (${most} units of this one now) can be held by orders booked from one network address. Please order fewer units or try again later.`,
+  },
   imageFailed: (reason: string) => `Your image could not be uploaded, so no order was sent. ${reason}`,
   form: {
     title: "Book this part",

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   passwordSchema,
@@ -8,12 +8,22 @@ import {
   signUpSchema,
 } from "../../../shared/accounts.js";
 import { accountMessages } from "../../../shared/messages/accounts.js";
+import { claimRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
-import { badRequest, HttpProblem, notFound, serverFault, titleFor } from "../../lib/problem.js";
+import {
+  badRequest,
+  conflict,
+  HttpProblem,
+  notFound,
+  serverFault,
+  TooManyRequests,
+  titleFor,
+  unauthorized,
+} from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID, sendNoResetMail } from "./auth.js";
-import { accountByEmail, claimMail, endResetLinks } from "./service.js";
+import { accountByEmail, claimMail, endResetLinks, mailCapKey } from "./service.js";
 
 export interface AuthRoutesOptions {
   auth: Auth;
@@ -27,6 +37,21 @@ export interface AuthRoutesOptions {
 
 const urlText = z.string().max(2000).optional();
 const noFields = z.object({});
+
+/**
+ * Where a verification link brings the customer back: a path on the shop itself ("/products/…"),
+ * never another site, whatever a request or a crafted link says ("//evil.example", "/\\evil",
+ * "https://…" are refused). Only the path and query are kept, at most 500 characters.
+ */
+function isShopPath(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    // Control characters, which a browser drops from a URL (so "/\t/evil.example" is "//evil.example").
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return value.length <= 500 && /^\/(?![/\\])[^\s\\]*$/.test(value);
+}
+const shopPath = z.string().max(500).refine(isShopPath, accountMessages.callbackInvalid);
 
 interface AuthBody {
   schema: z.ZodType;
@@ -42,7 +67,7 @@ interface AuthBody {
  * get-access-token, link-social…) answers 404: the shop offers none of them.
  */
 const POST_BODIES: Record<string, AuthBody> = {
-  "/sign-up/email": { schema: signUpSchema },
+  "/sign-up/email": { schema: signUpSchema.extend({ callbackURL: shopPath.optional() }) },
   "/sign-in/email": { schema: signInSchema },
   "/sign-in/social": {
     schema: z.object({
@@ -73,23 +98,29 @@ const POST_BODIES: Record<string, AuthBody> = {
   "/revoke-session": { schema: z.object({ token: z.string().min(1).max(500) }) },
   "/revoke-sessions": { schema: noFields },
   "/revoke-other-sessions": { schema: noFields },
+  // The signed-in customer's own address: the email is the session's, never the request's.
+  "/send-verification-email": { schema: z.object({ callbackURL: shopPath.optional() }) },
 };
 /** The better-auth POST endpoints the shop serves, as paths under /api/auth. */
 export const AUTH_POST_PATHS = Object.keys(POST_BODIES);
 /**
- * The better-auth GET endpoints the shop serves: only Google's OAuth callback, where Google sends
- * the browser back. Every other GET under /api/auth answers 404, among them better-auth's error
- * page (which shows text from its query string on the shop's origin, next to a link to another
- * site), get-session and list-sessions (the client asks /api/session), reset-password/:token (the
- * reset mail links to the shop's own page), verify-email, delete-user/callback, account-info,
- * list-accounts and ok. OAuth failures are sent to the login page instead of that error page
- * (`onAPIError.errorURL` in auth.ts).
+ * The better-auth GET endpoints the shop serves: Google's OAuth callback, where Google sends the
+ * browser back, and verify-email, where the verification mail's link goes (its callbackURL must be
+ * a path of the shop's: see isShopPath). Every other GET under /api/auth answers 404, among them
+ * better-auth's error page (which shows text from its query string on the shop's origin, next to a
+ * link to another site), get-session and list-sessions (the client asks /api/session),
+ * reset-password/:token (the reset mail links to the shop's own page), delete-user/callback,
+ * account-info, list-accounts and ok. OAuth failures are sent to the login page instead of that
+ * error page (`onAPIError.errorURL` in auth.ts).
  */
-export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`];
+export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`, "/verify-email"];
 const GET_PATHS = new Set(AUTH_GET_PATHS);
-const RATE_LIMITED = /^\/(sign-in|sign-up|request-password-reset|reset-password)(\/|$)/;
+const RATE_LIMITED =
+  /^\/(sign-in|sign-up|request-password-reset|reset-password|send-verification-email)(\/|$)/;
 const SIGN_UP_PATH = "/sign-up/email";
 const SIGN_IN_PATH = "/sign-in/email";
+const SEND_VERIFICATION_PATH = "/send-verification-email";
+const VERIFY_PATH = "/verify-email";
 const CHANGE_PASSWORD_PATH = "/change-password";
 const RESET_REQUEST_PATH = "/request-password-reset";
 /** better-auth's codes for a sign-up whose email was taken after the shop looked. */
@@ -129,6 +160,9 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     if (!(await accountByEmail(app.db, input.email))) {
       const response = await toBetterAuth();
       if (response.ok) {
+        // The verification link went out with the account (auth.ts): it counts against the
+        // address's cap, as each resend does. One statement, like the known email's below.
+        await claimMail(app.db, "verify", input.email, mailLimits);
         for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
         return reply.code(200).send(SIGNED_UP);
       }
@@ -146,6 +180,30 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
 
   /** Counts an attempt under `key`; a 429 with `Retry-After` once the limit is reached. */
   const limitAttempts = (key: string, detail: string) => enforceRateLimit(app.db, key, limit, detail);
+
+  /**
+   * A resend of the verification link: for the signed-in customer's own address (401 without a
+   * session), under the address's mail cap (AUTH_MAIL_LIMIT_PER_HOUR, shared with the sign-up's
+   * link): over it, a 429 that says when to ask again. The body better-auth gets names the
+   * session's email.
+   */
+  async function verificationRequest(request: FastifyRequest, body: unknown) {
+    const user = await request.currentUser();
+    if (!user) throw unauthorized();
+    if (user.emailVerified) throw conflict(accountMessages.alreadyVerified);
+    const cap = { max: app.config.authMailLimitPerHour, windowSeconds: 60 * 60 };
+    await enforceRateLimit(app.db, mailCapKey("verify", user.email), cap, (seconds) =>
+      accountMessages.verifyMailCapped(Math.ceil(seconds / 60)),
+    );
+    // And against the address's cap across every kind of mail (lib/mail-cap.ts).
+    const recipient = await claimRecipient(app.db, user.email, mailLimits.perRecipient);
+    if (!recipient.allowed)
+      throw new TooManyRequests(
+        accountMessages.verifyMailCapped(Math.ceil(recipient.retryAfterSeconds / 60)),
+        recipient.retryAfterSeconds,
+      );
+    return { ...(body as object), email: user.email };
+  }
 
   app.route({
     method: ["GET", "POST"],
@@ -178,9 +236,15 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
           const { email } = body as z.output<typeof signInSchema>;
           await limitAttempts(`sign-in:account:${email}`, accountMessages.signInAccountRateLimited);
         }
+        if (subPath === SEND_VERIFICATION_PATH) body = await verificationRequest(request, body);
       } else if (!GET_PATHS.has(subPath)) {
         // GET, and HEAD (Fastify's mirror of GET routes).
         throw notFound();
+      } else if (subPath === VERIFY_PATH) {
+        await limitAttempts(`auth:${request.ip}`, accountMessages.rateLimited);
+        // A link whose way back is not a path of the shop's brings the customer to the home page.
+        const back = url.searchParams.get("callbackURL");
+        if (back !== null && !isShopPath(back)) url.searchParams.set("callbackURL", "/");
       }
       const headers = new Headers();
       for (const [key, value] of Object.entries(request.headers)) {

@@ -73,7 +73,23 @@ describe("Google sign-in through OpenID Connect", () => {
     const { done, me } = await googleSignIn({ email, email_verified: true, name: "Gia Google" });
     expect(done.statusCode).toBe(302);
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toMatchObject({ email, name: "Gia Google", role: "user" });
+    // Google verified the address: the account may book at once (docs/product.md).
+    expect(me.json()).toMatchObject({ email, name: "Gia Google", role: "user", emailVerified: true });
+  });
+
+  it("counts an address Google has not verified as unverified", async () => {
+    const { me } = await googleSignIn({
+      email: uniqueEmail("gunverified"),
+      email_verified: false,
+      name: "Gus",
+    });
+    expect(me.json()).toMatchObject({ role: "user", emailVerified: false });
+  });
+
+  it("verifies an existing account's address when Google signs into it with the address verified", async () => {
+    const existing = await signUp(ctx.app, { name: "Local Val" }, { verified: false });
+    const { me } = await googleSignIn({ email: existing.email, email_verified: true, name: "Val on Google" });
+    expect(me.json()).toMatchObject({ id: existing.id, emailVerified: true });
   });
 
   it("signs into an existing account when the provider says the email is verified", async () => {

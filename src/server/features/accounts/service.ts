@@ -45,7 +45,10 @@ export async function endResetLinks(
 }
 
 /** The mails anyone can have the shop send to an address, capped per address (AUTH_MAIL_LIMIT_PER_HOUR). */
-export type CappedMail = "reset" | "account-exists";
+export type CappedMail = "reset" | "account-exists" | "verify";
+
+/** The rate-limit key counting one kind of mail to one address. */
+export const mailCapKey = (kind: CappedMail, email: string) => `mail:${kind}:${email.trim().toLowerCase()}`;
 
 /**
  * Counts one mail of this kind to this address against its cap of `limits.perKind` an hour, and
@@ -60,6 +63,6 @@ export async function claimMail(
   email: string,
   limits: { perKind: number; perRecipient: number },
 ): Promise<boolean> {
-  const hit = await hitRateLimit(db, `mail:${kind}:${email.trim().toLowerCase()}`, limits.perKind, 60 * 60);
+  const hit = await hitRateLimit(db, mailCapKey(kind, email), limits.perKind, 60 * 60);
   return hit.allowed && (await claimRecipient(db, email, limits.perRecipient)).allowed;
 }

@@ -16,7 +16,7 @@ import { changeCatalog } from "../catalog/index.js";
 import { orderCsv } from "./csv.js";
 import { type ReleaseIntents, runExpiry, startExpiryJob } from "./expiry.js";
 import { listOrders, listOrdersOf } from "./list.js";
-import { getVisibleOrder, placeOrder, removeOrder, shipOrder } from "./service.js";
+import { getVisibleOrder, placeOrder, removeOrder, requireVerifiedEmail, shipOrder } from "./service.js";
 
 const idempotencyHeaders = z.object({
   "idempotency-key": z.string().min(1).max(200).optional(),
@@ -45,19 +45,22 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
   app.post(
     "/api/orders",
     {
-      onRequest: app.requireUser,
+      // Before the body is read: an account whose email is not verified books nothing (403, code
+      // "email-not-verified"), so accounts that cost nothing cannot hold the stock (issue 28).
+      onRequest: [app.requireUser, async (request) => requireVerifiedEmail(request.user)],
       schema: {
         tags,
         summary:
-          "Book an order (stock taken atomically; Idempotency-Key supported). It holds its units until expiresAt (ORDER_HOLD_HOURS); 409 when out of stock or when the customer's unpaid orders already hold ORDER_MAX_UNPAID orders or ORDER_MAX_UNPAID_UNITS units",
+          "Book an order (stock taken atomically; Idempotency-Key supported). It holds its units until expiresAt (ORDER_HOLD_HOURS); 403 (code email-not-verified) until the account's email is verified; 409 when out of stock, when the customer's unpaid orders already hold ORDER_MAX_UNPAID orders or ORDER_MAX_UNPAID_UNITS units, or more than ORDER_MAX_SHARE_PERCENT of the product; 429 over BOOKING_LIMIT_PER_HOUR bookings of the account or BOOKING_LIMIT_PER_ADDRESS_PER_HOUR from the client address",
         headers: idempotencyHeaders,
         body: orderInputSchema,
-        response: { 201: orderSchema, ...problemResponses(400, 401, 404, 409, 422) },
+        response: { 201: orderSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429) },
       },
     },
     async (request, reply) => {
+      const booker = { user: request.user, address: request.ip };
       const { order, replayed } = await changeCatalog(app.catalogCache, (change) =>
-        placeOrder(app.db, request.user, request.body, change, rules, request.headers["idempotency-key"]),
+        placeOrder(app.db, booker, request.body, change, rules, request.headers["idempotency-key"]),
       );
       if (replayed) reply.header("idempotent-replayed", "true");
       return reply.code(201).send(order);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { MAX_ORDER_TOTAL } from "../../../shared/constants.js";
+import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "../../../shared/constants.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import {
   type Order,
@@ -10,19 +10,54 @@ import {
   withinOrderTotal,
 } from "../../../shared/orders.js";
 import type { Db } from "../../db/client.js";
-import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
+import { idempotencyKeys, orders, products, rateLimits } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { countOrders } from "../../lib/metrics.js";
-import { badRequest, conflict, notFound, unprocessable } from "../../lib/problem.js";
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  HttpProblem,
+  notFound,
+  TooManyRequests,
+  unprocessable,
+} from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, verdict } from "./lifecycle.js";
 
-/** What one customer's unpaid orders may hold, and how long an order holds its units (config.orders). */
+/**
+ * What one customer's unpaid orders may hold, how long an order holds its units, and how many
+ * bookings an account and a client address may make an hour (config.orders; docs/product.md).
+ */
 export interface BookingRules {
   holdSeconds: number;
   maxUnpaid: number;
   maxUnpaidUnits: number;
+  maxSharePercent: number;
+  accountLimitPerHour: number;
+  addressLimitPerHour: number;
+}
+
+/** Who books: the signed-in customer, and the client address the request came from. */
+export interface Booker {
+  user: SessionUser;
+  address: string;
+}
+
+/** The code of the 403 answered to a booking from an account whose email is not verified. */
+const EMAIL_NOT_VERIFIED = "email-not-verified";
+
+/** Booking needs a verified email address (docs/product.md): 403 with a stable code otherwise. */
+export function requireVerifiedEmail(user: SessionUser): void {
+  if (user.emailVerified) return;
+  throw new HttpProblem(
+    403,
+    forbidden().title,
+    orderMessages.emailNotVerified,
+    undefined,
+    EMAIL_NOT_VERIFIED,
+  );
 }
 
 type OrderRow = typeof orders.$inferSelect;
@@ -75,6 +110,27 @@ export interface Placed {
 
 /** SQLSTATE of book_order when it took no stock (migration 0013): nothing of the call was kept. */
 const NOT_BOOKED = "GH409";
+/** SQLSTATE of book_order over a booking limit (migration 0014): HINT says whose, DETAIL the seconds left. */
+const OVER_LIMIT = "GH429";
+
+/** The PostgreSQL error inside what Drizzle threw, with the fields book_order sets. */
+function pgError(error: unknown): { hint?: string; detail?: string } {
+  const e = error as { code?: unknown; cause?: unknown; hint?: string; detail?: string };
+  if (e?.code === OVER_LIMIT) return e;
+  return e?.cause && e.cause !== e ? pgError(e.cause) : {};
+}
+
+/** The 429 for a booking over its account's or its address's limit, in words. */
+function overLimit(error: unknown, rules: BookingRules): TooManyRequests {
+  const { hint, detail } = pgError(error);
+  const retry = Math.max(1, Number.parseInt(detail ?? "", 10) || 3600);
+  const minutes = Math.ceil(retry / 60);
+  const text =
+    hint === "address"
+      ? orderMessages.limits.addressRateLimited(rules.addressLimitPerHour, minutes)
+      : orderMessages.limits.accountRateLimited(rules.accountLimitPerHour, minutes);
+  return new TooManyRequests(text, retry);
+}
 
 /** Every column of an order but its search text (never answered). */
 const { searchText: _searchText, ...orderColumns } = getTableColumns(orders);
@@ -88,7 +144,7 @@ const { searchText: _searchText, ...orderColumns } = getTableColumns(orders);
  */
 async function bookOrder(
   db: Db,
-  user: SessionUser,
+  { user, address }: Booker,
   input: OrderInput,
   change: CatalogChange,
   rules: BookingRules,
@@ -96,9 +152,11 @@ async function bookOrder(
 ): Promise<Omit<OrderRow, "searchText"> | undefined> {
   const booked = db.$with("booked", orderColumns).as(
     sql`select * from book_order(${user.id}::text, ${user.name}::text, ${user.email}::text,
-      ${input.productId}::uuid, ${input.quantity}::integer, ${input.address}::text, ${input.phone}::text,
-      ${input.img ?? null}::text, ${rules.holdSeconds}::integer, ${rules.maxUnpaid}::integer,
-      ${rules.maxUnpaidUnits}::integer, ${MAX_ORDER_TOTAL}::bigint, ${idempotency?.key ?? null}::text,
+      ${address}::text, ${input.productId}::uuid, ${input.quantity}::integer, ${input.address}::text,
+      ${input.phone}::text, ${input.img ?? null}::text, ${rules.holdSeconds}::integer,
+      ${rules.maxUnpaid}::integer, ${rules.maxUnpaidUnits}::integer, ${rules.maxSharePercent}::integer,
+      ${MIN_ORDER_QUANTITY}::integer, ${rules.accountLimitPerHour}::integer,
+      ${rules.addressLimitPerHour}::integer, ${MAX_ORDER_TOTAL}::bigint, ${idempotency?.key ?? null}::text,
       ${idempotency?.hash ?? null}::text)`,
   );
   const [row] = await db
@@ -118,24 +176,36 @@ async function bookOrder(
  * order whose hold ran out, waiting for the expiry job, no longer counts.
  */
 const heldBy = (userId: string) =>
-  sql`(select quantity from ${orders} where ${orders.userId} = ${userId} and ${orders.status} = 'pending' and ${orders.expiresAt} > now()) as held`;
+  sql`(select quantity, product_id from ${orders} where ${orders.userId} = ${userId} and ${orders.status} = 'pending' and ${orders.expiresAt} > now()) as held`;
+
+/** A share of a product's stock (ORDER_MAX_SHARE_PERCENT), never fewer units than the minimum order. */
+const shareOf = (stock: number, rules: BookingRules) =>
+  Math.max(MIN_ORDER_QUANTITY, Math.floor((stock * rules.maxSharePercent) / 100));
 
 /**
  * Why no stock was taken, read after the refusal: 404 once the product is gone, 400 when the order
  * would total more than one payment can take, 409 when the customer holds too much unpaid already
- * (the cap), otherwise 409 (out of stock).
+ * (the cap), when the stock is short (out of stock), or when the customer, or the client address,
+ * would hold more than its share of the product (book_order in migration 0014).
  */
-async function notPlaced(db: Db, user: SessionUser, input: OrderInput, rules: BookingRules): Promise<never> {
+async function notPlaced(
+  db: Db,
+  { user, address }: Booker,
+  input: OrderInput,
+  rules: BookingRules,
+): Promise<never> {
   const [product] = await db
-    .select({ price: products.price })
+    .select({ price: products.price, quantity: products.quantity })
     .from(products)
     .where(eq(products.id, input.productId));
   if (!product) throw notFound(orderMessages.productMissing);
   if (!withinOrderTotal(product.price, input.quantity)) throw badRequest(orderTotalTooLarge());
-  const held = await db.execute<{ orders: number; units: number }>(
-    sql`select count(*)::int as orders, coalesce(sum(quantity), 0)::int as units from ${heldBy(user.id)}`,
+  const held = await db.execute<{ orders: number; units: number; mine: number }>(
+    sql`select count(*)::int as orders, coalesce(sum(quantity), 0)::int as units,
+      coalesce(sum(quantity) filter (where product_id = ${input.productId}), 0)::int as mine
+      from ${heldBy(user.id)}`,
   );
-  const { orders: count = 0, units = 0 } = held.rows[0] ?? {};
+  const { orders: count = 0, units = 0, mine = 0 } = held.rows[0] ?? {};
   if (count >= rules.maxUnpaid) throw conflict(orderMessages.lifecycle.tooManyUnpaid(rules.maxUnpaid));
   if (units + input.quantity > rules.maxUnpaidUnits) {
     throw conflict(
@@ -144,6 +214,21 @@ async function notPlaced(db: Db, user: SessionUser, input: OrderInput, rules: Bo
         units.toLocaleString("en-US"),
       ),
     );
+  }
+  if (product.quantity < input.quantity) throw conflict(orderMessages.outOfStock);
+  const yours = shareOf(product.quantity + mine, rules);
+  if (mine + input.quantity > yours)
+    throw conflict(orderMessages.limits.overShare(rules.maxSharePercent, yours, mine));
+  if (rules.addressLimitPerHour > 0) {
+    const booked = await db.execute<{ units: number }>(
+      sql`select coalesce(max(count), 0)::int as units from ${rateLimits}
+        where ${rateLimits.key} = ${`booking:address-units:${address}:${input.productId}`}
+          and ${rateLimits.windowStart} > now() - make_interval(secs => ${rules.holdSeconds})`,
+    );
+    const fromAddress = booked.rows[0]?.units ?? 0;
+    const share = shareOf(product.quantity + fromAddress, rules);
+    if (fromAddress + input.quantity > share)
+      throw conflict(orderMessages.limits.addressOverShare(rules.maxSharePercent, share));
   }
   throw conflict(orderMessages.outOfStock);
 }
@@ -154,7 +239,7 @@ async function notPlaced(db: Db, user: SessionUser, input: OrderInput, rules: Bo
  */
 export async function placeOrder(
   db: Db,
-  user: SessionUser,
+  booker: Booker,
   input: OrderInput,
   change: CatalogChange,
   rules: BookingRules,
@@ -164,9 +249,10 @@ export async function placeOrder(
   const idempotency = idempotencyKey ? { key: idempotencyKey, hash: requestHash(input) } : undefined;
   let row: Omit<OrderRow, "searchText"> | undefined;
   try {
-    row = await bookOrder(db, user, input, change, rules, idempotency);
+    row = await bookOrder(db, booker, input, change, rules, idempotency);
   } catch (error) {
-    if (hasSqlState(error, NOT_BOOKED)) return notPlaced(db, user, input, rules);
+    if (hasSqlState(error, NOT_BOOKED)) return notPlaced(db, booker, input, rules);
+    if (hasSqlState(error, OVER_LIMIT)) throw overLimit(error, rules);
     throw error;
   }
   if (row) return { order: toOrder(row), replayed: false };
@@ -176,7 +262,7 @@ export async function placeOrder(
     .select({ requestHash: idempotencyKeys.requestHash, order: orders })
     .from(idempotencyKeys)
     .leftJoin(orders, eq(orders.id, idempotencyKeys.orderId))
-    .where(and(eq(idempotencyKeys.userId, user.id), eq(idempotencyKeys.key, idempotency.key)));
+    .where(and(eq(idempotencyKeys.userId, booker.user.id), eq(idempotencyKeys.key, idempotency.key)));
   if (previous?.requestHash !== idempotency.hash) throw unprocessable(orderMessages.idempotencyMismatch);
   if (!previous.order) throw notFound(orderMessages.notFound);
   return { order: toOrder(previous.order), replayed: true };

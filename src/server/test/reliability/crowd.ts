@@ -25,6 +25,8 @@ export async function signedInCrowd(databaseUrl: string, count: number): Promise
           name: `Buyer ${i}`,
           email: uniqueEmail("buyer"),
           phone: "+1 555 0199",
+          // Booking needs a verified email; the crowd's addresses are taken as proved.
+          emailVerified: true,
         })),
       )
       .returning({ id: users.id, email: users.email });

@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
+import { until } from "../until.js";
 import { cookieHeader, uniqueEmail } from "../users.js";
+import { TEST_DATA_DIR } from "./figures.js";
 
 export interface HttpReply {
   status: number;
@@ -81,7 +85,25 @@ export class ShopClient {
       body: { name, email, password: "Passw0rd!", phone: "+1 555 0199" },
     });
     if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
-    return { email, cookie: cookieHeader(res.headers["set-cookie"]) };
+    const customer = { email, cookie: cookieHeader(res.headers["set-cookie"]) };
+    await this.verify(customer);
+    return customer;
+  }
+
+  /**
+   * Follows the verification link the shop mailed to the customer (booking needs it), as the
+   * customer would: the test shops have no SMTP_URL, so the mail is in the outbox of whichever
+   * instance answered the sign-up, under .test-data (shop-process.ts), named after the address.
+   */
+  async verify(customer: Customer): Promise<void> {
+    let link: string | undefined;
+    await until(`the verification mail to ${customer.email}`, () => {
+      link = verificationLinkInOutboxes(customer.email);
+      return link !== undefined;
+    });
+    const url = new URL(link ?? "");
+    const res = await this.request("GET", `${url.pathname}${url.search}`, { cookie: customer.cookie });
+    if (res.status !== 302) throw new Error(`verification failed: ${res.status} ${res.text}`);
   }
 
   placeOrder(customer: Customer, productId: string, quantity: number, headers: Record<string, string> = {}) {
@@ -109,4 +131,29 @@ export async function signUpCustomers(client: ShopClient, count: number): Promis
   };
   await Promise.all(Array.from({ length: 4 }, worker));
   return customers;
+}
+
+/** The verification link in a dev-outbox mail to `email` in any test shop's data folder, if one is there. */
+function verificationLinkInOutboxes(email: string): string | undefined {
+  let places: string[];
+  try {
+    places = readdirSync(TEST_DATA_DIR);
+  } catch {
+    return undefined;
+  }
+  for (const place of places) {
+    const outbox = path.join(TEST_DATA_DIR, place, "outbox");
+    let files: string[];
+    try {
+      files = readdirSync(outbox);
+    } catch {
+      continue;
+    }
+    for (const file of files.filter((f) => f.endsWith(`-${email}.json`))) {
+      const mail = JSON.parse(readFileSync(path.join(outbox, file), "utf8")) as { text?: string };
+      const link = mail.text?.match(/https?:\/\/\S+\/api\/auth\/verify-email\S*/)?.[0];
+      if (link) return link;
+    }
+  }
+  return undefined;
 }

@@ -108,6 +108,10 @@ export async function startShop(options: ShopOptions): Promise<ShopProcess> {
       // test/app.ts, unless a test sets it.
       ORDER_MAX_UNPAID: "1000000",
       ORDER_MAX_UNPAID_UNITS: "1000000000",
+      ORDER_MAX_SHARE_PERCENT: "100",
+      // Every test customer books from 127.0.0.1, many times an hour.
+      BOOKING_LIMIT_PER_HOUR: "1000000000",
+      BOOKING_LIMIT_PER_ADDRESS_PER_HOUR: "0",
       ...options.env,
     },
   });

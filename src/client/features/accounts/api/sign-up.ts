@@ -5,7 +5,10 @@ import { api } from "../../../lib/api.js";
 import { getSessionUser, sessionQueryKey } from "../../../lib/auth.js";
 import { startSession } from "./start-session.js";
 
-export type SignUpValues = z.output<typeof signUpSchema>;
+export type SignUpValues = z.output<typeof signUpSchema> & {
+  /** The page the mailed verification link brings the new customer back to (a path of the shop's). */
+  callbackURL?: string;
+};
 
 /** Answers 200 {ok: true} whether or not the email already had an account. */
 function signUp(values: SignUpValues): Promise<unknown> {

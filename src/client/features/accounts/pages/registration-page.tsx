@@ -30,16 +30,20 @@ export function RegistrationPage() {
   });
   const { errors } = formState;
 
+  // The verification link mailed at sign-up brings the customer back to the page they came from.
   const onSubmit = handleSubmit((values) =>
-    signUp.mutate(values, {
-      onSuccess: ({ signedIn }) => {
-        if (signedIn) return void navigate(paths.home, { replace: true });
-        // The email already had an account: the server mailed its owner and signed no one in.
-        toast.info(accountMessages.checkEmail);
-        void navigate(withRedirect(paths.login, redirect), { replace: true });
+    signUp.mutate(
+      { ...values, callbackURL: safeRedirect(redirect) },
+      {
+        onSuccess: ({ signedIn }) => {
+          if (signedIn) return void navigate(paths.home, { replace: true });
+          // The email already had an account: the server mailed its owner and signed no one in.
+          toast.info(accountMessages.checkEmail);
+          void navigate(withRedirect(paths.login, redirect), { replace: true });
+        },
+        onError: (error) => showServerError(error, ["name", "email", "password", "phone"], setError),
       },
-      onError: (error) => showServerError(error, ["name", "email", "password", "phone"], setError),
-    }),
+    ),
   );
 
   return (

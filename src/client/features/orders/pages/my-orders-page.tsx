@@ -16,6 +16,8 @@ import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
+import { VerifyEmailNotice } from "../../../components/verify-email-notice.js";
+import { useSession } from "../../../lib/auth.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
@@ -216,6 +218,7 @@ function OrderList({ orders, first, regionRef }: ListProps) {
 
 /** /dashboard: the customer's own orders (docs/product.md, Pages: My Orders), a page at a time. */
 export function MyOrdersPage() {
+  const { user } = useSession();
   const position = usePagePosition();
   const orders = useMyOrders(position);
   const regionRef = useRef<HTMLElement>(null);
@@ -225,6 +228,11 @@ export function MyOrdersPage() {
   return (
     <>
       <DashboardHeading title={dashboardMessages.myOrders} lead={dashboardMessages.myOrdersLead} />
+      {user && !user.emailVerified ? (
+        <div className="mb-6">
+          <VerifyEmailNotice email={user.email} />
+        </div>
+      ) : null}
       {orders.isPending ? (
         <Spinner />
       ) : orders.isError ? (
