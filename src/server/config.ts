@@ -218,6 +218,11 @@ export interface Config {
     outboxDays: number;
     /** Cancelled sandbox payment intents made this many days ago. */
     cancelledIntentDays: number;
+    /**
+     * Rate-limit counters whose window started this long ago: the longest window any counter has
+     * (a day, or the hold's time that book_order counts an address's units of a product over).
+     */
+    rateLimitSeconds: number;
   };
   /** The seller printed on every invoice (features/invoices): SELLER_NAME, _ADDRESS, _EMAIL, _TAX_ID. */
   seller: Seller;
@@ -388,6 +393,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       intervalSeconds: env.RETENTION_INTERVAL_SECONDS,
       outboxDays: env.MAIL_OUTBOX_RETENTION_DAYS,
       cancelledIntentDays: env.CANCELLED_INTENT_RETENTION_DAYS,
+      rateLimitSeconds: Math.max(24 * 3600, Math.round(env.ORDER_HOLD_HOURS * 3600)),
     },
     seller: {
       name: env.SELLER_NAME ?? "Gearhouse",

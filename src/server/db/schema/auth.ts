@@ -88,8 +88,13 @@ export const verifications = pgTable(
 );
 
 /** Fixed-window rate-limit counters shared by every instance, bumped atomically. */
-export const rateLimits = pgTable("rate_limit", {
-  key: text("key").primaryKey(),
-  count: integer("count").notNull(),
-  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
-});
+export const rateLimits = pgTable(
+  "rate_limit",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  },
+  // The retention job reads the counters whose window ended long ago, oldest first.
+  (t) => [index("rate_limit_window_start_idx").on(t.windowStart)],
+);

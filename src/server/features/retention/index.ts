@@ -6,6 +6,7 @@ import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
 import {
   RETENTION_BATCH,
   removeCancelledIntents,
+  removeEndedRateLimits,
   removeOldIdempotencyKeys,
   removeOldOutboxRows,
 } from "./retention.js";
@@ -29,6 +30,10 @@ function retainedTables(db: Db, retention: Config["retention"]): Retained[] {
     {
       table: "sandbox_intent",
       step: () => removeCancelledIntents(db, { days: retention.cancelledIntentDays }),
+    },
+    {
+      table: "rate_limit",
+      step: () => removeEndedRateLimits(db, { olderThanSeconds: retention.rateLimitSeconds }),
     },
   ];
 }

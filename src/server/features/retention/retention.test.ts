@@ -1,8 +1,15 @@
 import { eq, inArray, type SQL, sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { idempotencyKeys, mailOutbox, orderIntents, sandboxIntents } from "../../db/schema/index.js";
+import {
+  idempotencyKeys,
+  mailOutbox,
+  orderIntents,
+  rateLimits,
+  sandboxIntents,
+} from "../../db/schema/index.js";
 import { registry } from "../../lib/metrics.js";
+import { hitRateLimit } from "../../lib/rate-limit.js";
 import { createTestApp, setUpTestApp } from "../../test/app.js";
 import { paidOrder, placeOrder } from "../../test/payments.js";
 import { until } from "../../test/until.js";
@@ -12,7 +19,9 @@ import {
   cancelledIntentStep,
   idempotencyKeyStep,
   outboxStep,
+  rateLimitStep,
   removeCancelledIntents,
+  removeEndedRateLimits,
   removeOldIdempotencyKeys,
   removeOldOutboxRows,
 } from "./retention.js";
@@ -22,7 +31,7 @@ const alice = ctx.signedUpUser({ name: "Alice Retained" });
 const db = () => ctx.database.db;
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
 const daysAgo = (d: number) => hoursAgo(d * 24);
-const RETENTION = { intervalSeconds: 0, outboxDays: 30, cancelledIntentDays: 7 };
+const RETENTION = { intervalSeconds: 0, outboxDays: 30, cancelledIntentDays: 7, rateLimitSeconds: 24 * 3600 };
 
 let keys = 0;
 /** An idempotency key of alice's, made at `createdAt`, for `orderId`. */
@@ -121,6 +130,39 @@ describe("the retention job", () => {
     expect(records.map((r) => r.intentId).sort()).toEqual(ids.slice(1).sort());
   });
 
+  it("removes rate-limit counters whose window ended longer ago than the longest window, and they count nothing after", async () => {
+    const counters = {
+      old: `test:old:${Date.now()}`,
+      young: `test:young:${Date.now()}`,
+      held: `booking:address-units:192.0.2.7:${Date.now()}`,
+    };
+    await db()
+      .insert(rateLimits)
+      .values([
+        { key: counters.old, count: 50, windowStart: hoursAgo(25) },
+        { key: counters.young, count: 50, windowStart: hoursAgo(23) },
+        { key: counters.held, count: 50, windowStart: hoursAgo(30) },
+      ]);
+    const left = async () =>
+      (
+        await db()
+          .select({ key: rateLimits.key })
+          .from(rateLimits)
+          .where(inArray(rateLimits.key, Object.values(counters)))
+      )
+        .map((r) => r.key)
+        .sort();
+    // A hold of 48 hours: the units an address booked within it are still counted, so nothing goes.
+    expect(await removeEndedRateLimits(db(), { olderThanSeconds: 48 * 3600 })).toBe(0);
+    expect(await left()).toEqual(Object.values(counters).sort());
+    // The default day: both counters whose window started over a day ago go, the younger stays.
+    expect(await removeEndedRateLimits(db(), { olderThanSeconds: 24 * 3600 })).toBe(2);
+    expect(await left()).toEqual([counters.young]);
+    // A removed counter is as one whose window ended: the next hit starts a new window at 1.
+    const hit = await hitRateLimit(db(), counters.old, 1, 3600);
+    expect(hit.allowed).toBe(true);
+  });
+
   it("works in bounded batches: a pass takes each table's steps while full ones come back", async () => {
     const order = await paidOrder(ctx, alice);
     const made = [];
@@ -135,6 +177,7 @@ describe("the retention job", () => {
       idempotency_key: 0,
       mail_outbox: 0,
       sandbox_intent: 0,
+      rate_limit: 0,
     });
   });
 
@@ -164,6 +207,9 @@ describe("the retention job", () => {
     const intentsPlan = await plan(cancelledIntentStep({ days: 7 }));
     expect(scans(intentsPlan)).toContain("sandbox_intent_canceled_idx");
     noSort(intentsPlan);
+    const countersPlan = await plan(rateLimitStep({ olderThanSeconds: 24 * 3600 }));
+    expect(scans(countersPlan)).toContain("rate_limit_window_start_idx");
+    noSort(countersPlan);
   });
 
   it("runs on its own in the app, every RETENTION_INTERVAL_SECONDS, and counts what it removed", async () => {

@@ -17,6 +17,10 @@ import type { Db } from "../../db/client.js";
  *   CANCELLED_INTENT_RETENTION_DAYS: a cancelled intent can never be paid. Stripe's intents live at
  *   Stripe; the shop's record of each is kept, as it is what lets a late payment for a removed
  *   order be refunded.
+ * - Rate-limit counters (lib/rate-limit.ts, book_order's) whose window ended: such a row counts as
+ *   nothing (the next hit starts a new window in its place), so removing it changes no limit. Kept
+ *   for the longest window any counter uses (a day, or a hold's time for the units booked from one
+ *   address: config.ts, retention.rateLimitSeconds).
  */
 export const RETENTION_BATCH = 500;
 
@@ -93,6 +97,27 @@ export function cancelledIntentStep({
     select count(*)::int as n from gone`;
 }
 
+/** The statement of one step of rate-limit counters whose window ended `olderThanSeconds` ago. */
+export function rateLimitStep({
+  olderThanSeconds,
+  batch = RETENTION_BATCH,
+}: {
+  olderThanSeconds: number;
+  batch?: number;
+}): SQL {
+  return sql`
+    with due as (
+      select key from rate_limit
+      where window_start < now() - make_interval(secs => ${olderThanSeconds})
+      order by window_start
+      limit ${batch}
+      for update skip locked
+    ), gone as (
+      delete from rate_limit r using due where r.key = due.key returning 1
+    )
+    select count(*)::int as n from gone`;
+}
+
 /** One step of each table: removes up to a batch of its rows past their time, and says how many. */
 export const removeOldIdempotencyKeys = (db: Db, options?: Parameters<typeof idempotencyKeyStep>[0]) =>
   removed(db, idempotencyKeyStep(options));
@@ -100,3 +125,5 @@ export const removeOldOutboxRows = (db: Db, options: Parameters<typeof outboxSte
   removed(db, outboxStep(options));
 export const removeCancelledIntents = (db: Db, options: Parameters<typeof cancelledIntentStep>[0]) =>
   removed(db, cancelledIntentStep(options));
+export const removeEndedRateLimits = (db: Db, options: Parameters<typeof rateLimitStep>[0]) =>
+  removed(db, rateLimitStep(options));
