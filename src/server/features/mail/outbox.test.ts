@@ -260,8 +260,11 @@ describe("the order mails' outbox", () => {
 
   it("sends order mails only to an address its account has verified, whoever asks", async () => {
     await drain();
+    // Booking needs a verified address (orders/service.ts); the outbox holds the rule on its own
+    // all the same, for an address no longer verified when its mail is due.
     const bob = await signUp(ctx.app, { name: "Bob Unverified" });
     const order = await placeOrder(ctx, bob);
+    await db().update(users).set({ emailVerified: false }).where(eq(users.id, bob.id));
     const { received, mailer } = mailServer();
     await sendDueMails(outbox(mailer));
     expect(received.filter((m) => m.to === bob.email)).toEqual([]);
@@ -284,22 +287,23 @@ describe("the order mails' outbox", () => {
         payload: { email: carol.email, redirectTo: "/passwordReset" },
       });
 
-    // A reset link counts: one of the hour's three.
+    // The sign-up's verification link and a reset link count: two of the hour's three.
+    await until("the verification mail", () => toCarol(accountMails.sent).length === 1);
     expect((await askReset()).statusCode).toBe(200);
-    await until("the reset mail", () => toCarol(accountMails.sent).length === 1);
-    // Three bookings: two mails go, the third is dropped (a booking mail over the cap is not kept).
+    await until("the reset mail", () => toCarol(accountMails.sent).length === 2);
+    // Two bookings: one mail goes, the second is dropped (a booking mail over the cap is not kept).
     const booked = [];
-    for (let i = 0; i < 3; i++) booked.push(await placeOrder(ctx, carol));
+    for (let i = 0; i < 2; i++) booked.push(await placeOrder(ctx, carol));
     const { received, mailer } = mailServer();
     await sendDueMails(capped(mailer), { limit: 1_000 });
-    expect(toCarol(received)).toHaveLength(2);
+    expect(toCarol(received)).toHaveLength(1);
     const rows = (await Promise.all(booked.map((o) => rowsOf(o.id)))).flat();
-    expect(rows.filter((r) => r.sentAt)).toHaveLength(2);
+    expect(rows.filter((r) => r.sentAt)).toHaveLength(1);
     expect(rows.filter((r) => r.droppedAt).map((r) => r.lastError)).toEqual([DROPPED.overCap]);
 
     // Over the cap: a reset link is not sent (the answer is the same), nor is any other account mail.
     expect((await askReset()).statusCode).toBe(200);
-    expect(toCarol(accountMails.sent)).toHaveLength(1);
+    expect(toCarol(accountMails.sent)).toHaveLength(2);
 
     // A paid order's receipt goes all the same (its booking mail does not); word of its shipment
     // waits for the hour to end, neither sent nor dropped, and not counted as a try.
