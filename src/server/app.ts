@@ -176,8 +176,10 @@ export async function buildApp(
       route: request.routeOptions.url ?? null,
     })),
   );
+  // With EARLY_ANSWERS=false none is registered: the routes' onRequest hooks give the same answers
+  // through Fastify (what `npm run bench` compares the early path with).
   app.decorate("answerEarly", (answer: EarlyAnswer) => {
-    early.push(answer);
+    if (config.earlyAnswers) early.push(answer);
   });
   app.addHook("preClose", async () => {
     state.closing = true;
