@@ -63,8 +63,17 @@ export interface Representation {
   coding?: "br" | "gzip";
 }
 
-/** The answer a route has cached for a URL it validated before, as the request accepts it. */
-export type CachedByUrl = (url: string, acceptEncoding: string | undefined) => Representation | undefined;
+/**
+ * Where a route keeps its cached answers: `find` looks up what it cached for a URL it validated
+ * before (undefined for any other URL), `represent` gives that answer as the request accepts it,
+ * and `cacheHeaders` the headers of a representation, the function its Fastify handler and
+ * onRequest hook set them with (ETag, Cache-Control, Vary, Content-Encoding).
+ */
+export interface CachedByUrl<T> {
+  find(url: string): T | undefined;
+  represent(found: T, acceptEncoding: string | undefined): Representation;
+  cacheHeaders(sent: Representation): Record<string, string>;
+}
 
 type PreparedHeaders = { ok: Record<string, string | number>; notModified: Record<string, string> };
 const MAX_PREPARED = 2_000;
@@ -72,17 +81,15 @@ const MAX_PREPARED = 2_000;
 export const CACHED_ANSWER_TYPE = "application/json; charset=utf-8";
 
 /**
- * Answers a GET of a URL the route has cached, early, with the route's own bytes and headers:
- * `cacheHeaders` is the function its Fastify handler and onRequest hook set them with (ETag,
- * Cache-Control, Vary, Content-Encoding). Counted in gearhouse_early_answers_total (not timed),
+ * Answers a GET of a URL the route has cached, early, with the route's own bytes and headers.
+ * A request of any other URL goes on to Fastify having cost a method check and a lookup. Counted in gearhouse_early_answers_total (not timed),
  * logged with the access line Fastify writes. Does nothing when early answers are off
  * (EARLY_ANSWERS=false): the route's onRequest hook then gives the same answer through Fastify.
  */
-export function answerCachedEarly(
+export function answerCachedEarly<T>(
   app: FastifyInstance,
   route: string,
-  cached: CachedByUrl,
-  cacheHeaders: (sent: Representation) => Record<string, string>,
+  { find, represent, cacheHeaders }: CachedByUrl<T>,
 ): void {
   // Every header of a 200 and of a 304 for one representation, made once (the ETag names it), by
   // this app: another app in the process may send other security headers.
@@ -109,9 +116,10 @@ export function answerCachedEarly(
   const counted = earlyAnswerCount(route);
   app.answerEarly((req, res) => {
     if (req.method !== "GET" || req.url === undefined) return false;
-    const sent = cached(req.url, rawHeader(req, "accept-encoding"));
-    if (!sent) return false;
+    const found = find(req.url);
+    if (found === undefined) return false;
     const started = logsAccess(app.log) ? performance.now() : undefined;
+    const sent = represent(found, rawHeader(req, "accept-encoding"));
     const headers = headersFor(sent);
     const reqId = freshRequestId(req, app.trustedProxy);
     // The prepared headers are shared by every answer of this representation; each takes its own

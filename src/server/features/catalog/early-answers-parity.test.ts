@@ -69,7 +69,7 @@ function get(base: string, path: string, headers: Record<string, string> = {}): 
 async function accessLine(shop: Shop, answer: Answer): Promise<Record<string, unknown>> {
   const reqId = answer.headers["x-request-id"];
   const find = () => shop.lines.find((l) => l.reqId === reqId && l.msg === "request completed");
-  await until(`the access line of request ${reqId}`, () => find() !== undefined, 10_000);
+  await until(`the access line of request ${reqId}`, () => find() !== undefined);
   return find() ?? {};
 }
 

@@ -110,15 +110,7 @@ function answeredByUrl(app: FastifyInstance, route: string) {
     const key = keys.get(url);
     return key === undefined ? undefined : cache.peek(key);
   };
-  answerCachedEarly(
-    app,
-    route,
-    (url, acceptEncoding) => {
-      const cached = cachedFor(url);
-      return cached && encodedFor(cached, acceptEncoding);
-    },
-    answerHeaders,
-  );
+  answerCachedEarly(app, route, { find: cachedFor, represent: encodedFor, cacheHeaders: answerHeaders });
   return {
     onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
       const cached = cachedFor(request.url);
