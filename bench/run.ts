@@ -12,9 +12,15 @@
 // Lighthouse), BENCH_ONLY (figures by name, e.g. "throughput,orders"), BENCH_SERVER_NODE_ARGS
 // (flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-gc"),
 // BENCH_SERVER_STDOUT ("inherit" shows the server's standard output, where --trace-gc writes).
+//
+// Throughput and latency at load also measure a second instance of the shop on the same database
+// with EARLY_ANSWERS=false, which gives the same cached catalog answers through Fastify (the
+// route's onRequest hook) instead of on node:http before it: the gain of the early path
+// (docs/decisions/early-catalog-answers.md), in the same rounds.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { embeddedDatabaseUrls } from "../src/server/db/embedded.js";
 import { initialBundle, routeOnlyModules } from "./bundle-size.js";
 import { SLICE_MS } from "./fixed-rate.js";
 import {
@@ -42,6 +48,8 @@ import {
 
 const APP_PORT = 3210;
 const BARE_PORT = 3211;
+/** The second instance of the shop, with EARLY_ANSWERS=false: the catalog's answers through Fastify. */
+const FASTIFY_PATH_PORT = 3212;
 const PG_PORT = 54390;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -164,14 +172,14 @@ function lateStretches(runs: LoadResult[], overMs: number): string {
   return `requests over ${overMs} ms: ${perRun.filter(Boolean).join("; ") || "none"}`;
 }
 
-function startApp(plan: CpuPlan, dataDir: string) {
+function startApp(plan: CpuPlan, dataDir: string, port = APP_PORT, env: NodeJS.ProcessEnv = {}) {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   return spawnNode(plan.server, [...startFlags(), ...nodeArgs, path.join(ROOT, "dist/server/main.js")], {
     stdout: process.env.BENCH_SERVER_STDOUT === "inherit" ? "inherit" : "ignore",
     env: {
       ...process.env,
       NODE_ENV: "development",
-      PORT: String(APP_PORT),
+      PORT: String(port),
       DATA_DIR: dataDir,
       EMBEDDED_PG_PORT: String(PG_PORT),
       LOG_LEVEL: "warn",
@@ -189,8 +197,30 @@ function startApp(plan: CpuPlan, dataDir: string) {
       BOOKING_LIMIT_PER_HOUR: "1000000000",
       BOOKING_LIMIT_PER_ADDRESS_PER_HOUR: "0",
       ORDER_MAX_SHARE_PERCENT: "100",
+      ...env,
     },
   });
+}
+
+/**
+ * A second instance of the shop on the first one's embedded database, answering the catalog
+ * through Fastify only (EARLY_ANSWERS=false). Idle while the others are measured.
+ */
+async function startFastifyPath(bench: Bench): Promise<{ url: string; stop(): Promise<void> }> {
+  const urls = embeddedDatabaseUrls(path.join(bench.dataDir, "postgres"), PG_PORT);
+  if (!urls) throw new Error("no credentials of the embedded PostgreSQL");
+  const child = startApp(bench.plan, bench.dataDir, FASTIFY_PATH_PORT, {
+    DATABASE_URL: urls.url,
+    EARLY_ANSWERS: "false",
+  });
+  const base = `http://localhost:${FASTIFY_PATH_PORT}`;
+  try {
+    await waitForOk(`${base}/readyz`, child);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { url: `${base}/api/products`, stop: () => stopProcess(child) };
 }
 
 interface Bench {
@@ -261,29 +291,46 @@ async function startBare(bench: Bench): Promise<{ url: string; bytes: number; st
   return { url, bytes: body.length, stop: () => stopProcess(bare) };
 }
 
-/** Throughput: the first page against the bare server sending its bytes. Returns the app's req/s. */
-async function throughput(bench: Bench, bare: { url: string; bytes: number }): Promise<number> {
+/**
+ * Throughput: the first page against the bare server sending its bytes, and the same page through
+ * Fastify (the instance without early answers). Returns the req/s of the app and of that instance.
+ */
+async function throughput(
+  bench: Bench,
+  bare: { url: string; bytes: number },
+  fastifyPathUrl: string,
+): Promise<{ appRps: number; fastifyRps: number }> {
   const { plan, listUrl, rows } = bench;
   console.log("[bench] warm-up");
   await runLoad(plan, closedLoop(listUrl, { durationSeconds: WARM_UP_S }));
+  await runLoad(plan, closedLoop(fastifyPathUrl, { durationSeconds: WARM_UP_S }));
   await runLoad(plan, closedLoop(bare.url, { durationSeconds: WARM_UP_S }));
 
-  console.log(`[bench] ${FIGURES.throughput}: ${LOAD_ROUNDS} × (bare, app), ${DURATION_S} s each`);
-  const runs = { bare: [] as LoadResult[], app: [] as LoadResult[] };
+  console.log(
+    `[bench] ${FIGURES.throughput}: ${LOAD_ROUNDS} × (bare, app, app through Fastify), ${DURATION_S} s each`,
+  );
+  const runs = { bare: [] as LoadResult[], app: [] as LoadResult[], fastify: [] as LoadResult[] };
   for (let i = 0; i < LOAD_ROUNDS; i++) {
     runs.bare.push(await runLoad(plan, closedLoop(bare.url)));
     runs.app.push(await runLoad(plan, closedLoop(listUrl)));
+    runs.fastify.push(await runLoad(plan, closedLoop(fastifyPathUrl)));
   }
   bench.raw[FIGURES.throughput] = runs;
   const bareRps = median(runs.bare.map((r) => r.requestsPerSecond));
   const appRps = median(runs.app.map((r) => r.requestsPerSecond));
+  const fastifyRps = median(runs.fastify.map((r) => r.requestsPerSecond));
   const failures = [...runs.bare, ...runs.app].reduce((sum, r) => sum + r.failures, 0);
-  // Each app run against the bare run just before it: on a shared host the rate either reaches
-  // drifts by half from one minute to the next, and a pair sees the same minute.
-  const pairs = runs.app.map(
-    (app, i) => app.requestsPerSecond / (runs.bare[i]?.requestsPerSecond ?? Number.NaN),
-  );
+  const fastifyFailures = runs.fastify.reduce((sum, r) => sum + r.failures, 0);
+  // Each app run against the bare run of its round: on a shared host the rate either reaches
+  // drifts by half from one minute to the next, and a round sees the same minute.
+  const ratios = (of: LoadResult[]) =>
+    of.map((run, i) => run.requestsPerSecond / (runs.bare[i]?.requestsPerSecond ?? Number.NaN));
+  const pairs = ratios(runs.app);
   const ratio = median(pairs);
+  const fastifyPairs = ratios(runs.fastify);
+  const gains = runs.app.map(
+    (app, i) => app.requestsPerSecond / (runs.fastify[i]?.requestsPerSecond ?? Number.NaN),
+  );
   rows.push(
     {
       id: FIGURES.throughput,
@@ -310,8 +357,33 @@ async function throughput(bench: Bench, bare: { url: string; bytes: number }): P
         failures ? `${failures} failed requests` : undefined,
       ),
     },
+    {
+      id: FIGURES.throughput,
+      figure: "same page through Fastify, no early answers (req/s)",
+      value: round(fastifyRps),
+      budget: "reference",
+      note: saturation(runs.fastify),
+    },
+    {
+      id: FIGURES.throughput,
+      figure: "throughput through Fastify / bare",
+      value: round(median(fastifyPairs), 3),
+      // At the budget, the early path would go (issue 29; docs/decisions/early-catalog-answers.md).
+      budget: "reference",
+      note: notes(
+        `rounds: ${fastifyPairs.map((p) => round(p, 2)).join(", ")}`,
+        fastifyFailures ? `${fastifyFailures} failed requests` : undefined,
+      ),
+    },
+    {
+      id: FIGURES.throughput,
+      figure: "early answers / through Fastify",
+      value: round(median(gains), 3),
+      budget: "reference",
+      note: `rounds: ${gains.map((g) => round(g, 2)).join(", ")}`,
+    },
   );
-  return appRps;
+  return { appRps, fastifyRps };
 }
 
 /**
@@ -320,13 +392,23 @@ async function throughput(bench: Bench, bare: { url: string; bytes: number }): P
  * machine sets (stalls of the host, of the load generator, of the kernel), shown beside the budget
  * for reference.
  */
-async function latencyAtLoad(bench: Bench, maxRps: number, bareUrl: string): Promise<void> {
-  const rate = Math.round(LATENCY_LOAD * maxRps);
-  console.log(`[bench] ${FIGURES.latency}: p99 at ${rate} req/s, ${LOAD_ROUNDS} × (bare, app)`);
-  const runs = { bare: [] as LoadResult[], app: [] as LoadResult[] };
+async function latencyAtLoad(
+  bench: Bench,
+  max: { appRps: number; fastifyRps: number },
+  bareUrl: string,
+  fastifyPathUrl: string,
+): Promise<void> {
+  const rate = Math.round(LATENCY_LOAD * max.appRps);
+  // Through Fastify at the same share of its own maximum: what the budget would ask of it.
+  const fastifyRate = Math.round(LATENCY_LOAD * max.fastifyRps);
+  console.log(
+    `[bench] ${FIGURES.latency}: p99 at ${rate} req/s (${fastifyRate} through Fastify), ${LOAD_ROUNDS} × (bare, app, app through Fastify)`,
+  );
+  const runs = { bare: [] as LoadResult[], app: [] as LoadResult[], fastify: [] as LoadResult[] };
   for (let i = 0; i < LOAD_ROUNDS; i++) {
     runs.bare.push(await runLoad(bench.plan, fixedRate(bareUrl, rate)));
     runs.app.push(await runLoad(bench.plan, fixedRate(bench.listUrl, rate)));
+    runs.fastify.push(await runLoad(bench.plan, fixedRate(fastifyPathUrl, fastifyRate)));
   }
   bench.raw[FIGURES.latency] = runs;
   const p99 = median(runs.app.map((r) => r.p99Ms));
@@ -355,6 +437,19 @@ async function latencyAtLoad(bench: Bench, maxRps: number, bareUrl: string): Pro
         saturation(runs.app),
         disturbances(runs.app),
         lateStretches(runs.app, BUDGET.p99AtLoadMs),
+      ),
+    },
+    {
+      id: FIGURES.latency,
+      figure: `same page through Fastify, p99 at ${Math.round(LATENCY_LOAD * 100)} % of its max (${fastifyRate} req/s)`,
+      value: `${median(runs.fastify.map((r) => r.p99Ms))} ms`,
+      budget: "reference",
+      note: notes(
+        `achieved ${round(median(runs.fastify.map((r) => r.requestsPerSecond)))} req/s`,
+        `p99 of each run: ${runs.fastify.map((r) => r.p99Ms).join(", ")} ms`,
+        saturation(runs.fastify),
+        disturbances(runs.fastify),
+        lateStretches(runs.fastify, BUDGET.p99AtLoadMs),
       ),
     },
   );
@@ -611,10 +706,16 @@ async function main() {
     let maxRps = 0;
     if (measures(FIGURES.throughput) || measures(FIGURES.latency) || measures(FIGURES.uploads)) {
       const bare = await startBare(bench);
+      const fastifyPath = await startFastifyPath(bench).catch(async (error) => {
+        await bare.stop();
+        throw error;
+      });
       try {
-        maxRps = await throughput(bench, bare);
-        if (measures(FIGURES.latency)) await latencyAtLoad(bench, maxRps, bare.url);
+        const max = await throughput(bench, bare, fastifyPath.url);
+        maxRps = max.appRps;
+        if (measures(FIGURES.latency)) await latencyAtLoad(bench, max, bare.url, fastifyPath.url);
       } finally {
+        await fastifyPath.stop();
         await bare.stop();
       }
     }

@@ -1,11 +1,6 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, {
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  LogController,
-} from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -34,6 +29,7 @@ import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
+import { AccessLog, REQUEST_ID_HEADER } from "./lib/access-log.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import { requestIdOf } from "./lib/request-id.js";
 import { type ProxyTrust, proxyTrust } from "./lib/trusted-proxy.js";
@@ -90,33 +86,6 @@ export interface BuildOptions {
 }
 
 /**
- * One access line per request, written when it is answered, instead of Fastify's two (the
- * "incoming request" line moves to debug): half the logging work on every request.
- */
-class AccessLog extends LogController {
-  override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, "incoming request");
-  }
-
-  /**
-   * One line per request: its id (reqId, which the request's logger adds), the route it matched (its pattern, never
-   * the URL, whose path or query may carry a token), status, duration and the signed-in user's id.
-   * No header, cookie or body is logged.
-   */
-  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    const line = {
-      method: request.method,
-      route: request.routeOptions.url ?? null,
-      status: reply.statusCode,
-      ms: reply.elapsedTime,
-      userId: request.sessionUserId ?? null,
-    };
-    if (error) reply.log.error({ ...line, err: error }, "request errored");
-    else reply.log.info(line, "request completed");
-  }
-}
-
-/**
  * The whole HTTP application as a Fastify plugin tree: external plugins, then the app's own
  * plugins, then the features. It owns no process concerns (listening, signals, the database server).
  */
@@ -151,9 +120,10 @@ export async function buildApp(
     inFlight.delete(reply);
     if (state.closing) setImmediate(() => app.server.closeIdleConnections());
   };
-  // Every answer Fastify gives carries its request's id (the early answers add it themselves).
+  // Every answer Fastify gives carries its request's id (the early answers add it themselves,
+  // under the same header, lib/access-log.ts).
   app.addHook("onRequest", async (request, reply) => {
-    reply.header("x-request-id", request.id);
+    reply.header(REQUEST_ID_HEADER, request.id);
     inFlight.add(reply);
     reply.raw.once("close", () => answered(reply));
   });
@@ -176,8 +146,10 @@ export async function buildApp(
       route: request.routeOptions.url ?? null,
     })),
   );
+  // With EARLY_ANSWERS=false none is registered: the routes' onRequest hooks give the same answers
+  // through Fastify (what `npm run bench` compares the early path with).
   app.decorate("answerEarly", (answer: EarlyAnswer) => {
-    early.push(answer);
+    if (config.earlyAnswers) early.push(answer);
   });
   app.addHook("preClose", async () => {
     state.closing = true;

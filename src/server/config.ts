@@ -163,6 +163,9 @@ const envSchema = z
     METRICS_TOKEN: optionalString.pipe(z.string().min(16).optional()),
     SEED_DEMO: z.enum(["true", "false", ""]).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    // "false" serves the catalog's cached answers through Fastify instead of on node:http before it
+    // (plugins/early-answers.ts): the same answers, for `npm run bench` to compare the two paths.
+    EARLY_ANSWERS: z.enum(["true", "false", ""]).optional(),
     STATIC_DIR: optionalString,
   })
   .superRefine((env, ctx) => {
@@ -286,6 +289,11 @@ export interface Config {
   /** Demo accounts with published passwords are created (SEED_DEMO outside production). */
   demoAccounts: boolean;
   logLevel: string;
+  /**
+   * The catalog's cached answers are given on node:http before Fastify (EARLY_ANSWERS, on unless
+   * "false"; docs/decisions/early-catalog-answers.md); otherwise by the route's onRequest hook.
+   */
+  earlyAnswers: boolean;
   staticDir: string;
 }
 
@@ -433,6 +441,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo,
     demoAccounts,
     logLevel: env.LOG_LEVEL,
+    earlyAnswers: env.EARLY_ANSWERS !== "false",
     staticDir: path.resolve(env.STATIC_DIR ?? "dist/client"),
   };
 }

@@ -16,11 +16,9 @@ import {
 import { productListPath } from "../../../shared/constants.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
-import { earlyAnswerCount } from "../../lib/metrics.js";
 import { notFound } from "../../lib/problem.js";
-import { rawHeader } from "../../lib/raw-header.js";
-import { freshRequestId } from "../../lib/request-id.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
 import type { CachedBody } from "./cache.js";
 import { changeCatalog } from "./changes.js";
 import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";
@@ -46,10 +44,7 @@ interface Encoded {
  */
 const encodedCopies = new WeakMap<CachedBody, { br?: Encoded; gzip?: Encoded }>();
 
-function encodedFor(
-  cached: CachedBody,
-  acceptEncoding: string | undefined,
-): Encoded & { coding?: "br" | "gzip" } {
+function encodedFor(cached: CachedBody, acceptEncoding: string | undefined): Representation {
   if (!acceptEncoding || cached.body.length < COMPRESS_FROM_BYTES) return cached;
   const coding = /\bbr\b/.test(acceptEncoding) ? "br" : /\bgzip\b/.test(acceptEncoding) ? "gzip" : undefined;
   if (!coding) return cached;
@@ -72,9 +67,6 @@ function encodedFor(
   return { ...copy, coding };
 }
 
-/** A cached answer as one representation: its bytes, its ETag, and its content coding if any. */
-type Representation = Encoded & { coding?: "br" | "gzip" };
-
 /**
  * The headers of a representation besides the security headers: its strong ETag, `no-cache` (so
  * browsers keep it but ask each time, and stock is never shown older than the server's cache; an
@@ -96,86 +88,29 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, cached: Cached
   reply.headers(headers);
   if (matchesEtag(request.headers["if-none-match"], sent.etag)) return sendNotModified(reply);
   if (coding) reply.header("content-encoding", coding);
-  return reply.type(JSON_TYPE).send(sent.body);
+  return reply.type(CACHED_ANSWER_TYPE).send(sent.body);
 }
-
-const JSON_TYPE = "application/json; charset=utf-8";
-/** The log levels at which the access line of each request is written (AccessLog in app.ts). */
-const LOGS_REQUESTS = new Set(["trace", "debug", "info"]);
 
 /** Raw URLs remembered with their cache keys; searches are free text, so the list is bounded. */
 const MAX_REMEMBERED_URLS = 1_000;
 
-type EarlyHeaders = { ok: Record<string, string | number>; notModified: Record<string, string> };
-const MAX_EARLY_HEADERS = 2_000;
-
-/**
- * Every header of a 200 and of a 304 for one representation, made once (the ETag names it) in
- * `made`, which belongs to one app: another app in the process may send other security headers.
- */
-function headersFor(app: FastifyInstance, made: Map<string, EarlyHeaders>, sent: Representation) {
-  let headers = made.get(sent.etag);
-  if (!headers) {
-    const { "content-encoding": _coding, ...validators } = answerHeaders(sent);
-    headers = {
-      ok: {
-        ...app.securityHeaders,
-        ...answerHeaders(sent),
-        "content-type": JSON_TYPE,
-        "content-length": sent.body.length,
-      },
-      notModified: { ...app.securityHeaders, ...validators },
-    };
-    if (made.size >= MAX_EARLY_HEADERS) made.clear();
-    made.set(sent.etag, headers);
-  }
-  return headers;
-}
-
 /**
  * Answers a request whose exact URL was parsed and validated before, straight from the cache: the
  * same URL parses to the same key, so parsing and validating it again (most of what the route costs
- * besides sending) would change nothing. Two ways in: as an early answer on node:http (the running
- * server: no Fastify request, reply, hooks or child logger either, the same bytes and headers, and
- * the same access line), and as the route's onRequest hook (light-my-request, and a server that
- * is closing). Other requests take the route's usual path, which remembers their URL once it has
- * validated them.
+ * besides sending) would change nothing. Two ways in: as an early answer on node:http
+ * (plugins/early-answers.ts: the running server, no Fastify request, reply, hooks or child logger,
+ * the same bytes and headers, and the same access line), and as the route's onRequest hook
+ * (light-my-request, a server that is closing, and EARLY_ANSWERS=false). Other requests take the
+ * route's usual path, which remembers their URL once it has validated them.
  */
 function answeredByUrl(app: FastifyInstance, route: string) {
   const cache = app.catalogCache;
   const keys = new Map<string, string>();
-  const madeHeaders = new Map<string, EarlyHeaders>();
-  const cachedFor = (url: string | undefined) => {
-    const key = url === undefined ? undefined : keys.get(url);
+  const cachedFor = (url: string) => {
+    const key = keys.get(url);
     return key === undefined ? undefined : cache.peek(key);
   };
-  const counted = earlyAnswerCount(route);
-  app.answerEarly((req, res) => {
-    if (req.method !== "GET") return false;
-    const cached = cachedFor(req.url);
-    if (!cached) return false;
-    const started = LOGS_REQUESTS.has(app.log.level) ? performance.now() : undefined;
-    const sent = encodedFor(cached, rawHeader(req, "accept-encoding"));
-    const headers = headersFor(app, madeHeaders, sent);
-    const reqId = freshRequestId(req, app.trustedProxy);
-    // The prepared headers are shared by every answer of this representation; each takes its own
-    // request id in them just before writeHead, which copies them out at once.
-    if (matchesEtag(rawHeader(req, "if-none-match"), sent.etag)) {
-      headers.notModified["x-request-id"] = reqId;
-      res.writeHead(304, headers.notModified).end();
-      counted.notModified++;
-    } else {
-      headers.ok["x-request-id"] = reqId;
-      res.writeHead(200, headers.ok).end(sent.body);
-      counted.ok++;
-    }
-    if (started !== undefined)
-      app.log.info(
-        { reqId, method: req.method, route, status: res.statusCode, ms: performance.now() - started },
-        "request completed",
-      );
-    return true;
-  });
+  answerCachedEarly(app, route, { find: cachedFor, represent: encodedFor, cacheHeaders: answerHeaders });
   return {
     onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
       const cached = cachedFor(request.url);
