@@ -2,7 +2,7 @@
 // render-worker.ts does, except a mail whose customer is named "Loops Forever", on which it spins
 // for ever, as a template caught in a loop would (only ending the thread stops it).
 import { parentPort } from "node:worker_threads";
-import type { RenderReply, RenderRequest } from "../features/mail/render-worker.js";
+import type { RenderReady, RenderReply, RenderRequest } from "../features/mail/render-worker.js";
 import { renderMail } from "../features/mail/templates.js";
 import { lowerThisThread } from "../lib/threads.js";
 
@@ -17,4 +17,5 @@ if (port) {
       mail: await renderMail(kind, order, publicUrl, invoiceNumber),
     } satisfies RenderReply);
   });
+  port.postMessage({ ready: true } satisfies RenderReady);
 }

@@ -72,7 +72,8 @@ describe("the mail render thread", () => {
 
   it("fails a mail that takes longer than its limit, ends the thread, and renders the next in a new one", async () => {
     const stalling = mailRenderThread({
-      // Long enough for a thread's first mail (React to load) on a busy machine.
+      // Counted once the thread is ready (React loaded); long enough for a mail at the lowest
+      // priority beside two CPU hogs.
       limitMs: 5_000,
       worker: {
         url: new URL("../../test/stalling-render-worker.ts", import.meta.url).href,

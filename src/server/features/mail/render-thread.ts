@@ -1,6 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { workerThread } from "../../lib/threads.js";
-import type { RenderReply, RenderRequest } from "./render-worker.js";
+import type { RenderReady, RenderReply, RenderRequest } from "./render-worker.js";
 import type { RenderMail } from "./templates.js";
 
 /** A thread with nothing to render this long ends, giving back the memory React took. */
@@ -13,10 +13,11 @@ const IDLE_EXIT_MS = 30_000;
 const YOUNG_GENERATION_MB = 4;
 
 /**
- * How long one mail may take, from being handed to the thread to its answer: a template that loops,
- * or a thread wedged otherwise, fails that mail (tried again after its backoff) and the thread is
- * ended, to start afresh with the next mail. A mail takes about a millisecond; the first of a
- * thread, with React to load, a few hundred.
+ * How long one mail may take, from being handed to a thread that is ready (its modules, React among
+ * them, loaded: that takes a few hundred milliseconds, and far longer at the lowest priority on a
+ * busy machine, so it is not counted) to its answer: a template that loops, or a thread wedged
+ * otherwise, fails that mail (tried again after its backoff) and the thread is ended, to start
+ * afresh with the next mail. A mail takes about a millisecond.
  */
 const RENDER_LIMIT_MS = 10_000;
 
@@ -52,6 +53,8 @@ export function mailRenderThread(options: MailRenderOptions = {}): MailRenderer 
     number,
     { worker: Worker; resolve(reply: RenderReply): void; reject(error: Error): void }
   >();
+  /** Each thread's readiness: settled when it says its modules are loaded (render-worker.ts). */
+  const readiness = new WeakMap<Worker, Promise<void>>();
 
   /** Fails the renders `worker` held (not those of a thread started since). */
   const failAll = (worker: Worker, error: Error) => {
@@ -66,7 +69,15 @@ export function mailRenderThread(options: MailRenderOptions = {}): MailRenderer 
     const worker = workerThread(module.url, module.name, {
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
-    worker.on("message", (reply: RenderReply) => {
+    let markReady = () => {};
+    readiness.set(
+      worker,
+      new Promise<void>((resolve) => {
+        markReady = resolve;
+      }),
+    );
+    worker.on("message", (reply: RenderReply | RenderReady) => {
+      if ("ready" in reply) return markReady();
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
       waiting?.resolve(reply);
@@ -94,22 +105,30 @@ export function mailRenderThread(options: MailRenderOptions = {}): MailRenderer 
       clearTimeout(idleTimer);
       const id = nextId++;
       let overdue: NodeJS.Timeout | undefined;
+      let settled = false;
       const reply = await new Promise<RenderReply>((resolve, reject) => {
         const worker = started();
         pending.set(id, { worker, resolve, reject });
         const request: RenderRequest = { id, kind, order, publicUrl, invoiceNumber };
         worker.postMessage(request);
-        overdue = setTimeout(() => {
-          // Only this mail is late, but the thread may be stuck on it: the others it holds fail too
-          // (the thread's exit fails them) and are tried again after their backoff.
-          const late = pending.get(id);
-          pending.delete(id);
-          late?.reject(new Error(`the mail took longer than ${limitMs} ms to render`));
-          if (thread === worker) thread = undefined;
-          void worker.terminate();
-        }, limitMs);
-        overdue.unref();
-      }).finally(() => clearTimeout(overdue));
+        // The limit runs from when the thread is ready (RENDER_LIMIT_MS).
+        void readiness.get(worker)?.then(() => {
+          if (settled) return;
+          overdue = setTimeout(() => {
+            // Only this mail is late, but the thread may be stuck on it: the others it holds fail
+            // too (the thread's exit fails them) and are tried again after their backoff.
+            const late = pending.get(id);
+            pending.delete(id);
+            late?.reject(new Error(`the mail took longer than ${limitMs} ms to render`));
+            if (thread === worker) thread = undefined;
+            void worker.terminate();
+          }, limitMs);
+          overdue.unref();
+        });
+      }).finally(() => {
+        settled = true;
+        clearTimeout(overdue);
+      });
       if ("error" in reply) throw new Error(reply.error);
       return reply.mail;
     },

@@ -14,6 +14,8 @@ export interface RenderRequest {
 }
 
 export type RenderReply = { id: number; mail: RenderedMail } | { id: number; error: string };
+/** Said once, when the thread's modules are loaded: the render limit counts from then. */
+export type RenderReady = { ready: true };
 
 const port = parentPort;
 if (port) {
@@ -31,4 +33,5 @@ if (port) {
       } satisfies RenderReply);
     }
   });
+  port.postMessage({ ready: true } satisfies RenderReady);
 }

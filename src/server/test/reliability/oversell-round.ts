@@ -21,6 +21,8 @@ interface RoundFigures {
   serverErrors5xx: number;
   /** Any other status, a 409 that is not a clean out-of-stock problem, or a failed connection. */
   unexpected: number;
+  /** What the unexpected answers were (status and detail, or the failure), the first few: a failed round names them. */
+  unexpectedAnswers: string[];
   stockAfter: number;
   lowestStockSeen: number;
   ordersInDatabase: number;
@@ -78,7 +80,15 @@ async function oversellRound(
     }
   };
   const started = performance.now();
-  const replies = await Promise.all(buyers.map((buyer) => buy(buyer).catch(() => undefined)));
+  const failures: string[] = [];
+  const replies = await Promise.all(
+    buyers.map((buyer) =>
+      buy(buyer).catch((error: unknown) => {
+        failures.push(`no answer: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      }),
+    ),
+  );
   const ms = Math.round(performance.now() - started);
   buying = false;
   await watcher;
@@ -96,6 +106,12 @@ async function oversellRound(
     serverErrors5xx,
     overloaded503,
     unexpected: buyers.length - created - outOfStock409 - serverErrors5xx,
+    unexpectedAnswers: [
+      ...failures,
+      ...replies
+        .filter((r) => r && r.status !== 201 && r.status < 500 && !isCleanOutOfStock(r))
+        .map((r) => `${r?.status} ${r?.text.slice(0, 300)}`),
+    ].slice(0, 5),
     stockAfter,
     lowestStockSeen: Math.min(lowestStockSeen, stockAfter),
     ordersInDatabase: after.orders.size,

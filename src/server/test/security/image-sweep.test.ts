@@ -17,7 +17,12 @@ import { ORIGIN, type TestUser } from "../users.js";
  * a product or order uses it). Tests age an image by moving it back; a null stays null.
  */
 
-const ctx = setUpTestApp({ UPLOAD_LIMIT_PER_DAY: "1000", ADMIN_UPLOAD_LIMIT_PER_DAY: "1000" });
+// Uploads sent at once here are about the sweep, not about one account's places (upload-spool.test.ts).
+const ctx = setUpTestApp({
+  UPLOAD_LIMIT_PER_DAY: "1000",
+  ADMIN_UPLOAD_LIMIT_PER_DAY: "1000",
+  UPLOAD_CONCURRENCY_PER_ACCOUNT: "100",
+});
 const customer = ctx.signedUpUser({ name: "Sweep Customer" });
 const admin = ctx.signedUpAdmin({ name: "Sweep Admin" });
 let productId: string;
