@@ -32,7 +32,7 @@ import { testModeBanner } from "./features/payments/test-mode.js";
 import { profileRoutes } from "./features/profile/routes.js";
 import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
-import { uploadRoutes } from "./features/uploads/routes.js";
+import { uploadBodyProblems, uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import { requestIdOf } from "./lib/request-id.js";
@@ -205,7 +205,8 @@ export async function buildApp(
   app.decorate("auth", auth);
 
   // The app's own plugins.
-  await app.register(errors);
+  // The features' words for the errors of the libraries they call (lib/problem.ts, ProblemTable).
+  await app.register(errors, { tables: [uploadBodyProblems] });
   await app.register(security, { config });
   await app.register(input);
   await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie) });
