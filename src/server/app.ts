@@ -16,7 +16,7 @@ import { invoiceNumber } from "../shared/invoices.js";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
-import { type AuthRoutesOptions, authRoutes } from "./features/accounts/auth-routes.js";
+import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/accounts/auth-routes.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
@@ -206,7 +206,7 @@ export async function buildApp(
 
   // The app's own plugins.
   // The features' words for the errors of the libraries they call (lib/problem.ts, ProblemTable).
-  await app.register(errors, { tables: [uploadBodyProblems] });
+  await app.register(errors, { tables: [authProblems, uploadBodyProblems] });
   await app.register(security, { config });
   await app.register(input);
   await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie) });
