@@ -91,12 +91,14 @@ interface Call {
 type Before = (call: Call) => Promise<void>;
 /** How the call is answered, given the way to ask better-auth (the request as the steps left it). */
 type Answer = (call: Call, askBetterAuth: () => Promise<Response>) => Promise<unknown>;
+/** A step once better-auth answered, before its answer is forwarded. */
+type After = (call: Call, response: Response) => Promise<void>;
 
 /**
  * One better-auth endpoint the shop serves, with the shop's steps around it, in order: `limits`
  * (counted before the body is read, so a malformed guess counts too), the body's check, `before`
- * (on the checked body), then `answer` (by default: better-auth's answer, forwarded) and `after`
- * (once better-auth answered, with its answer).
+ * (on the checked body), then better-auth's answer, forwarded, after `after` (given that answer).
+ * An endpoint with an `answer` of its own answers there instead, and has no `after`.
  */
 interface Endpoint {
   method: "GET" | "POST";
@@ -106,7 +108,7 @@ interface Endpoint {
   body?: AuthBody;
   before?: Before[];
   answer?: Answer;
-  after?: ((call: Call, response: Response) => Promise<void>)[];
+  after?: After[];
 }
 
 /** Counts an attempt under `key`; a 429 with `Retry-After` once the limit is reached. */
@@ -226,10 +228,11 @@ const resetRequest: Answer = async ({ deps, body, reply }, askBetterAuth) => {
 };
 
 /** A changed password ends every reset link of the account. */
-const endResetLinksOfChanged = async ({ deps, user }: Call, response: Response) => {
+const endResetLinksOfChanged: After = async ({ deps, user }, response) => {
   if (user && response.ok) await endResetLinks(deps.app.db, { userId: user.id });
 };
 
+/** A POST endpoint: it always takes a body (an empty object at least). */
 const post = (path: string, endpoint: Omit<Endpoint, "method" | "path"> & { body: AuthBody }): Endpoint => ({
   method: "POST",
   path,
