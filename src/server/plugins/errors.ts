@@ -117,7 +117,7 @@ declare module "fastify" {
   }
 }
 
-export interface ErrorsOptions {
+interface ErrorsOptions {
   /** The features' tables for the errors of the libraries they call; app.ts hands them over. */
   tables?: readonly ProblemTable[];
 }
