@@ -11,7 +11,7 @@ import { invoiceNumber } from "../shared/invoices.js";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
-import { type AuthRoutesOptions, authRoutes } from "./features/accounts/auth-routes.js";
+import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/accounts/auth-routes.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
@@ -27,7 +27,7 @@ import { testModeBanner } from "./features/payments/test-mode.js";
 import { profileRoutes } from "./features/profile/routes.js";
 import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
-import { uploadRoutes } from "./features/uploads/routes.js";
+import { uploadBodyProblems, uploadRoutes } from "./features/uploads/routes.js";
 import { userRoutes } from "./features/users/routes.js";
 import { AccessLog, REQUEST_ID_HEADER } from "./lib/access-log.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
@@ -177,7 +177,8 @@ export async function buildApp(
   app.decorate("auth", auth);
 
   // The app's own plugins.
-  await app.register(errors);
+  // The features' words for the errors of the libraries they call (lib/problem.ts, ProblemTable).
+  await app.register(errors, { tables: [authProblems, uploadBodyProblems] });
   await app.register(security, { config });
   await app.register(input);
   await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie) });

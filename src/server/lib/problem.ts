@@ -95,6 +95,74 @@ export const badGateway = (detail: string, cause: unknown) => {
   return problem;
 };
 
+/** One issue of a schema's: where in the input (its path) and what is wrong there. */
+interface SchemaIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+/**
+ * The one translation of schema issues into a problem's field errors, each named by its dotted
+ * path ("items.0.quantity"): for Fastify's validation (plugins/errors.ts) and for bodies a route
+ * parses itself (the sign-in proxy). `rename` gives a field the name its form knows it by.
+ */
+export function fieldErrors(
+  issues: readonly SchemaIssue[],
+  rename: Record<string, string> = {},
+): FieldError[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    return { path: Object.hasOwn(rename, path) ? (rename[path] ?? path) : path, message: issue.message };
+  });
+}
+
+/**
+ * An error a library gave the shop (an error answer of better-auth's, what @fastify/multipart
+ * throws), named by its source and code. The feature that calls the library registers a
+ * ProblemTable for the source, which plugins/errors.ts reads to answer it; a route never words it.
+ */
+export class ForeignError extends Error {
+  constructor(
+    /** The library, as its ProblemTable names it. */
+    readonly source: string,
+    /** The library's code for the error ("INVALID_TOKEN", "FST_FILES_LIMIT"), or "" when it has none. */
+    readonly code: string,
+    /** The HTTP status the library gave it, when it did. */
+    readonly status: number | undefined,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "ForeignError";
+  }
+
+  /** What a library threw, as a ForeignError of `source` (a problem the shop threw stays itself). */
+  static of(source: string, error: unknown): Error {
+    if (error instanceof HttpProblem) return error;
+    const e = (error ?? {}) as { code?: unknown; statusCode?: unknown; message?: unknown };
+    return new ForeignError(
+      source,
+      typeof e.code === "string" ? e.code : "",
+      typeof e.statusCode === "number" ? e.statusCode : undefined,
+      typeof e.message === "string" ? e.message : "",
+      { cause: error },
+    );
+  }
+}
+
+/** How the shop answers one library's errors: its own words for some codes, and for the rest. */
+export interface ProblemTable {
+  readonly source: string;
+  readonly codes: Readonly<Record<string, (error: ForeignError) => HttpProblem>>;
+  readonly otherwise: (error: ForeignError) => HttpProblem;
+}
+
+/** The problem `table` answers for `error`. */
+export function problemFromTable(table: ProblemTable, error: ForeignError): HttpProblem {
+  const own = Object.hasOwn(table.codes, error.code) ? table.codes[error.code] : undefined;
+  return (own ?? table.otherwise)(error);
+}
+
 const TITLES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",

@@ -3,17 +3,43 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { problemSchema } from "../../shared/problem.js";
-import { conflict, ServiceUnavailable, TooManyRequests } from "../lib/problem.js";
+import {
+  conflict,
+  ForeignError,
+  fieldErrors,
+  HttpProblem,
+  type ProblemTable,
+  ServiceUnavailable,
+  TooManyRequests,
+} from "../lib/problem.js";
 import errors from "./errors.js";
 
 const SERVER_FAULT = "Something went wrong on our side. Please try again.";
+
+/** A library's errors as a feature words them (the sign-in proxy's, the uploads' tables). */
+const libraryProblems: ProblemTable = {
+  source: "library",
+  codes: {
+    WORDED: (error) => new HttpProblem(401, "Unauthorized", "In the shop's words.", undefined, error.code),
+  },
+  otherwise: (error) => conflict(`Otherwise: ${error.message}`),
+};
+const querySchema = z.object({ n: z.coerce.number().int(), items: z.array(z.object({ q: z.number() })) });
 
 let app: FastifyInstance;
 beforeAll(async () => {
   const server = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
-  await server.register(errors);
+  await server.register(errors, { tables: [libraryProblems] });
+  server.get("/foreign/:code", async (request) => {
+    const { code } = request.params as { code: string };
+    throw new ForeignError("library", code, 400, "the library's message");
+  });
+  server.get("/unknown-source", async () => {
+    throw new ForeignError("no table", "WORDED", 400, "secret internals");
+  });
+  server.post("/validated-body", { schema: { body: querySchema } }, async () => "ok");
   server.get("/conflict", async () => {
     throw conflict("Out of stock.");
   });
@@ -105,5 +131,35 @@ describe("the one mapping from errors to problem+json", () => {
     expect(problem.title).toBe("Bad Request");
     expect(problem.errors?.[0]?.path).toBe("n");
     expect(problem.detail).toMatch(/^n: /);
+  });
+
+  it("answers a library's error from its feature's table, and as a 500 when no table has its source", async () => {
+    const worded = await problemAt("/foreign/WORDED");
+    expect(worded.res.statusCode).toBe(401);
+    expect(worded.problem).toEqual({
+      type: "about:blank",
+      status: 401,
+      title: "Unauthorized",
+      detail: "In the shop's words.",
+      code: "WORDED",
+      requestId: expect.any(String),
+    });
+    const other = await problemAt("/foreign/OTHER");
+    expect(other.res.statusCode).toBe(409);
+    expect(other.problem.detail).toBe("Otherwise: the library's message");
+    const unknown = await problemAt("/unknown-source");
+    expect(unknown.res.statusCode).toBe(500);
+    expect(unknown.res.body).not.toContain("secret");
+  });
+
+  it("names invalid fields as fieldErrors does for the same schema's issues", async () => {
+    const payload = { n: "x", items: [{ q: 1 }, { q: "y" }] };
+    const res = await app.inject({ method: "POST", url: "/validated-body", payload });
+    expect(res.statusCode).toBe(400);
+    const parsed = querySchema.safeParse(payload);
+    expect(parsed.success).toBe(false);
+    const expected = fieldErrors(parsed.error?.issues ?? []);
+    expect(expected.map((e) => e.path)).toEqual(["n", "items.1.q"]);
+    expect(problemSchema.parse(res.json()).errors).toEqual(expected);
   });
 });

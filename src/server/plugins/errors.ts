@@ -3,7 +3,11 @@ import fp from "fastify-plugin";
 import type { FieldError } from "../../shared/problem.js";
 import {
   badRequest,
+  ForeignError,
+  fieldErrors,
   HttpProblem,
+  type ProblemTable,
+  problemFromTable,
   RetryLater,
   ServiceUnavailable,
   serverFault,
@@ -37,28 +41,32 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return e?.cause ? isDatabaseUnavailable(e.cause) : false;
 }
 
-interface ValidationIssue {
+/** An entry of a Fastify validation error: fastify-type-provider-zod's form of a zod issue. */
+interface ValidationEntry {
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
+/** Fastify's validation error as field errors; the provider keeps an issue's path in instancePath. */
 function validationErrors(error: FastifyError): FieldError[] {
-  return ((error.validation ?? []) as ValidationIssue[]).map((v) => {
-    const issuePath = v.params?.issue?.path;
-    const pathText = issuePath?.length
-      ? issuePath.map(String).join(".")
-      : (v.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
-    return { path: pathText, message: v.params?.issue?.message ?? v.message ?? "Invalid value" };
-  });
+  const issues = ((error.validation ?? []) as ValidationEntry[]).map((v) => ({
+    path: (v.instancePath ?? "").replace(/^\//, "").split("/"),
+    message: v.message ?? "Invalid value",
+  }));
+  return fieldErrors(issues);
 }
 
 /**
  * The one mapping from what was thrown to the problem answered, logging what needs a look: a
- * problem stays itself, invalid input becomes a 400 listing its fields, a database away a 503 with
- * Retry-After, another 4xx of Fastify's keeps its status and message, anything else a generic 500.
+ * problem stays itself, a library's error is answered by its feature's table, invalid input becomes
+ * a 400 listing its fields, a database away a 503 with Retry-After, another 4xx of Fastify's keeps
+ * its status and message, anything else a generic 500.
  */
-function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem {
+function problemFor(error: unknown, log: FastifyBaseLogger, tables: ProblemTables): HttpProblem {
+  if (error instanceof ForeignError) {
+    const table = tables.get(error.source);
+    if (table) return problemFor(problemFromTable(table, error), log, tables);
+  }
   if (error instanceof HttpProblem) {
     // A 503 is load the shop sheds on purpose, not a fault.
     if (error instanceof ServiceUnavailable) log.warn({ err: error, cause: error.cause }, error.title);
@@ -91,7 +99,7 @@ function problemFor(error: unknown, log: FastifyBaseLogger): HttpProblem {
  * (plugins/security.ts), which no handler sees.
  */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const problem = problemFor(error, request.log);
+  const problem = problemFor(error, request.log, request.server.problemTables ?? NO_TABLES);
   if (problem instanceof RetryLater) reply.header("retry-after", String(problem.retryAfterSeconds));
   return reply
     .code(problem.status)
@@ -99,8 +107,24 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     .send({ ...problem.toProblem(), requestId: request.id });
 }
 
+type ProblemTables = ReadonlyMap<string, ProblemTable>;
+const NO_TABLES: ProblemTables = new Map();
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** How the features answer the errors of the libraries they call, by source (lib/problem.ts). */
+    problemTables: ProblemTables;
+  }
+}
+
+interface ErrorsOptions {
+  /** The features' tables for the errors of the libraries they call; app.ts hands them over. */
+  tables?: readonly ProblemTable[];
+}
+
 /** Whatever a route, a hook or the not-found handler throws is answered by sendError. */
-async function errors(app: FastifyInstance) {
+async function errors(app: FastifyInstance, opts: ErrorsOptions) {
+  app.decorate("problemTables", new Map((opts.tables ?? []).map((table) => [table.source, table])));
   app.setErrorHandler((error, request, reply) => sendError(error, request, reply));
 }
 

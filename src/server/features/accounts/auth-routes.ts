@@ -13,8 +13,11 @@ import type { Mailer } from "../../lib/mailer.js";
 import {
   badRequest,
   conflict,
+  ForeignError,
+  fieldErrors,
   HttpProblem,
   notFound,
+  type ProblemTable,
   serverFault,
   TooManyRequests,
   titleFor,
@@ -22,7 +25,7 @@ import {
 } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID, sendNoResetMail } from "./auth.js";
+import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID } from "./auth.js";
 import { accountByEmail, claimMail, endResetLinks, mailCapKey } from "./service.js";
 
 export interface AuthRoutesOptions {
@@ -53,157 +56,312 @@ function isShopPath(value: string): boolean {
 }
 const shopPath = z.string().max(500).refine(isShopPath, accountMessages.callbackInvalid);
 
+/** The body a POST endpoint takes, and how its fields are named on the shop's forms. */
 interface AuthBody {
   schema: z.ZodType;
   /** better-auth's name of a field → the form's, so a problem's errors land under the right input. */
   formNames?: Record<string, string>;
 }
 
+/** What the shop's steps need of the app: its database, limits, mailer and better-auth. */
+interface Deps {
+  app: FastifyInstance;
+  auth: Auth;
+  mailer: Mailer;
+  /** Attempts per key and window (AUTH_RATE_LIMIT_PER_MINUTE, or the tests' own). */
+  limit: { max: number; windowSeconds: number };
+  /** Each account mail's own cap, and its recipient's across every kind of mail. */
+  mailLimits: { perKind: number; perRecipient: number };
+}
+
+/** One request on its way to better-auth, as the steps see and change it. */
+interface Call {
+  deps: Deps;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The URL better-auth gets (a step may change its query). */
+  url: URL;
+  /** The checked body better-auth gets (POST; a step may replace it). */
+  body: unknown;
+  /** The signed-in account, when a step looked it up. */
+  user: SessionUser | null;
+}
+
+/** A step before better-auth sees the request: throws a problem to refuse it, or changes the call. */
+type Before = (call: Call) => Promise<void>;
+/** How the call is answered, given the way to ask better-auth (the request as the steps left it). */
+type Answer = (call: Call, askBetterAuth: () => Promise<Response>) => Promise<unknown>;
+/** A step once better-auth answered, before its answer is forwarded. */
+type After = (call: Call, response: Response) => Promise<void>;
+
 /**
- * Every better-auth POST endpoint the shop serves, with the body it takes. Only the parsed body
- * reaches better-auth, so fields the shop does not take (role, emailVerified, image, id…) never do,
- * and every text keeps the shop's own rules (a changed or reset password follows the sign-up
- * pattern, a name its 80 characters). Any other POST under /api/auth (delete-user, change-email,
- * get-access-token, link-social…) answers 404: the shop offers none of them.
+ * One better-auth endpoint the shop serves, with the shop's steps around it, in order: `limits`
+ * (counted before the body is read, so a malformed guess counts too), the body's check, `before`
+ * (on the checked body), then better-auth's answer, forwarded, after `after` (given that answer).
+ * An endpoint with an `answer` of its own answers there instead, and has no `after`.
  */
-const POST_BODIES: Record<string, AuthBody> = {
-  "/sign-up/email": { schema: signUpSchema.extend({ callbackURL: shopPath.optional() }) },
-  "/sign-in/email": { schema: signInSchema },
-  "/sign-in/social": {
-    schema: z.object({
-      provider: z.string().min(1).max(50),
-      callbackURL: urlText,
-      errorCallbackURL: urlText,
-      newUserCallbackURL: urlText,
-    }),
-  },
-  "/sign-out": { schema: noFields },
-  "/request-password-reset": { schema: resetRequestSchema },
-  "/reset-password": {
-    schema: z.object({ newPassword: passwordSchema, token: z.string().min(1).max(500) }),
-    formNames: { newPassword: "password" },
-  },
-  "/change-password": {
-    schema: z.object({
-      currentPassword: z.string({ error: accountMessages.passwordRequired }).min(1).max(128),
-      newPassword: passwordSchema,
-      // The account's other sessions end unless the request keeps them (the current one goes on).
-      revokeOtherSessions: z.boolean().default(true),
-    }),
-    formNames: { newPassword: "password" },
-  },
-  "/update-user": {
-    schema: z.object({ name: signUpSchema.shape.name.optional(), phone: phoneSchema.optional() }),
-  },
-  "/revoke-session": { schema: z.object({ token: z.string().min(1).max(500) }) },
-  "/revoke-sessions": { schema: noFields },
-  "/revoke-other-sessions": { schema: noFields },
-  // The signed-in customer's own address: the email is the session's, never the request's.
-  "/send-verification-email": { schema: z.object({ callbackURL: shopPath.optional() }) },
+interface Endpoint {
+  method: "GET" | "POST";
+  path: string;
+  limits?: Before[];
+  /** POST only: the body it takes; only the parsed body reaches better-auth. */
+  body?: AuthBody;
+  before?: Before[];
+  answer?: Answer;
+  after?: After[];
+}
+
+/** Counts an attempt under `key`; a 429 with `Retry-After` once the limit is reached. */
+const limitAttempts = ({ deps }: Call, key: string, detail: string) =>
+  enforceRateLimit(deps.app.db, key, deps.limit, detail);
+
+/** Sign-in, sign-up and reset guesses, per client address. */
+const limitByAddress: Before = (call) =>
+  limitAttempts(call, `auth:${call.request.ip}`, accountMessages.rateLimited);
+
+/** Like sign-in, per client address; and per account, however many addresses guess. */
+const limitPasswordChanges: Before = async (call) => {
+  const detail = accountMessages.changePasswordRateLimited;
+  await limitAttempts(call, `change-password:${call.request.ip}`, detail);
+  call.user = await call.request.currentUser();
+  if (call.user) await limitAttempts(call, `change-password:user:${call.user.id}`, detail);
 };
-/** The better-auth POST endpoints the shop serves, as paths under /api/auth. */
-export const AUTH_POST_PATHS = Object.keys(POST_BODIES);
+
 /**
- * The better-auth GET endpoints the shop serves: Google's OAuth callback, where Google sends the
- * browser back, and verify-email, where the verification mail's link goes (its callbackURL must be
- * a path of the shop's: see isShopPath). Every other GET under /api/auth answers 404, among them
- * better-auth's error page (which shows text from its query string on the shop's origin, next to a
- * link to another site), get-session and list-sessions (the client asks /api/session),
- * reset-password/:token (the reset mail links to the shop's own page), delete-user/callback,
- * account-info, list-accounts and ok. OAuth failures are sent to the login page instead of that
- * error page (`onAPIError.errorURL` in auth.ts).
+ * Per account as well, whatever the addresses the guesses come from (issue 28, item 1). Keyed by
+ * the address typed, account or not, so the 429 tells nobody who shops here; counted before the
+ * password is checked, so once limited the right one is refused too.
  */
-export const AUTH_GET_PATHS = [`/callback/${GOOGLE_PROVIDER_ID}`, "/verify-email"];
-const GET_PATHS = new Set(AUTH_GET_PATHS);
-const RATE_LIMITED =
-  /^\/(sign-in|sign-up|request-password-reset|reset-password|send-verification-email)(\/|$)/;
-const SIGN_UP_PATH = "/sign-up/email";
-const SIGN_IN_PATH = "/sign-in/email";
-const SEND_VERIFICATION_PATH = "/send-verification-email";
-const VERIFY_PATH = "/verify-email";
-const CHANGE_PASSWORD_PATH = "/change-password";
-const RESET_REQUEST_PATH = "/request-password-reset";
+const limitSignInsOfAccount: Before = async (call) => {
+  const { email } = call.body as z.output<typeof signInSchema>;
+  await limitAttempts(call, `sign-in:account:${email}`, accountMessages.signInAccountRateLimited);
+};
+
+/**
+ * A resend of the verification link: for the signed-in customer's own address (401 without a
+ * session), under the address's mail cap (AUTH_MAIL_LIMIT_PER_HOUR, shared with the sign-up's
+ * link): over it, a 429 that says when to ask again. The body better-auth gets names the
+ * session's email.
+ */
+const verificationRequest: Before = async (call) => {
+  const { app, mailLimits } = call.deps;
+  const user = await call.request.currentUser();
+  if (!user) throw unauthorized();
+  if (user.emailVerified) throw conflict(accountMessages.alreadyVerified);
+  const cap = { max: app.config.authMailLimitPerHour, windowSeconds: 60 * 60 };
+  await enforceRateLimit(app.db, mailCapKey("verify", user.email), cap, (seconds) =>
+    accountMessages.verifyMailCapped(Math.ceil(seconds / 60)),
+  );
+  // And against the address's cap across every kind of mail (lib/mail-cap.ts).
+  const recipient = await claimRecipient(app.db, user.email, mailLimits.perRecipient);
+  if (!recipient.allowed)
+    throw new TooManyRequests(
+      accountMessages.verifyMailCapped(Math.ceil(recipient.retryAfterSeconds / 60)),
+      recipient.retryAfterSeconds,
+    );
+  call.body = { ...(call.body as object), email: user.email };
+};
+
+/** A verification link whose way back is not a path of the shop's brings the customer home. */
+const keepCallbackOnShop: Before = async ({ url }) => {
+  const back = url.searchParams.get("callbackURL");
+  if (back !== null && !isShopPath(back)) url.searchParams.set("callbackURL", "/");
+};
+
 /** better-auth's codes for a sign-up whose email was taken after the shop looked. */
 const ALREADY_EXISTS = new Set(["USER_ALREADY_EXISTS", "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"]);
 /** Sign-up's one answer, for a new email and a known one alike. */
 const SIGNED_UP = { ok: true } as const;
 
-/** better-auth's error codes the shop answers in its own words. */
-const ERROR_MAP: Record<string, { status: number; detail: string }> = {
-  INVALID_EMAIL_OR_PASSWORD: { status: 401, detail: accountMessages.invalidCredentials },
-  INVALID_TOKEN: { status: 400, detail: accountMessages.resetLinkInvalid },
-  PROVIDER_NOT_FOUND: { status: 404, detail: accountMessages.googleNotConfigured },
+/**
+ * Sign-up answers 200 {ok: true} whether or not the email has an account, so the form cannot tell
+ * anyone who shops here. A new email gets its account and session; a known one no session, and
+ * its owner a mail. Both paths hash the password with better-auth's own hasher, so the time taken
+ * tells nothing either. (The session cookie still differs: hiding that too would need email
+ * verification before the first sign-in, which docs/product.md does not have.)
+ */
+const signUpEmail: Answer = async ({ deps, body, reply }, askBetterAuth) => {
+  const { app, auth, mailer, mailLimits } = deps;
+  const input = body as z.output<typeof signUpSchema>;
+  if (!(await accountByEmail(app.db, input.email))) {
+    const response = await askBetterAuth();
+    if (response.ok) {
+      // The verification link went out with the account (auth.ts): it counts against the
+      // address's cap, as each resend does. One statement, like the known email's below.
+      await claimMail(app.db, "verify", input.email, mailLimits);
+      for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
+      return reply.code(200).send(SIGNED_UP);
+    }
+    if (!ALREADY_EXISTS.has(await errorCode(response.clone()))) return forward(response, reply);
+  }
+  await (await auth.$context).password.hash(input.password);
+  // The cap's one statement costs nothing beside the hash. The mail is not awaited, like the
+  // reset mail: the answer must not wait for the mail server.
+  if (await claimMail(app.db, "account-exists", input.email, mailLimits))
+    mailer
+      .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
+      .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
+  return reply.code(200).send(SIGNED_UP);
+};
+
+/**
+ * better-auth's answer to every reset request, whether or not the address has an account
+ * (api/routes/password.mjs): the shop gives it itself when no mail may go out.
+ */
+const RESET_REQUESTED = {
+  status: true,
+  message: "If this email exists in our system, check your email for the reset link",
+} as const;
+
+/**
+ * Under the address's mail cap, the new link ends the earlier ones and better-auth mails it: the
+ * same two statements whether or not the address has an account, so neither the answer nor its
+ * time tells. Over it, better-auth is not asked, so no link is made and none mailed; the earlier
+ * links (already in the inbox) stay, and the answer is better-auth's own.
+ */
+const resetRequest: Answer = async ({ deps, body, reply }, askBetterAuth) => {
+  const { email } = body as z.output<typeof resetRequestSchema>;
+  if (!(await claimMail(deps.app.db, "reset", email, deps.mailLimits)))
+    return forward(Response.json(RESET_REQUESTED), reply);
+  await endResetLinks(deps.app.db, { email });
+  return forward(await askBetterAuth(), reply);
+};
+
+/** A changed password ends every reset link of the account. */
+const endResetLinksOfChanged: After = async ({ deps, user }, response) => {
+  if (user && response.ok) await endResetLinks(deps.app.db, { userId: user.id });
+};
+
+/** A POST endpoint: it always takes a body (an empty object at least). */
+const post = (path: string, endpoint: Omit<Endpoint, "method" | "path"> & { body: AuthBody }): Endpoint => ({
+  method: "POST",
+  path,
+  ...endpoint,
+});
+
+/**
+ * Every better-auth endpoint the shop serves, each with its own steps. Only the parsed body
+ * reaches better-auth, so fields the shop does not take (role, emailVerified, image, id…) never
+ * do, and every text keeps the shop's own rules (a changed or reset password follows the sign-up
+ * pattern, a name its 80 characters).
+ *
+ * Any other POST under /api/auth (delete-user, change-email, get-access-token, link-social…)
+ * answers 404: the shop offers none of them. The GETs are Google's OAuth callback, where Google
+ * sends the browser back, and verify-email, where the verification mail's link goes (its
+ * callbackURL must be a path of the shop's: see isShopPath). Every other GET answers 404, among
+ * them better-auth's error page (which shows text from its query string on the shop's origin,
+ * next to a link to another site), get-session and list-sessions (the client asks /api/session),
+ * reset-password/:token (the reset mail links to the shop's own page), delete-user/callback,
+ * account-info, list-accounts and ok. OAuth failures are sent to the login page instead of that
+ * error page (`onAPIError.errorURL` in auth.ts).
+ */
+const ENDPOINTS: Endpoint[] = [
+  post("/sign-up/email", {
+    limits: [limitByAddress],
+    body: { schema: signUpSchema.extend({ callbackURL: shopPath.optional() }) },
+    answer: signUpEmail,
+  }),
+  post("/sign-in/email", {
+    limits: [limitByAddress],
+    body: { schema: signInSchema },
+    before: [limitSignInsOfAccount],
+  }),
+  post("/sign-in/social", {
+    limits: [limitByAddress],
+    body: {
+      schema: z.object({
+        provider: z.string().min(1).max(50),
+        callbackURL: urlText,
+        errorCallbackURL: urlText,
+        newUserCallbackURL: urlText,
+      }),
+    },
+  }),
+  post("/sign-out", { body: { schema: noFields } }),
+  post("/request-password-reset", {
+    limits: [limitByAddress],
+    body: { schema: resetRequestSchema },
+    answer: resetRequest,
+  }),
+  post("/reset-password", {
+    limits: [limitByAddress],
+    body: {
+      schema: z.object({ newPassword: passwordSchema, token: z.string().min(1).max(500) }),
+      formNames: { newPassword: "password" },
+    },
+  }),
+  post("/change-password", {
+    limits: [limitPasswordChanges],
+    body: {
+      schema: z.object({
+        currentPassword: z.string({ error: accountMessages.passwordRequired }).min(1).max(128),
+        newPassword: passwordSchema,
+        // The account's other sessions end unless the request keeps them (the current one goes on).
+        revokeOtherSessions: z.boolean().default(true),
+      }),
+      formNames: { newPassword: "password" },
+    },
+    after: [endResetLinksOfChanged],
+  }),
+  post("/update-user", {
+    body: { schema: z.object({ name: signUpSchema.shape.name.optional(), phone: phoneSchema.optional() }) },
+  }),
+  post("/revoke-session", { body: { schema: z.object({ token: z.string().min(1).max(500) }) } }),
+  post("/revoke-sessions", { body: { schema: noFields } }),
+  post("/revoke-other-sessions", { body: { schema: noFields } }),
+  // The signed-in customer's own address: the email is the session's, never the request's.
+  post("/send-verification-email", {
+    limits: [limitByAddress],
+    body: { schema: z.object({ callbackURL: shopPath.optional() }) },
+    before: [verificationRequest],
+  }),
+  { method: "GET", path: `/callback/${GOOGLE_PROVIDER_ID}` },
+  { method: "GET", path: "/verify-email", limits: [limitByAddress], before: [keepCallbackOnShop] },
+];
+
+/** The endpoints by "METHOD /path" (HEAD is Fastify's mirror of GET, and served as GET is). */
+const BY_ROUTE = new Map(ENDPOINTS.map((e) => [`${e.method} ${e.path}`, e]));
+const pathsOf = (method: Endpoint["method"]) =>
+  ENDPOINTS.filter((e) => e.method === method).map((e) => e.path);
+/** The better-auth POST endpoints the shop serves, as paths under /api/auth. */
+export const AUTH_POST_PATHS = pathsOf("POST");
+/** The better-auth GET endpoints the shop serves, as paths under /api/auth. */
+export const AUTH_GET_PATHS = pathsOf("GET");
+
+/** A better-auth error answer, thrown for plugins/errors.ts to answer by the table below. */
+const BETTER_AUTH = "better-auth";
+/** A better-auth error in the shop's own words, keeping better-auth's code. */
+const inShopWords = (status: number, detail: string) => (error: ForeignError) =>
+  new HttpProblem(status, titleFor(status), detail, undefined, error.code);
+
+/** better-auth's error answers as problems: its code kept, and the shop's own words where it has them. */
+export const authProblems: ProblemTable = {
+  source: BETTER_AUTH,
+  codes: {
+    INVALID_EMAIL_OR_PASSWORD: inShopWords(401, accountMessages.invalidCredentials),
+    INVALID_TOKEN: inShopWords(400, accountMessages.resetLinkInvalid),
+    PROVIDER_NOT_FOUND: inShopWords(404, accountMessages.googleNotConfigured),
+  },
+  otherwise: (error) => {
+    const status = error.status ?? 500;
+    const code = error.code || undefined;
+    if (status >= 500) return serverFault(error, code);
+    return new HttpProblem(status, titleFor(status), error.message || "The request failed.", undefined, code);
+  },
 };
 
 /** better-auth's endpoints under /api/auth, each behind the shop's own checks of its body and rate. */
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
-  const { auth } = opts;
-  const limit = opts.rateLimit ?? { max: app.config.authRateLimitPerMinute, windowSeconds: 60 };
-  /** Each account mail's own cap, and its recipient's across every kind of mail. */
-  const mailLimits = {
-    perKind: app.config.authMailLimitPerHour,
-    perRecipient: app.config.mail.perRecipientPerHour,
+  const deps: Deps = {
+    app,
+    auth: opts.auth,
+    mailer: opts.mailer,
+    limit: opts.rateLimit ?? { max: app.config.authRateLimitPerMinute, windowSeconds: 60 },
+    mailLimits: {
+      perKind: app.config.authMailLimitPerHour,
+      perRecipient: app.config.mail.perRecipientPerHour,
+    },
   };
-
-  /**
-   * Sign-up answers 200 {ok: true} whether or not the email has an account, so the form cannot tell
-   * anyone who shops here. A new email gets its account and session; a known one no session, and
-   * its owner a mail. Both paths hash the password with better-auth's own hasher, so the time taken
-   * tells nothing either. (The session cookie still differs: hiding that too would need email
-   * verification before the first sign-in, which docs/product.md does not have.)
-   */
-  async function signUpEmail(
-    input: z.output<typeof signUpSchema>,
-    toBetterAuth: () => Promise<Response>,
-    reply: FastifyReply,
-  ) {
-    if (!(await accountByEmail(app.db, input.email))) {
-      const response = await toBetterAuth();
-      if (response.ok) {
-        // The verification link went out with the account (auth.ts): it counts against the
-        // address's cap, as each resend does. One statement, like the known email's below.
-        await claimMail(app.db, "verify", input.email, mailLimits);
-        for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
-        return reply.code(200).send(SIGNED_UP);
-      }
-      if (!ALREADY_EXISTS.has(await errorCode(response.clone()))) return forward(response, reply);
-    }
-    await (await auth.$context).password.hash(input.password);
-    // The cap's one statement costs nothing beside the hash. The mail is not awaited, like the
-    // reset mail: the answer must not wait for the mail server.
-    if (await claimMail(app.db, "account-exists", input.email, mailLimits))
-      opts.mailer
-        .send({ to: input.email, ...accountExistsMail(app.config.publicUrl) })
-        .catch((error: unknown) => app.log.error({ err: error }, "account-exists mail failed"));
-    return reply.code(200).send(SIGNED_UP);
-  }
-
-  /** Counts an attempt under `key`; a 429 with `Retry-After` once the limit is reached. */
-  const limitAttempts = (key: string, detail: string) => enforceRateLimit(app.db, key, limit, detail);
-
-  /**
-   * A resend of the verification link: for the signed-in customer's own address (401 without a
-   * session), under the address's mail cap (AUTH_MAIL_LIMIT_PER_HOUR, shared with the sign-up's
-   * link): over it, a 429 that says when to ask again. The body better-auth gets names the
-   * session's email.
-   */
-  async function verificationRequest(request: FastifyRequest, body: unknown) {
-    const user = await request.currentUser();
-    if (!user) throw unauthorized();
-    if (user.emailVerified) throw conflict(accountMessages.alreadyVerified);
-    const cap = { max: app.config.authMailLimitPerHour, windowSeconds: 60 * 60 };
-    await enforceRateLimit(app.db, mailCapKey("verify", user.email), cap, (seconds) =>
-      accountMessages.verifyMailCapped(Math.ceil(seconds / 60)),
-    );
-    // And against the address's cap across every kind of mail (lib/mail-cap.ts).
-    const recipient = await claimRecipient(app.db, user.email, mailLimits.perRecipient);
-    if (!recipient.allowed)
-      throw new TooManyRequests(
-        accountMessages.verifyMailCapped(Math.ceil(recipient.retryAfterSeconds / 60)),
-        recipient.retryAfterSeconds,
-      );
-    return { ...(body as object), email: user.email };
-  }
 
   app.route({
     method: ["GET", "POST"],
@@ -212,82 +370,45 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
     handler: async (request, reply) => {
       const url = new URL(request.url, app.config.publicUrl);
       const subPath = url.pathname.slice(AUTH_BASE_PATH.length);
-      let body: unknown;
-      // The account whose password this request changes (known from its session).
-      let changing: SessionUser | null = null;
-      if (request.method === "POST") {
-        if (RATE_LIMITED.test(subPath)) {
-          await limitAttempts(`auth:${request.ip}`, accountMessages.rateLimited);
-        }
-        if (subPath === CHANGE_PASSWORD_PATH) {
-          // Like sign-in, per client address; and per account, however many addresses guess.
-          const detail = accountMessages.changePasswordRateLimited;
-          await limitAttempts(`change-password:${request.ip}`, detail);
-          changing = await request.currentUser();
-          if (changing) await limitAttempts(`change-password:user:${changing.id}`, detail);
-        }
-        const accepted = POST_BODIES[subPath];
-        if (!accepted) throw notFound();
-        body = checkBody(accepted, request.body ?? {});
-        if (subPath === SIGN_IN_PATH) {
-          // Per account as well, whatever the addresses the guesses come from (issue 28, item 1).
-          // Keyed by the address typed, account or not, so the 429 tells nobody who shops here;
-          // counted before the password is checked, so once limited the right one is refused too.
-          const { email } = body as z.output<typeof signInSchema>;
-          await limitAttempts(`sign-in:account:${email}`, accountMessages.signInAccountRateLimited);
-        }
-        if (subPath === SEND_VERIFICATION_PATH) body = await verificationRequest(request, body);
-      } else if (!GET_PATHS.has(subPath)) {
-        // GET, and HEAD (Fastify's mirror of GET routes).
-        throw notFound();
-      } else if (subPath === VERIFY_PATH) {
-        await limitAttempts(`auth:${request.ip}`, accountMessages.rateLimited);
-        // A link whose way back is not a path of the shop's brings the customer to the home page.
-        const back = url.searchParams.get("callbackURL");
-        if (back !== null && !isShopPath(back)) url.searchParams.set("callbackURL", "/");
-      }
-      const headers = new Headers();
-      for (const [key, value] of Object.entries(request.headers)) {
-        // The body better-auth gets is the checked one, of its own length.
-        if (value === undefined || key === "content-length") continue;
-        if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-        else headers.set(key, String(value));
-      }
-      // better-auth reads the client address from this header; give it the one Fastify trusts.
-      headers.set("x-forwarded-for", request.ip);
-      const toBetterAuthRequest = new Request(url, {
-        method: request.method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const toBetterAuth = () => auth.handler(toBetterAuthRequest);
-      if (request.method === "POST" && subPath === SIGN_UP_PATH)
-        return signUpEmail(body as z.output<typeof signUpSchema>, toBetterAuth, reply);
-      if (request.method === "POST" && subPath === RESET_REQUEST_PATH) {
-        // The same two statements whether or not the address has an account, so neither the
-        // answer nor its time tells. Under the address's mail cap, the new link ends the earlier
-        // ones; over it, no mail goes out and the earlier links (already in the inbox) stay.
-        const { email } = body as z.output<typeof resetRequestSchema>;
-        if (await claimMail(app.db, "reset", email, mailLimits)) await endResetLinks(app.db, { email });
-        else sendNoResetMail(toBetterAuthRequest);
-      }
-      const response = await toBetterAuth();
-      // A changed password ends every reset link of the account.
-      if (changing && subPath === CHANGE_PASSWORD_PATH && response.ok)
-        await endResetLinks(app.db, { userId: changing.id });
+      const method = request.method === "POST" ? "POST" : "GET";
+      const endpoint = BY_ROUTE.get(`${method} ${subPath}`);
+      if (!endpoint) throw notFound();
+      const call: Call = { deps, request, reply, url, body: undefined, user: null };
+      for (const step of endpoint.limits ?? []) await step(call);
+      if (endpoint.body) call.body = checkBody(endpoint.body, request.body ?? {});
+      for (const step of endpoint.before ?? []) await step(call);
+      const askBetterAuth = () => opts.auth.handler(betterAuthRequest(call));
+      if (endpoint.answer) return endpoint.answer(call, askBetterAuth);
+      const response = await askBetterAuth();
+      for (const step of endpoint.after ?? []) await step(call, response);
       return forward(response, reply);
     },
   });
 }
 
+/** The request better-auth gets: the client's headers, the call's URL and its checked body. */
+function betterAuthRequest({ request, url, body }: Call): Request {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(request.headers)) {
+    // The body better-auth gets is the checked one, of its own length.
+    if (value === undefined || key === "content-length") continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, String(value));
+  }
+  // better-auth reads the client address from this header; give it the one Fastify trusts.
+  headers.set("x-forwarded-for", request.ip);
+  return new Request(url, {
+    method: request.method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
 /** The body as its schema parses it (only its own fields), or a 400 problem listing what is wrong. */
-function checkBody({ schema, formNames = {} }: AuthBody, body: unknown): unknown {
+function checkBody({ schema, formNames }: AuthBody, body: unknown): unknown {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const errors = parsed.error.issues.map((i) => {
-    const path = i.path.map(String).join(".");
-    return { path: formNames[path] ?? path, message: i.message };
-  });
+  const errors = fieldErrors(parsed.error.issues, formNames);
   throw badRequest(errors[0]?.message ?? "The request is invalid.", errors);
 }
 
@@ -302,8 +423,8 @@ async function errorCode(response: Response): Promise<string> {
 }
 
 /**
- * Sends better-auth's answer on; its errors are thrown as problems (plugins/errors.ts answers them),
- * with better-auth's code, and the shop's own words where ERROR_MAP has them.
+ * Sends better-auth's answer on; its errors are thrown as ForeignErrors, which plugins/errors.ts
+ * answers by authProblems.
  */
 async function forward(response: Response, reply: FastifyReply) {
   for (const cookie of response.headers.getSetCookie()) reply.header("set-cookie", cookie);
@@ -318,16 +439,9 @@ async function forward(response: Response, reply: FastifyReply) {
   } catch {
     // not JSON: keep the generic detail
   }
-  const mapped = body.code ? ERROR_MAP[body.code] : undefined;
-  if (mapped)
-    throw new HttpProblem(mapped.status, titleFor(mapped.status), mapped.detail, undefined, body.code);
-  if (response.status >= 500)
-    throw serverFault(new Error(`better-auth answered ${response.status}`), body.code);
-  throw new HttpProblem(
-    response.status,
-    titleFor(response.status),
-    body.message ?? "The request failed.",
-    undefined,
-    body.code,
-  );
+  const code = typeof body.code === "string" ? body.code : "";
+  const message = typeof body.message === "string" ? body.message : "";
+  throw new ForeignError(BETTER_AUTH, code, response.status, message, {
+    cause: new Error(`better-auth answered ${response.status}`),
+  });
 }

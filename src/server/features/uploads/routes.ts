@@ -8,8 +8,9 @@ import { uploadResultSchema } from "../../../shared/uploads.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import {
   badRequest,
-  HttpProblem,
+  ForeignError,
   notFound,
+  type ProblemTable,
   payloadTooLarge,
   ServiceUnavailable,
   TooManyRequests,
@@ -34,6 +35,22 @@ const SPOOL_FULL_RETRY_SECONDS = 5;
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 const imageParamsSchema = z.object({ file: z.string() });
+
+/** What reading an upload's body threw (@fastify/multipart, busboy, the spool), answered below. */
+const UPLOAD_BODY = "upload-body";
+const tooManyParts = () => payloadTooLarge(uploadMessages.tooManyParts);
+/** @fastify/multipart's limits in the shop's words (plugins/errors.ts reads the table). */
+export const uploadBodyProblems: ProblemTable = {
+  source: UPLOAD_BODY,
+  codes: {
+    FST_REQ_FILE_TOO_LARGE: () => payloadTooLarge(uploadMessages.tooLarge),
+    FST_FILES_LIMIT: tooManyParts,
+    FST_FIELDS_LIMIT: tooManyParts,
+    FST_PARTS_LIMIT: tooManyParts,
+  },
+  // Everything else comes from a malformed or interrupted body: the client's doing, not ours.
+  otherwise: () => badRequest(uploadMessages.unreadable),
+};
 
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
@@ -82,23 +99,6 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       headerPairs: 20,
     },
   });
-  const { FieldsLimitError, FilesLimitError, PartsLimitError, RequestFileTooLargeError } =
-    app.multipartErrors;
-
-  /** Translates what @fastify/multipart and busboy throw into the shop's problems. */
-  function uploadProblem(error: unknown): HttpProblem {
-    if (error instanceof HttpProblem) return error;
-    if (error instanceof RequestFileTooLargeError) return payloadTooLarge(uploadMessages.tooLarge);
-    if (
-      error instanceof FilesLimitError ||
-      error instanceof FieldsLimitError ||
-      error instanceof PartsLimitError
-    )
-      return payloadTooLarge(uploadMessages.tooManyParts);
-    // Everything else comes from a malformed or interrupted body: the client's doing, not ours.
-    return badRequest(uploadMessages.unreadable);
-  }
-
   /**
    * Reads the whole body, writing its `image` file to the spool as it arrives, and refuses anything
    * else. The caller releases the spooled file.
@@ -122,7 +122,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       return image;
     } catch (error) {
       if (image) await spool.release(image.file);
-      throw uploadProblem(error);
+      throw ForeignError.of(UPLOAD_BODY, error);
     }
   }
 

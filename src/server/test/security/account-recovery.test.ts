@@ -220,6 +220,28 @@ describe("mail per address is capped (finding 12)", () => {
     expect(resetMails(user.email)).toHaveLength(CAP);
   });
 
+  it("makes no reset link over the cap: better-auth is not asked, the answer is its own", async () => {
+    const user = await signUp(ctx.app);
+    const links = async () => {
+      const rows = await ctx.app.db.execute(
+        sql`select count(*)::int as n from verification where identifier like 'reset-password:%' and value = ${user.id}`,
+      );
+      return Number((rows.rows[0] as { n: number }).n);
+    };
+    for (let i = 0; i < CAP; i++) await newResetLink(user.email);
+    // Each link sent ended the one before it.
+    expect(await links()).toBe(1);
+    const over = await requestReset(user.email);
+    expect(over.statusCode).toBe(200);
+    expect(over.json()).toEqual({
+      status: true,
+      message: "If this email exists in our system, check your email for the reset link",
+    });
+    expect(resetMails(user.email)).toHaveLength(CAP);
+    // No unsent link waits in the table: the last mailed one is the only one.
+    expect(await links()).toBe(1);
+  });
+
   it("sends at most 3 account-exists mails an hour to one address, answering every sign-up alike", async () => {
     const known = await signUp(ctx.app);
     const body = (email: string) => ({ name: "Prober", email, password: "Pr0berPass", phone: "5550199" });
