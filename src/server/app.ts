@@ -25,6 +25,7 @@ import { healthRoutes } from "./features/health/routes.js";
 import { invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
+import { orderExpiryJob } from "./features/orders/expiry.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { createPaymentProvider, intentReleaser } from "./features/payments/index.js";
 import { paymentRoutes } from "./features/payments/routes.js";
@@ -33,6 +34,7 @@ import { profileRoutes } from "./features/profile/routes.js";
 import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadRoutes } from "./features/uploads/routes.js";
+import uploadWorkers from "./features/uploads/workers.js";
 import { userRoutes } from "./features/users/routes.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import { requestIdOf } from "./lib/request-id.js";
@@ -222,7 +224,8 @@ export async function buildApp(
   // One payment provider: payments take and refund money through it, and orders that are removed
   // or expire have their intents cancelled through it (the orders feature never imports payments).
   const provider = createPaymentProvider(config, database.db);
-  await app.register(orderRoutes, { releaseIntents: intentReleaser(database.db, provider, app.log) });
+  const releaseIntents = intentReleaser(database.db, provider, app.log);
+  await app.register(orderRoutes, { releaseIntents });
   await app.register(paymentRoutes, { provider });
   // Invoices render in a worker thread and are kept (features/invoices/renderer.ts), for the
   // download and the receipt mail alike.
@@ -231,7 +234,16 @@ export async function buildApp(
   await app.register(invoiceRoutes, { renderer: invoices });
   await app.register(userRoutes);
   await app.register(adminRoutes);
+  // The image encoder and the upload spool, which the upload routes use (workers.ts).
+  await app.register(uploadWorkers);
   await app.register(uploadRoutes);
+
+  // Background jobs: each has its plugin here, which starts it when the app is ready, stops it
+  // when the app closes and adds its gauges (runInBackground, lib/periodic.ts); no routes plugin
+  // starts one. Every instance runs them side by side: their statements skip each other's rows.
+  // Unpaid orders whose hold ran out are expired, their units back in stock, their intents released.
+  await app.register(orderExpiryJob, { releaseIntents });
+  // The unused images are swept by the upload workers' plugin (above).
   // The receipt mail attaches the paid order's invoice, as My Orders downloads it.
   await app.register(mailOutboxPlugin, {
     mailer,
