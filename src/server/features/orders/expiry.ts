@@ -69,7 +69,7 @@ async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BAT
  * Expires every due order, a batch at a time, then releases their payment intents (cancelled at
  * the provider; refunded if one succeeded meanwhile). The number of orders expired.
  */
-export async function runExpiry(
+async function runExpiry(
   db: Db,
   cache: CatalogCache,
   release: ReleaseIntents,
