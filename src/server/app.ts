@@ -234,16 +234,15 @@ export async function buildApp(
   await app.register(invoiceRoutes, { renderer: invoices });
   await app.register(userRoutes);
   await app.register(adminRoutes);
-  // The image encoder and the upload spool, which the upload routes use (workers.ts).
+  // Background jobs and workers: each has one plugin here, which adds its gauges, starts it when
+  // the app is ready and stops it when the app closes (runInBackground, lib/periodic.ts); no
+  // routes plugin starts one. Every instance runs them: their statements skip each other's rows.
+  // The upload workers: the image encoder and the upload spool, which the upload routes use, and
+  // the sweep of unused images (features/uploads/workers.ts).
   await app.register(uploadWorkers);
   await app.register(uploadRoutes);
-
-  // Background jobs: each has its plugin here, which starts it when the app is ready, stops it
-  // when the app closes and adds its gauges (runInBackground, lib/periodic.ts); no routes plugin
-  // starts one. Every instance runs them side by side: their statements skip each other's rows.
   // Unpaid orders whose hold ran out are expired, their units back in stock, their intents released.
   await app.register(orderExpiryJob, { releaseIntents });
-  // The unused images are swept by the upload workers' plugin (above).
   // The receipt mail attaches the paid order's invoice, as My Orders downloads it.
   await app.register(mailOutboxPlugin, {
     mailer,
