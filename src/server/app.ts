@@ -20,6 +20,7 @@ import { healthRoutes } from "./features/health/routes.js";
 import { invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
+import { orderExpiryJob } from "./features/orders/expiry.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { createPaymentProvider, intentReleaser } from "./features/payments/index.js";
 import { paymentRoutes } from "./features/payments/routes.js";
@@ -28,6 +29,7 @@ import { profileRoutes } from "./features/profile/routes.js";
 import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { uploadBodyProblems, uploadRoutes } from "./features/uploads/routes.js";
+import uploadWorkers from "./features/uploads/workers.js";
 import { userRoutes } from "./features/users/routes.js";
 import { AccessLog, REQUEST_ID_HEADER } from "./lib/access-log.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
@@ -195,7 +197,8 @@ export async function buildApp(
   // One payment provider: payments take and refund money through it, and orders that are removed
   // or expire have their intents cancelled through it (the orders feature never imports payments).
   const provider = createPaymentProvider(config, database.db);
-  await app.register(orderRoutes, { releaseIntents: intentReleaser(database.db, provider, app.log) });
+  const releaseIntents = intentReleaser(database.db, provider, app.log);
+  await app.register(orderRoutes, { releaseIntents });
   await app.register(paymentRoutes, { provider });
   // Invoices render in a worker thread and are kept (features/invoices/renderer.ts), for the
   // download and the receipt mail alike.
@@ -204,7 +207,15 @@ export async function buildApp(
   await app.register(invoiceRoutes, { renderer: invoices });
   await app.register(userRoutes);
   await app.register(adminRoutes);
+  // Background jobs and workers: each has one plugin here, which adds its gauges, starts it when
+  // the app is ready and stops it when the app closes (runInBackground, lib/periodic.ts); no
+  // routes plugin starts one. Every instance runs them: their statements skip each other's rows.
+  // The upload workers: the image encoder and the upload spool, which the upload routes use, and
+  // the sweep of unused images (features/uploads/workers.ts).
+  await app.register(uploadWorkers);
   await app.register(uploadRoutes);
+  // Unpaid orders whose hold ran out are expired, their units back in stock, their intents released.
+  await app.register(orderExpiryJob, { releaseIntents });
   // The receipt mail attaches the paid order's invoice, as My Orders downloads it.
   await app.register(mailOutboxPlugin, {
     mailer,

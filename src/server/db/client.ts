@@ -16,7 +16,7 @@ export interface Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
 /** Connecting for longer than this means the database is away: the request gets a 503 at once. */
-const CONNECT_TIMEOUT_MS = 2_000;
+export const CONNECT_TIMEOUT_MS = 2_000;
 /**
  * How long a request may wait for a free connection while all are busy (a burst of buyers): a full
  * pool is load, not an outage. pg-pool bounds that wait and a new connection with one option, so

@@ -1,3 +1,5 @@
+import type { FastifyInstance } from "fastify";
+
 /** A job the server runs in the background every so often (expiring holds, sweeping images). */
 export interface PeriodicJob {
   /** Ends the schedule and waits for a run under way. */
@@ -33,4 +35,32 @@ export function startPeriodicJob(
       await running;
     },
   };
+}
+
+/** What a background job hands `runInBackground`. */
+interface Background {
+  /**
+   * Starts the job once the app is ready (migrations applied, the catalog listener connected);
+   * undefined when it is off on this instance (its interval set to 0).
+   */
+  start(): PeriodicJob | undefined | Promise<PeriodicJob | undefined>;
+  /** Gives back what the job holds (a worker, a spool) after it has stopped. */
+  close?(): void | Promise<void>;
+}
+
+/**
+ * The one way the server runs work in the background: each job or worker has one Fastify plugin,
+ * its owner, registered in app.ts (never inside a routes plugin), which adds its gauges and calls
+ * this once. The job starts when the app is ready and stops, a run under way awaited, when it
+ * closes, before main.ts closes the database pool.
+ */
+export function runInBackground(app: FastifyInstance, { start, close }: Background): void {
+  let job: PeriodicJob | undefined;
+  app.addHook("onReady", async () => {
+    job = await start();
+  });
+  app.addHook("onClose", async () => {
+    await job?.stop();
+    await close?.();
+  });
 }

@@ -73,8 +73,9 @@ export class ServiceUnavailable extends RetryLater {
 }
 
 /**
- * A fault of the shop's own: a 500 that says nothing of its cause, which is logged, never sent
- * (DESIGN.md §3: 5xx never leaks internals).
+ * A fault of the shop's own: a 500 that says nothing of its cause, which is logged, never sent:
+ * a 5xx never leaks internals (README.md, Guarantees: Hostile input, "no stack traces";
+ * test/security/hostile-input.test.ts).
  */
 export const serverFault = (cause: unknown, code?: string) => {
   const problem = new HttpProblem(

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { createTestApp, setUpTestApp } from "../../test/app.js";
+import { until } from "../../test/until.js";
 import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../../test/users.js";
 
 /** The verification link every sign-up mails (security/email-verification.test.ts follows it). */
@@ -211,12 +212,9 @@ describe("password reset", () => {
     });
 
   async function tokenFor(email: string): Promise<string> {
-    for (let i = 0; i < 50; i++) {
-      const mail = mailer.sent.find((m) => m.to === email && !isVerifyMail(m));
-      if (mail) return new URL(mail.text.match(/https?:\/\/\S+/)?.[0] ?? "").searchParams.get("token") ?? "";
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error("no reset mail");
+    const resetMail = () => mailer.sent.find((m) => m.to === email && !isVerifyMail(m));
+    await until(`the reset mail to ${email}`, () => resetMail() !== undefined, 60_000);
+    return new URL(resetMail()?.text.match(/https?:\/\/\S+/)?.[0] ?? "").searchParams.get("token") ?? "";
   }
 
   it("answers the same for a known and an unknown email", async () => {

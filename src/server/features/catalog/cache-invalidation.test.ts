@@ -7,6 +7,7 @@ import { buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext, testConfig } from "../../test/app.js";
+import { until } from "../../test/until.js";
 import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 import { CATALOG_CACHE_TTL_MS } from "./cache.js";
 import { CATALOG_CHANNEL } from "./listener.js";
@@ -75,8 +76,16 @@ interface Watched {
   lastFailedAt: number;
 }
 
-/** Asks until `check` holds. */
-async function watch(since: number, check: () => Promise<boolean>, limitMs = 5_000): Promise<Watched> {
+/**
+ * Asks until `check` holds, and says when: these tests measure how soon a change shows. The limit
+ * is only there so that something broken cannot hang the run (the bounds are the expectations).
+ */
+async function watch(
+  what: string,
+  since: number,
+  check: () => Promise<boolean>,
+  limitMs = 60_000,
+): Promise<Watched> {
   let lastFailedAt = Number.NEGATIVE_INFINITY;
   while (Date.now() - since < limitMs) {
     const sentAt = Date.now() - since;
@@ -84,7 +93,7 @@ async function watch(since: number, check: () => Promise<boolean>, limitMs = 5_0
     lastFailedAt = sentAt;
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`not within ${limitMs} ms`);
+  throw new Error(`Still waiting after ${limitMs} ms: ${what}`);
 }
 
 describe("ETag and 304", () => {
@@ -264,7 +273,11 @@ describe("invalidation across instances on one database", () => {
     expect(await stockIn(b, product.id)).toEqual({ detail: 700, list: 700 });
     const order = await book(a.app, product.id, 30);
     expect(order.statusCode).toBe(201);
-    const seen = await watch(filledAt, async () => (await stockIn(b, product.id)).detail === 670);
+    const seen = await watch(
+      "B shows the booked units",
+      filledAt,
+      async () => (await stockIn(b, product.id)).detail === 670,
+    );
     // Sooner than B's cached copy would have expired: A's change reached B, B did not just time out.
     expect(seen.passedBy).toBeLessThan(CATALOG_CACHE_TTL_MS);
     expect(await stockIn(b, product.id)).toEqual({ detail: 670, list: 670 });
@@ -276,7 +289,11 @@ describe("invalidation across instances on one database", () => {
       url: `/api/orders/${order.json().id}`,
       headers: { cookie: customer.cookie, origin: ORIGIN },
     });
-    const restored = await watch(removedAt, async () => (await stockIn(b, product.id)).list === 700);
+    const restored = await watch(
+      "B shows the units back",
+      removedAt,
+      async () => (await stockIn(b, product.id)).list === 700,
+    );
     expect(restored.passedBy).toBeLessThan(CATALOG_CACHE_TTL_MS);
   });
 
@@ -292,6 +309,7 @@ describe("invalidation across instances on one database", () => {
     });
     expect(patched.statusCode).toBe(200);
     const seen = await watch(
+      "A shows B's new price",
       filledAt,
       async () => (await a.app.inject({ url: `/api/products/${product.id}` })).json().price === 99,
     );
@@ -312,7 +330,7 @@ describe("staleness bound", () => {
       return stock.detail === 250 && stock.list === 250;
     };
     for (const app of [a.app, b]) {
-      const seen = await watch(changedAt, () => fresh(app));
+      const seen = await watch("the unannounced stock", changedAt, () => fresh(app));
       expect(seen.lastFailedAt, "the old stock was still shown").toBeLessThanOrEqual(CATALOG_CACHE_TTL_MS);
     }
   });
@@ -326,7 +344,7 @@ describe("staleness bound", () => {
     expect(before.rows).toHaveLength(2);
     await a.database.db.execute(sql`select pg_terminate_backend(pid) from (${listeners}) as listener`);
     // B notices within moments, and from then on keeps nothing…
-    await watch(Date.now(), async () => {
+    await until("B keeps nothing once its listener is cut off", async () => {
       await stockIn(b, product.id);
       return b.catalogCache.size === 0;
     });
@@ -334,11 +352,18 @@ describe("staleness bound", () => {
     await a.database.db.update(products).set({ quantity: 280 }).where(eq(products.id, product.id));
     expect(await stockIn(b, product.id)).toEqual({ detail: 280, list: 280 });
 
-    await watch(Date.now(), async () => (await a.database.db.execute(listeners)).rows.length === 2);
+    await until(
+      "both listeners back",
+      async () => (await a.database.db.execute(listeners)).rows.length === 2,
+    );
     const filledAt = Date.now();
     expect((await stockIn(b, product.id)).detail).toBe(280);
     expect((await book(a.app, product.id, 10)).statusCode).toBe(201);
-    const seen = await watch(filledAt, async () => (await stockIn(b, product.id)).detail === 270);
+    const seen = await watch(
+      "B hears A's booking again",
+      filledAt,
+      async () => (await stockIn(b, product.id)).detail === 270,
+    );
     expect(seen.passedBy).toBeLessThan(CATALOG_CACHE_TTL_MS);
   });
 });

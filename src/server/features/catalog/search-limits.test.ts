@@ -5,6 +5,7 @@ import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { type BuildOptions, buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { setUpTestApp, testConfig } from "../../test/app.js";
+import { until } from "../../test/until.js";
 import type { SearchLimits } from "./search.js";
 
 // Searches are rationed (search.ts): a few at a time, a bounded line, a time limit per statement.
@@ -44,13 +45,16 @@ async function holdSearches(): Promise<() => Promise<void>> {
 
 /** Resolves once `n` statements wait for a lock on the test's database: the held searches. */
 async function searchesWaiting(n: number): Promise<void> {
-  for (;;) {
-    const { rows } = await ctx.database.pool.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-    );
-    if ((rows[0]?.n ?? 0) >= n) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(
+    `${n} searches waiting for the search words' lock`,
+    async () => {
+      const { rows } = await ctx.database.pool.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      );
+      return (rows[0]?.n ?? 0) >= n;
+    },
+    60_000,
+  );
 }
 
 const search = (app: FastifyInstance, term: string) =>

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Mailer } from "../../lib/mailer.js";
-import type { PeriodicJob } from "../../lib/periodic.js";
+import { runInBackground } from "../../lib/periodic.js";
 import { type InvoiceAttachment, outboxBacklog, startMailOutbox } from "./outbox.js";
 import { mailRenderThread } from "./render-thread.js";
 
@@ -20,24 +20,21 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
     "Order mails queued and not sent yet (due now or waiting for their next try).",
     () => outboxBacklog(app.db),
   );
-  let job: PeriodicJob | undefined;
   const renderer = mailRenderThread();
-  app.addHook("onReady", async () => {
-    job = startMailOutbox({
-      render: renderer.render,
-      db: app.db,
-      mailer,
-      publicUrl: app.config.publicUrl,
-      maxAttempts: app.config.mail.maxAttempts,
-      perRecipientPerHour: app.config.mail.perRecipientPerHour,
-      invoiceFor,
-      log: app.log,
-      intervalSeconds: app.config.mail.outboxIntervalSeconds,
-      reminderSeconds: app.config.mail.reminderSeconds,
-    });
-  });
-  app.addHook("onClose", async () => {
-    await job?.stop();
-    await renderer.close();
+  runInBackground(app, {
+    start: () =>
+      startMailOutbox({
+        render: renderer.render,
+        db: app.db,
+        mailer,
+        publicUrl: app.config.publicUrl,
+        maxAttempts: app.config.mail.maxAttempts,
+        perRecipientPerHour: app.config.mail.perRecipientPerHour,
+        invoiceFor,
+        log: app.log,
+        intervalSeconds: app.config.mail.outboxIntervalSeconds,
+        reminderSeconds: app.config.mail.reminderSeconds,
+      }),
+    close: () => renderer.close(),
   });
 };

@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
+import type { FastifyPluginAsync } from "fastify";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
 import { countOrders } from "../../lib/metrics.js";
-import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
+import { runInBackground, startPeriodicJob } from "../../lib/periodic.js";
 import type { CatalogCache, CatalogChange } from "../catalog/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { fromState, nextStatus } from "./lifecycle.js";
@@ -69,7 +69,7 @@ async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BAT
  * Expires every due order, a batch at a time, then releases their payment intents (cancelled at
  * the provider; refunded if one succeeded meanwhile). The number of orders expired.
  */
-export async function runExpiry(
+async function runExpiry(
   db: Db,
   cache: CatalogCache,
   release: ReleaseIntents,
@@ -89,20 +89,23 @@ export async function runExpiry(
 }
 
 /**
- * Runs the expiry every `intervalSeconds` inside the server (no extra service). The timer keeps no
- * process alive; `stop` ends it and waits for a run under way.
+ * The expiry job, every ORDER_EXPIRY_INTERVAL_SECONDS, inside every instance (no extra service):
+ * SKIP LOCKED lets each expire different orders. Registered in app.ts; a failed run is logged and
+ * the next one tries again. Its metric is gearhouse_orders_total{event="expired"} (countOrders).
  */
-export function startExpiryJob(
-  intervalSeconds: number,
-  run: () => Promise<number>,
-  log: FastifyBaseLogger,
-): PeriodicJob {
-  return startPeriodicJob(intervalSeconds, async () => {
-    try {
-      const expired = await run();
-      if (expired > 0) log.info({ expired }, "unpaid orders expired");
-    } catch (error) {
-      log.error({ err: error }, "order expiry failed");
-    }
+export const orderExpiryJob: FastifyPluginAsync<{ releaseIntents: ReleaseIntents }> = async (
+  app,
+  { releaseIntents },
+) => {
+  runInBackground(app, {
+    start: () =>
+      startPeriodicJob(app.config.orders.expiryIntervalSeconds, async () => {
+        try {
+          const expired = await runExpiry(app.db, app.catalogCache, releaseIntents);
+          if (expired > 0) app.log.info({ expired }, "unpaid orders expired");
+        } catch (error) {
+          app.log.error({ err: error }, "order expiry failed");
+        }
+      }),
   });
-}
+};

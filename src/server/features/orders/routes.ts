@@ -14,7 +14,7 @@ import {
 import { problemResponses } from "../../lib/schemas.js";
 import { changeCatalog } from "../catalog/index.js";
 import { orderCsv } from "./csv.js";
-import { type ReleaseIntents, runExpiry, startExpiryJob } from "./expiry.js";
+import type { ReleaseIntents } from "./expiry.js";
 import { listOrders, listOrdersOf } from "./list.js";
 import { getVisibleOrder, placeOrder, removeOrder, requireVerifiedEmail, shipOrder } from "./service.js";
 
@@ -30,17 +30,6 @@ export interface OrderRoutesOptions {
 export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app, { releaseIntents }) => {
   const tags = ["orders"];
   const rules = app.config.orders;
-
-  // The expiry job runs inside every instance; SKIP LOCKED lets each expire different orders.
-  let expiry: ReturnType<typeof startExpiryJob> | undefined;
-  app.addHook("onReady", async () => {
-    expiry = startExpiryJob(
-      rules.expiryIntervalSeconds,
-      () => runExpiry(app.db, app.catalogCache, releaseIntents),
-      app.log,
-    );
-  });
-  app.addHook("onClose", async () => expiry?.stop());
 
   app.post(
     "/api/orders",

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from "fastify";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { countRetentionRemovals } from "../../lib/metrics.js";
-import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
+import { type PeriodicJob, runInBackground, startPeriodicJob } from "../../lib/periodic.js";
 import {
   RETENTION_BATCH,
   removeCancelledIntents,
@@ -78,12 +78,10 @@ function startRetentionJob(db: Db, retention: Config["retention"], log: FastifyB
  * each other's rows.
  */
 export const retentionPlugin: FastifyPluginAsync = async (app) => {
-  let job: PeriodicJob | undefined;
-  app.addHook("onReady", async () => {
-    if (app.config.retention.intervalSeconds > 0)
-      job = startRetentionJob(app.db, app.config.retention, app.log);
-  });
-  app.addHook("onClose", async () => {
-    await job?.stop();
+  runInBackground(app, {
+    start: () =>
+      app.config.retention.intervalSeconds > 0
+        ? startRetentionJob(app.db, app.config.retention, app.log)
+        : undefined,
   });
 };

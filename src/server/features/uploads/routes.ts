@@ -17,12 +17,10 @@ import {
   unsupportedMediaType,
 } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { ImageEncoder } from "./encoder.js";
 import { UploadsInFlight } from "./in-flight.js";
 import { reserveUpload } from "./quota.js";
 import { findImage, imageKeyOf, storeImage } from "./service.js";
-import { type SpooledUpload, UploadSpool } from "./spool.js";
-import { startImageSweeper } from "./sweep.js";
+import type { SpooledUpload } from "./spool.js";
 
 const IMAGE_FIELD = "image";
 /** Room for the multipart framing and a few small fields around a file of the maximum size. */
@@ -54,34 +52,9 @@ export const uploadBodyProblems: ProblemTable = {
 
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["uploads"];
-  const encoder = new ImageEncoder();
-  const spool = new UploadSpool(app.config.dataDir, app.config.uploadSpoolBytes);
+  // The encoder and the spool are the upload workers' (workers.ts, registered in app.ts).
+  const { imageEncoder: encoder, uploadSpool: spool } = app;
   const inFlight = new UploadsInFlight(app.config.uploadConcurrencyPerAccount);
-  app.gauge(
-    "gearhouse_upload_spool_reserved_bytes",
-    "Bytes reserved in this instance's upload spool by the uploads being received (at most UPLOAD_SPOOL_MB).",
-    () => spool.reservedBytes,
-  );
-  app.gauge(
-    "gearhouse_image_queue_depth",
-    "Uploads waiting for the image worker, or being encoded.",
-    () => encoder.queued,
-  );
-  app.addHook("onClose", async () => {
-    encoder.close();
-    spool.close();
-  });
-  let sweeper: ReturnType<typeof startImageSweeper> | undefined;
-  app.addHook("onReady", async () => {
-    // What a killed process left in its spool goes at start (never a running instance's).
-    const stale = await spool.removeStale().catch((error: unknown) => {
-      app.log.error({ err: error }, "stale upload spools not removed");
-      return [];
-    });
-    if (stale.length > 0) app.log.info({ removed: stale }, "removed the upload spools of stopped processes");
-    sweeper = startImageSweeper(app.db, app.config.imageSweepIntervalSeconds, app.log);
-  });
-  app.addHook("onClose", async () => sweeper?.stop());
 
   /** The day's quota of the signed-in account: admins add products, and have a quota of their own. */
   const quotaOf = (request: FastifyRequest) =>

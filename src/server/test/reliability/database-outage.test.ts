@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Order } from "../../../shared/orders.js";
 import { type EmbeddedDatabase, serverProcesses, startEmbeddedPostgres } from "../../db/embedded.js";
 import { stockedProduct } from "../products.js";
+import { until } from "../until.js";
 import { FIGURES, recordResults } from "./figures.js";
 import { UNITS_PER_ORDER } from "./oversell-round.js";
 import { type Customer, type HttpReply, ORDER_DETAILS, ShopClient } from "./shop-client.js";
@@ -123,7 +124,8 @@ describe("database outage", () => {
     "answers 503 quickly while the database is stopped, resumes by itself when it returns, and loses nothing acknowledged",
     async () => {
       const load = orderLoad();
-      await sleep(1_000);
+      // Orders acknowledged before the outage, the ones it must not lose.
+      await until("an order acknowledged before the outage", () => load.acked.size >= 4, 60_000);
       const ackedBefore = load.acked.size;
 
       // Fast shutdown: PostgreSQL ends every session, open transactions roll back.
