@@ -236,7 +236,7 @@ export function MyOrdersPage() {
       {orders.isPending ? (
         <Spinner />
       ) : orders.isError ? (
-        <LoadError onRetry={() => void orders.refetch()} />
+        <LoadError error={orders.error} onRetry={() => void orders.refetch()} />
       ) : orders.data.items.length === 0 || !steps ? (
         <div className="flex flex-col items-start gap-4 rounded-box border border-base-content/10 bg-base-200 p-8">
           <p>{text.empty}</p>

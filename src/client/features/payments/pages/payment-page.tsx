@@ -70,7 +70,7 @@ export function PaymentPage() {
             </Link>
           </div>
         ) : (
-          <LoadError onRetry={() => void order.refetch()} />
+          <LoadError error={order.error} onRetry={() => void order.refetch()} />
         )}
       </>
     );
