@@ -15,5 +15,5 @@ export function AdminOnly() {
 /** Why an admin page's data did not load: the admin-only notice for a 403, otherwise a retry. */
 export function AdminLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   if (error instanceof ApiError && error.status === 403) return <AdminOnly />;
-  return <LoadError onRetry={onRetry} />;
+  return <LoadError error={error} onRetry={onRetry} />;
 }

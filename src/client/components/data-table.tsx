@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 /** A column's heading; a hidden one is read by screen readers only (its cells' buttons speak for it). */
-type Column = string | { label: string; hidden: true };
+export type Column = string | { label: string; hidden: true };
 
 type Props<Row> = {
   caption: string;

@@ -1,32 +1,56 @@
 import { commonMessages } from "../../shared/messages/common.js";
 import type { FieldError } from "../../shared/problem.js";
 
+/** What a problem+json answer says besides its status and title. */
+type ProblemDetails = {
+  detail?: string | undefined;
+  errors?: ReadonlyArray<FieldError> | undefined;
+  code?: string | undefined;
+  requestId?: string | undefined;
+};
+
 /** A failed API call, carrying the server's problem+json details (RFC 9457). */
 export class ApiError extends Error {
   readonly status: number;
   readonly title: string;
   readonly detail: string | undefined;
   readonly errors: ReadonlyArray<FieldError>;
+  /** The server's stable reason (src/shared/problem-codes.ts): what the client branches on, never the words. */
+  readonly code: string | undefined;
+  /** The request's id, by which the shop's logs find it: shown with a 5xx so a customer can quote it. */
+  readonly requestId: string | undefined;
 
-  constructor(status: number, title: string, detail?: string, errors: ReadonlyArray<FieldError> = []) {
-    super(detail ?? title);
+  constructor(status: number, title: string, details: ProblemDetails = {}) {
+    super(details.detail ?? title);
     this.name = "ApiError";
     this.status = status;
     this.title = title;
-    this.detail = detail;
-    this.errors = errors;
+    this.detail = details.detail;
+    this.errors = details.errors ?? [];
+    this.code = details.code;
+    this.requestId = details.requestId;
   }
 }
 
+/** Whether `error` is the server's problem with this `code`. */
+export function hasCode(error: unknown, code: string): boolean {
+  return error instanceof ApiError && error.code === code;
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+
 /**
  * The server's problem, read with its schema (src/shared/problem.ts), or only the status for any
- * other answer. The schema, and zod with it, load with the first failed call: every page needs
- * this module, and most never see an error.
+ * other answer. The request id comes from the body, or else from the X-Request-Id header, which
+ * every answer of the shop carries (a failure that is not problem+json too). The schema, and zod
+ * with it, load with the first failed call: every page needs this module, and most never see an
+ * error.
  */
-async function toApiError(response: Response): Promise<ApiError> {
+export async function toApiError(response: Response): Promise<ApiError> {
   const fallbackTitle = response.statusText || `Request failed with status ${response.status}`;
+  const headerId = response.headers.get("x-request-id") ?? undefined;
   const type = response.headers.get("content-type") ?? "";
-  if (!type.includes("json")) return new ApiError(response.status, fallbackTitle);
+  if (!type.includes("json")) return new ApiError(response.status, fallbackTitle, { requestId: headerId });
   const [body, schema] = await Promise.all([
     response.json().catch(() => null),
     import("../../shared/problem.js").then(
@@ -37,19 +61,21 @@ async function toApiError(response: Response): Promise<ApiError> {
     ),
   ]);
   if (!schema) {
-    const problem = (body ?? {}) as { title?: unknown; detail?: unknown };
-    return typeof problem.title === "string"
-      ? new ApiError(
-          response.status,
-          problem.title,
-          typeof problem.detail === "string" ? problem.detail : undefined,
-        )
-      : new ApiError(response.status, fallbackTitle);
+    const problem = (body ?? {}) as Record<string, unknown>;
+    const title = text(problem.title);
+    const requestId = text(problem.requestId) ?? headerId;
+    return title
+      ? new ApiError(response.status, title, {
+          detail: text(problem.detail),
+          code: text(problem.code),
+          requestId,
+        })
+      : new ApiError(response.status, fallbackTitle, { requestId });
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) return new ApiError(response.status, fallbackTitle);
-  const { title, detail, errors } = parsed.data;
-  return new ApiError(response.status, title, detail, errors);
+  if (!parsed.success) return new ApiError(response.status, fallbackTitle, { requestId: headerId });
+  const { title, detail, errors, code, requestId } = parsed.data;
+  return new ApiError(response.status, title, { detail, errors, code, requestId: requestId ?? headerId });
 }
 
 export type ApiRequestInit = Omit<RequestInit, "body"> & {

@@ -2,9 +2,18 @@ import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 import { commonMessages } from "../../shared/messages/common.js";
 import { ApiError } from "./api.js";
 
+/**
+ * `message`, and for a failure on the shop's side (a 5xx, 503 included) the request's id after it,
+ * so that a customer can quote it and support can find the log line.
+ */
+export function withReference(message: string, error: unknown): string {
+  if (!(error instanceof ApiError && error.status >= 500 && error.requestId)) return message;
+  return `${message} ${commonMessages.reference(error.requestId)}`;
+}
+
 /** What to tell the user about a failed call: the server's detail when there is one. */
 export function problemMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.detail ?? error.title;
+  if (error instanceof ApiError) return withReference(error.detail ?? error.title, error);
   return commonMessages.networkError;
 }
 

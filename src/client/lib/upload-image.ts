@@ -18,7 +18,7 @@ export function checkImageFile(file: File): string | undefined {
 /** Uploads one image (multipart field `image`) and returns its URL on the shop. */
 export async function uploadImage(file: File): Promise<string> {
   const problem = checkImageFile(file);
-  if (problem) throw new ApiError(400, problem, problem);
+  if (problem) throw new ApiError(400, problem, { detail: problem });
   const form = new FormData();
   form.append("image", file);
   const result = await api<UploadResult>("/api/uploads", { method: "POST", body: form });

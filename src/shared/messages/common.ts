@@ -13,6 +13,8 @@ export const commonMessages = {
   retry: "Try again",
   loading: "Loading…",
   networkError: "The shop could not be reached. Check your connection and try again.",
+  /** After the message of a failure on the shop's side (5xx): the request's id, for support to find its log line. */
+  reference: (requestId: string) => `Reference: ${requestId}`,
   signedOut: "You are signed out.",
   signOutFailed: "Signing out failed. Please try again.",
   pageFailed: "This page could not be shown",

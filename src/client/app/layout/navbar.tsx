@@ -5,6 +5,7 @@ import { commonMessages } from "../../../shared/messages/common.js";
 import { Icon } from "../../components/icon.js";
 import { ScriptButton } from "../../components/script-button.js";
 import { useSession, useSignOut } from "../../lib/auth.js";
+import { withReference } from "../../lib/form-errors.js";
 import { paths } from "../../lib/paths.js";
 
 const text = commonMessages.nav;
@@ -29,7 +30,7 @@ function NavItems({ vertical }: { vertical: boolean }) {
         toast.success(commonMessages.signedOut);
         void navigate(paths.home);
       },
-      onError: () => toast.error(commonMessages.signOutFailed),
+      onError: (error) => toast.error(withReference(commonMessages.signOutFailed, error)),
     });
 
   return (

@@ -3,10 +3,11 @@ import { toast } from "sonner";
 import { z } from "zod";
 import { newPasswordSchema, resetRequestSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
+import { problemCodes } from "../../../../shared/problem-codes.js";
 import { EmailField, PasswordField } from "../../../components/account-fields.js";
 import { Form } from "../../../components/form.js";
 import { SubmitButton } from "../../../components/submit-button.js";
-import { ApiError } from "../../../lib/api.js";
+import { hasCode } from "../../../lib/api.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
@@ -89,8 +90,7 @@ function SetPasswordForm({ token }: { token: string }) {
     ),
   );
 
-  const linkInvalid =
-    reset.error instanceof ApiError && reset.error.detail === accountMessages.resetLinkInvalid;
+  const linkInvalid = hasCode(reset.error, problemCodes.invalidToken);
   return (
     <AuthCard title={form.setNewPassword} lead={form.setNewPasswordLead}>
       <Form

@@ -1,17 +1,15 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { Order } from "../../../../shared/orders.js";
-import { DataTable } from "../../../components/data-table.js";
 import { OrderTracking } from "../../../components/order-lifecycle.js";
 import { OrderThumbnail } from "../../../components/order-thumbnail.js";
 import { RemovalDialog, RemoveButton } from "../../../components/removal.js";
-import { TableRegion } from "../../../components/table-region.js";
+import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
 import { adminKeys } from "../../../lib/query-keys.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
-import { useMediaQuery } from "../../../lib/use-media-query.js";
 import { type PagePosition, useFocusOnNewPage } from "../../../lib/use-page-position.js";
 import { useRefundOrder } from "../api/refund-order.js";
 import { ShipDialog } from "./ship-dialog.js";
@@ -29,11 +27,6 @@ const COLUMNS = [
 ];
 // The overview counts orders by state and charts them: a removal changes both.
 const ALSO_STALE = [adminKeys.overview(), adminKeys.sales()];
-/**
- * Below this width the table's columns do not fit beside the dashboard's menu: each order becomes
- * a card instead, so nothing hides behind a sideways scroll.
- */
-const WIDE = "(min-width: 80rem)";
 
 type RowActions = {
   onRemove: (order: Order) => void;
@@ -114,86 +107,56 @@ function Customer({ order }: { order: Order }) {
   );
 }
 
-type RowsProps = RowActions & {
-  orders: readonly Order[];
-  /** The serial number of the first order shown. */
-  first: number;
-};
+type RowProps = RowActions & { order: Order; serial: number };
 
-function OrderRows({ orders, first, captionId, ...actions }: RowsProps & { captionId: string }) {
+function OrderRow({ order, serial, ...actions }: RowProps) {
   return (
-    <DataTable caption={text.caption} captionId={captionId} columns={COLUMNS} rows={orders}>
-      {(order, index) => (
-        <tr key={order.id}>
-          <th scope="row">{first + index}</th>
-          <td className="min-w-44">
-            <div className="flex items-center gap-3">
-              <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
-              <span className="font-medium">{order.productName}</span>
-            </div>
-          </td>
-          <td className="min-w-44">
-            <Customer order={order} />
-          </td>
-          <td className="whitespace-nowrap">{formatDay(order.createdAt)}</td>
-          <td>{formatCount(order.quantity)}</td>
-          <td>{formatPrice(order.totalPrice)}</td>
-          <td>
-            <PaymentBadge order={order} />
-          </td>
-          <td>
-            <OrderAction order={order} {...actions} />
-          </td>
-        </tr>
-      )}
-    </DataTable>
+    <tr>
+      <th scope="row">{serial}</th>
+      <td className="min-w-44">
+        <div className="flex items-center gap-3">
+          <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
+          <span className="font-medium">{order.productName}</span>
+        </div>
+      </td>
+      <td className="min-w-44">
+        <Customer order={order} />
+      </td>
+      <td className="whitespace-nowrap">{formatDay(order.createdAt)}</td>
+      <td>{formatCount(order.quantity)}</td>
+      <td>{formatPrice(order.totalPrice)}</td>
+      <td>
+        <PaymentBadge order={order} />
+      </td>
+      <td>
+        <OrderAction order={order} {...actions} />
+      </td>
+    </tr>
   );
 }
 
 /** Narrow screens: one card per order, every field and the action in view. */
-function OrderCards({ orders, first, captionId, ...actions }: RowsProps & { captionId: string }) {
+function OrderCard({ order, serial, headingId, ...actions }: RowProps & { headingId: string }) {
   return (
-    <>
-      <h2 id={captionId} className="px-4 pt-4 text-lg font-semibold">
-        {text.caption}
-      </h2>
-      <ol className="grid gap-3 p-4 md:grid-cols-2">
-        {orders.map((order, index) => (
-          <li key={order.id} value={first + index}>
-            <article
-              aria-labelledby={`${captionId}-${order.id}`}
-              className="flex h-full flex-col gap-3 rounded-box border border-base-content/10 bg-base-100 p-4"
-            >
-              <div className="flex items-start gap-3">
-                <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
-                <div className="min-w-0">
-                  <h3 id={`${captionId}-${order.id}`} className="font-semibold">
-                    <span className="text-base-content/70">
-                      {adminMessages.serial}
-                      {first + index}{" "}
-                    </span>
-                    {order.productName}
-                  </h3>
-                  <Customer order={order} />
-                </div>
-              </div>
-              <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
-                <dt className="text-base-content/75">{text.ordered}</dt>
-                <dd>{formatDay(order.createdAt)}</dd>
-                <dt className="text-base-content/75">{text.quantity}</dt>
-                <dd>{formatCount(order.quantity)}</dd>
-                <dt className="text-base-content/75">{text.total}</dt>
-                <dd>{formatPrice(order.totalPrice)}</dd>
-              </dl>
-              <div className="mt-auto flex flex-wrap items-center justify-between gap-2">
-                <PaymentBadge order={order} />
-                <OrderAction order={order} {...actions} />
-              </div>
-            </article>
-          </li>
-        ))}
-      </ol>
-    </>
+    <ListCard
+      headingId={headingId}
+      serialLabel={adminMessages.serial}
+      serial={serial}
+      title={order.productName}
+      image={<OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />}
+      subtitle={<Customer order={order} />}
+      details={[
+        { label: text.ordered, value: formatDay(order.createdAt) },
+        { label: text.quantity, value: formatCount(order.quantity) },
+        { label: text.total, value: formatPrice(order.totalPrice) },
+      ]}
+      footer={
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <PaymentBadge order={order} />
+          <OrderAction order={order} {...actions} />
+        </div>
+      }
+    />
   );
 }
 
@@ -216,30 +179,24 @@ export function OrdersTable({ orders, first, position, shown }: Props) {
   const regionRef = removal.regionRef;
   const refund = useConfirmedRemoval<Order>(useRefundOrder(), orderMessages.refund.done, regionRef);
   const [shipping, setShipping] = useState<Order | null>(null);
-  const captionId = useId();
-  const wide = useMediaQuery(WIDE);
   useFocusOnNewPage(regionRef, position, shown);
   const actions: RowActions = { onRemove: removal.ask, onShip: setShipping, onRefund: refund.ask };
 
   return (
     <>
-      {wide ? (
-        <TableRegion labelledBy={captionId} ref={regionRef}>
-          {/* Narrower cell padding than daisyUI's, so every column fits beside the menu. */}
-          <div className="[&_td]:px-2.5 [&_th]:px-2.5">
-            <OrderRows orders={orders} first={first} captionId={captionId} {...actions} />
-          </div>
-        </TableRegion>
-      ) : (
-        <section
-          ref={regionRef}
-          aria-labelledby={captionId}
-          tabIndex={-1}
-          className="rounded-box border border-base-content/10 bg-base-200"
-        >
-          <OrderCards orders={orders} first={first} captionId={captionId} {...actions} />
-        </section>
-      )}
+      <ResponsiveList
+        caption={text.caption}
+        columns={COLUMNS}
+        items={orders}
+        first={first}
+        row={(order, serial) => <OrderRow key={order.id} order={order} serial={serial} {...actions} />}
+        card={(order, serial, headingId) => (
+          <OrderCard order={order} serial={serial} headingId={headingId} {...actions} />
+        )}
+        // Narrower cell padding than daisyUI's, so every column fits beside the menu.
+        tableClassName="[&_td]:px-2.5 [&_th]:px-2.5"
+        ref={regionRef}
+      />
       <RemovalDialog
         removal={removal}
         title={orderMessages.confirmDelete}

@@ -19,7 +19,7 @@ export function ProductList({ page, onPage }: { page: number; onPage: (page: num
       {products.isPending ? (
         <Spinner />
       ) : products.isError ? (
-        <LoadError onRetry={() => void products.refetch()} />
+        <LoadError error={products.error} onRetry={() => void products.refetch()} />
       ) : products.data.items.length === 0 ? (
         <p className="text-base-content/75">{text.none}</p>
       ) : (

@@ -11,6 +11,7 @@ import { Icon } from "../../../components/icon.js";
 import { PendingStatus } from "../../../components/pending-status.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
+import { problemMessage } from "../../../lib/form-errors.js";
 import { usePagePosition } from "../../../lib/use-page-position.js";
 import { ordersExportHref, useAllOrders } from "../api/get-all-orders.js";
 import { OrdersFilters } from "../components/orders-filters.js";
@@ -37,7 +38,7 @@ function NoOrders({ filtered, onClear }: { filtered: boolean; onClear: () => voi
 function RefusedFilter({ error, onClear }: { error: ApiError; onClear: () => void }) {
   return (
     <div role="alert" className="alert alert-warning alert-soft flex flex-wrap justify-between gap-3">
-      <span>{error.detail ?? error.title}</span>
+      <span>{problemMessage(error)}</span>
       <button type="button" className="btn btn-sm" onClick={onClear}>
         {text.clear}
       </button>

@@ -25,7 +25,7 @@ export function ExploreProducts() {
       {products.isPending ? (
         <Spinner />
       ) : products.isError ? (
-        <LoadError onRetry={() => void products.refetch()} />
+        <LoadError error={products.error} onRetry={() => void products.refetch()} />
       ) : (
         <ProductGrid products={products.data.items} />
       )}

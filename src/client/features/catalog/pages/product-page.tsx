@@ -41,7 +41,7 @@ export function ProductPage({ renderAction }: Props) {
             </Link>
           </div>
         ) : (
-          <LoadError onRetry={() => void product.refetch()} />
+          <LoadError error={product.error} onRetry={() => void product.refetch()} />
         )}
       </div>
     );

@@ -86,7 +86,7 @@ export function ProductsPage() {
           {products.isPending ? (
             <Spinner />
           ) : products.isError ? (
-            <LoadError onRetry={() => void products.refetch()} />
+            <LoadError error={products.error} onRetry={() => void products.refetch()} />
           ) : products.data.items.length === 0 ? (
             <div className="rounded-box border border-dashed border-base-content/25 px-6 py-16 text-center">
               <p role="status" className="text-lg">

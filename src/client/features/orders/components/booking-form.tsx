@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
 import type { Path } from "react-hook-form";
 import { useNavigate } from "react-router";
@@ -13,12 +14,14 @@ import {
   orderTotalTooLarge,
   withinOrderTotal,
 } from "../../../../shared/orders.js";
+import { problemCodes } from "../../../../shared/problem-codes.js";
 import { AddressField, EmailField, NameField, PhoneField } from "../../../components/account-fields.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
-import type { SessionUser } from "../../../lib/auth.js";
+import { hasCode } from "../../../lib/api.js";
+import { type SessionUser, sessionQueryKey } from "../../../lib/auth.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
@@ -73,6 +76,7 @@ export function BookingForm({
   profile: Profile | undefined;
 }) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const place = usePlaceOrder();
   const image = useImageUpload();
   const attempt = useRef<{ input: string; key: string }>(undefined);
@@ -93,12 +97,8 @@ export function BookingForm({
   useLoadedValues(form, delivery);
 
   const quantity = watch("quantity");
-  const quantityOk =
-    typeof quantity === "number" &&
-    Number.isInteger(quantity) &&
-    quantity >= MIN_ORDER_QUANTITY &&
-    quantity <= product.quantity &&
-    withinOrderTotal(product.price, quantity);
+  // The total shows, and Book is enabled, for a quantity the form's own schema accepts.
+  const quantityOk = schema.shape.quantity.safeParse(quantity).success;
   const busy = image.uploading || place.isPending;
 
   /** One key per distinct booking: a retry of the same input reuses it, a changed input gets a new one. */
@@ -129,6 +129,10 @@ export function BookingForm({
         onError: (error) => {
           toast.error(problemMessage(error));
           showServerError(error, FIELDS, setError);
+          // The session said verified, the shop says not (say, another tab changed the account):
+          // reloaded, it puts the page's notice to verify in place of this form.
+          if (hasCode(error, problemCodes.emailNotVerified))
+            void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
         },
       },
     );

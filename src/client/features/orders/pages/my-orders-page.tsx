@@ -1,4 +1,4 @@
-import { type RefObject, useId, useRef } from "react";
+import { useRef } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { invoicePath } from "../../../../shared/invoices.js";
@@ -8,21 +8,19 @@ import type { Order, OrderStatus as Status } from "../../../../shared/orders.js"
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
-import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { OrderDates, OrderStatusBadge, OrderTracking } from "../../../components/order-lifecycle.js";
 import { OrderThumbnail } from "../../../components/order-thumbnail.js";
 import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
+import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
 import { Spinner } from "../../../components/spinner.js";
-import { TableRegion } from "../../../components/table-region.js";
 import { VerifyEmailNotice } from "../../../components/verify-email-notice.js";
 import { useSession } from "../../../lib/auth.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
-import { useMediaQuery } from "../../../lib/use-media-query.js";
 import { useMinutesLeft } from "../../../lib/use-minutes-left.js";
 import { useFocusOnNewPage, usePagePosition } from "../../../lib/use-page-position.js";
 import { useMyOrders } from "../api/get-my-orders.js";
@@ -38,8 +36,6 @@ const COLUMNS = [
   text.status,
   text.action,
 ];
-/** Below this width the columns do not fit beside the dashboard's menu: each order becomes a card. */
-const WIDE = "(min-width: 80rem)";
 
 /**
  * What a customer can do with an order now: pay and remove an unpaid one until its hold runs out
@@ -141,78 +137,21 @@ function OrderRow({ order, serial }: OrderProps) {
 function OrderCard({ order, serial, headingId }: OrderProps & { headingId: string }) {
   const actions = useOrderActions(order);
   return (
-    <li value={serial}>
-      <article
-        aria-labelledby={headingId}
-        className="flex h-full flex-col gap-3 rounded-box border border-base-content/10 bg-base-100 p-4"
-      >
-        <div className="flex items-start gap-3">
-          <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
-          <h3 id={headingId} className="min-w-0 font-semibold">
-            <span className="text-base-content/70">
-              {text.serial}
-              {serial}{" "}
-            </span>
-            {order.productName}
-          </h3>
-        </div>
-        <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
-          <dt className="text-base-content/75">{text.quantity}</dt>
-          <dd>{formatCount(order.quantity)}</dd>
-          <dt className="text-base-content/75">{text.total}</dt>
-          <dd>{formatPrice(order.totalPrice)}</dd>
-          <dt className="text-base-content/75">{text.phone}</dt>
-          <dd>{order.phone}</dd>
-        </dl>
-        <OrderStatus order={order} serial={serial} actions={actions} />
-        <div className="mt-auto">
-          <OrderAction order={order} actions={actions} />
-        </div>
-      </article>
-    </li>
-  );
-}
-
-type ListProps = {
-  orders: readonly Order[];
-  first: number;
-  /** Takes focus when another page arrives. */
-  regionRef: RefObject<HTMLElement | null>;
-};
-
-/** A table in a region the keyboard can scroll on wide screens, one card per order on narrow ones. */
-function OrderList({ orders, first, regionRef }: ListProps) {
-  const wide = useMediaQuery(WIDE);
-  const captionId = useId();
-  if (wide)
-    return (
-      <TableRegion labelledBy={captionId} ref={regionRef}>
-        <DataTable caption={text.caption} captionId={captionId} hideCaption columns={COLUMNS} rows={orders}>
-          {(order, index) => <OrderRow key={order.id} order={order} serial={first + index} />}
-        </DataTable>
-      </TableRegion>
-    );
-  return (
-    <section
-      ref={regionRef}
-      aria-labelledby={captionId}
-      tabIndex={-1}
-      className="rounded-box border border-base-content/10 bg-base-200"
+    <ListCard
+      headingId={headingId}
+      serialLabel={text.serial}
+      serial={serial}
+      title={order.productName}
+      image={<OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />}
+      details={[
+        { label: text.quantity, value: formatCount(order.quantity) },
+        { label: text.total, value: formatPrice(order.totalPrice) },
+        { label: text.phone, value: order.phone },
+      ]}
+      footer={<OrderAction order={order} actions={actions} />}
     >
-      <h2 id={captionId} className="sr-only">
-        {text.caption}
-      </h2>
-      <ol className="grid gap-3 p-4 md:grid-cols-2">
-        {orders.map((order, index) => (
-          <OrderCard
-            key={order.id}
-            order={order}
-            serial={first + index}
-            headingId={`${captionId}-${order.id}`}
-          />
-        ))}
-      </ol>
-    </section>
+      <OrderStatus order={order} serial={serial} actions={actions} />
+    </ListCard>
   );
 }
 
@@ -236,7 +175,7 @@ export function MyOrdersPage() {
       {orders.isPending ? (
         <Spinner />
       ) : orders.isError ? (
-        <LoadError onRetry={() => void orders.refetch()} />
+        <LoadError error={orders.error} onRetry={() => void orders.refetch()} />
       ) : orders.data.items.length === 0 || !steps ? (
         <div className="flex flex-col items-start gap-4 rounded-box border border-base-content/10 bg-base-200 p-8">
           <p>{text.empty}</p>
@@ -249,10 +188,17 @@ export function MyOrdersPage() {
           <p role="status" className="mb-3 font-medium">
             {orderMessages.list.count(orders.data.total.count, orders.data.total.exact)}
           </p>
-          <OrderList
-            orders={orders.data.items}
+          <ResponsiveList
+            caption={text.caption}
+            hideCaption
+            columns={COLUMNS}
+            items={orders.data.items}
             first={(steps.number - 1) * LIST_PAGE_SIZE + 1}
-            regionRef={regionRef}
+            row={(order, serial) => <OrderRow key={order.id} order={order} serial={serial} />}
+            card={(order, serial, headingId) => (
+              <OrderCard order={order} serial={serial} headingId={headingId} />
+            )}
+            ref={regionRef}
           />
           <CursorPager
             label={orderMessages.list.pages}

@@ -9,7 +9,6 @@ import { PayDeadline } from "../../../components/pay-deadline.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
 import { useSession } from "../../../lib/auth.js";
-import { problemMessage } from "../../../lib/form-errors.js";
 import { formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useMinutesLeft } from "../../../lib/use-minutes-left.js";
@@ -19,6 +18,7 @@ import { usePayOrder } from "../api/pay-order.js";
 import { OrderSummary } from "../components/order-summary.js";
 import { PaymentError, PaymentSuccess } from "../components/payment-result.js";
 import { SandboxCardForm } from "../components/sandbox-card-form.js";
+import { paymentPanel, refusalOf } from "../utils/payment-panel.js";
 
 // Stripe.js and Elements load only when the shop pays through Stripe.
 const StripeCardForm = lazy(async () => ({
@@ -46,7 +46,7 @@ export function PaymentPage() {
   // 409: the provider already took the money (say, a tab closed before the shop heard of it) and
   // the server has now recorded it, so the order shows as paid once reloaded.
   useEffect(() => {
-    if (intent.error instanceof ApiError && intent.error.status === 409) void refetchOrder();
+    if (refusalOf(intent.error)) void refetchOrder();
   }, [intent.error, refetchOrder]);
 
   const heading = <DashboardHeading title={dashboardMessages.payment} lead={dashboardMessages.paymentLead} />;
@@ -70,7 +70,7 @@ export function PaymentPage() {
             </Link>
           </div>
         ) : (
-          <LoadError onRetry={() => void order.refetch()} />
+          <LoadError error={order.error} onRetry={() => void order.refetch()} />
         )}
       </>
     );
@@ -85,8 +85,9 @@ export function PaymentPage() {
   // 409 from the provider's confirmation or the shop's: the order expired (or was removed or paid)
   // meanwhile. Its message stays in view, with the order as it is now.
   const onFailed = (failure: unknown) => {
-    if (!(failure instanceof ApiError && failure.status === 409)) return;
-    setRefused(problemMessage(failure));
+    const refusal = refusalOf(failure);
+    if (!refusal) return;
+    setRefused(refusal);
     void refetchOrder();
   };
   const formProps = {
@@ -97,46 +98,49 @@ export function PaymentPage() {
     onFailed,
   };
 
+  const panel = paymentPanel({ order: current, payable, paidNow, refused, intent });
   let payment: ReactNode;
-  if (paidNow) payment = <PaymentSuccess transactionId={paidNow} />;
-  else if (current.status === "expired" || current.status === "refunded" || (pending && !payable)) {
-    const state =
-      current.status === "refunded"
-        ? orderMessages.lifecycle.refunded
-        : current.status === "expired"
-          ? orderMessages.lifecycle.expired
-          : orderMessages.dates.holdEnded;
-    const intentRefused =
-      intent.error instanceof ApiError && intent.error.status === 409
-        ? problemMessage(intent.error)
-        : undefined;
-    const refusal = refused ?? intentRefused;
-    payment = (
-      <div className="flex flex-col gap-3">
-        {refusal && refusal !== state ? <PaymentError message={refusal} /> : null}
-        <p role="status" className="font-semibold">
-          {state}
-        </p>
-      </div>
-    );
-  } else if (current.paid)
-    payment = (
-      <div role="status" className="flex flex-col gap-1">
-        <p className="text-lg font-semibold text-success">{text.paidAlready}</p>
-        {current.transactionId ? (
-          <p className="break-all">{paymentMessages.transactionId(current.transactionId)}</p>
-        ) : null}
-      </div>
-    );
-  else if (intent.isError) payment = <PaymentError message={problemMessage(intent.error)} />;
-  else if (intent.isPending) payment = <Spinner label={text.preparing} />;
-  else if (intent.data?.provider === "stripe" && intent.data.publishableKey)
-    payment = (
-      <Suspense fallback={<Spinner label={text.preparing} />}>
-        <StripeCardForm {...formProps} publishableKey={intent.data.publishableKey} />
-      </Suspense>
-    );
-  else payment = <SandboxCardForm {...formProps} />;
+  switch (panel.kind) {
+    case "paidNow":
+      payment = <PaymentSuccess transactionId={panel.transactionId} />;
+      break;
+    case "closed":
+      payment = (
+        <div className="flex flex-col gap-3">
+          {panel.refusal ? <PaymentError message={panel.refusal} /> : null}
+          <p role="status" className="font-semibold">
+            {panel.state}
+          </p>
+        </div>
+      );
+      break;
+    case "paidAlready":
+      payment = (
+        <div role="status" className="flex flex-col gap-1">
+          <p className="text-lg font-semibold text-success">{text.paidAlready}</p>
+          {panel.transactionId ? (
+            <p className="break-all">{paymentMessages.transactionId(panel.transactionId)}</p>
+          ) : null}
+        </div>
+      );
+      break;
+    case "intentFailed":
+      payment = <PaymentError message={panel.message} />;
+      break;
+    case "preparing":
+      payment = <Spinner label={text.preparing} />;
+      break;
+    case "stripe":
+      payment = (
+        <Suspense fallback={<Spinner label={text.preparing} />}>
+          <StripeCardForm {...formProps} publishableKey={panel.publishableKey} />
+        </Suspense>
+      );
+      break;
+    case "sandbox":
+      payment = <SandboxCardForm {...formProps} />;
+      break;
+  }
 
   return (
     <>

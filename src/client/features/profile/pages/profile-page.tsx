@@ -24,7 +24,7 @@ export function ProfilePage() {
       </header>
       <div className="flex flex-col gap-8">
         {profile.isError ? (
-          <LoadError onRetry={() => void profile.refetch()} />
+          <LoadError error={profile.error} onRetry={() => void profile.refetch()} />
         ) : (
           <ProfileDetails profile={profile.data} account={user ?? { name: "", email: "" }} />
         )}

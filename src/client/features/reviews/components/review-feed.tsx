@@ -34,7 +34,8 @@ export function ReviewFeed({ className }: { className: string }) {
   }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
 
   if (reviews.isPending) return <Spinner />;
-  if (reviews.isError && !reviews.data) return <LoadError onRetry={() => void reviews.refetch()} />;
+  if (reviews.isError && !reviews.data)
+    return <LoadError error={reviews.error} onRetry={() => void reviews.refetch()} />;
 
   const items = reviews.data.pages.flatMap((page) => page.items);
   if (items.length === 0) return <p className="text-base-content/75">{reviewMessages.none}</p>;
@@ -50,7 +51,7 @@ export function ReviewFeed({ className }: { className: string }) {
             : text.allShown(text.count(items.length, true))}
         </p>
         {isFetchNextPageError ? (
-          <LoadError onRetry={() => void fetchNextPage()} />
+          <LoadError error={reviews.error} onRetry={() => void fetchNextPage()} />
         ) : hasNextPage ? (
           // Not disabled while loading: a disabled button would drop the keyboard focus it holds.
           <button

@@ -17,7 +17,7 @@ export function ReviewList({ limit, className }: Props) {
   return reviews.isPending ? (
     <Spinner />
   ) : reviews.isError ? (
-    <LoadError onRetry={() => void reviews.refetch()} />
+    <LoadError error={reviews.error} onRetry={() => void reviews.refetch()} />
   ) : reviews.data.length === 0 ? (
     <p className="text-base-content/75">{reviewMessages.none}</p>
   ) : (

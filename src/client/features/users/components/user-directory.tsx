@@ -16,6 +16,7 @@ import { LoadError } from "../../../components/load-error.js";
 import { SearchBox } from "../../../components/search-box.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
+import { problemMessage } from "../../../lib/form-errors.js";
 import { useUsers } from "../api/get-users.js";
 import { type UserListState, userListSearch, useUserListState } from "../hooks/use-user-list-state.js";
 import type { UserRows } from "./user-list.js";
@@ -136,10 +137,11 @@ function useScrollBackOnNewPage(position: string, busy: boolean) {
 
 /** A refused search or page link says why and leads back to the whole list; other failures retry. */
 function ListError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  if (!(error instanceof ApiError && error.status === 400)) return <LoadError onRetry={onRetry} />;
+  if (!(error instanceof ApiError && error.status === 400))
+    return <LoadError error={error} onRetry={onRetry} />;
   return (
     <div role="alert" className="alert alert-warning alert-soft flex flex-wrap justify-between gap-3">
-      <span>{error.detail ?? error.title}</span>
+      <span>{problemMessage(error)}</span>
       <Link to="?" className="btn btn-sm">
         {text.clearFilters}
       </Link>

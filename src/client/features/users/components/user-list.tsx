@@ -1,17 +1,12 @@
-import { type ReactNode, type Ref, useId } from "react";
+import type { ReactNode, Ref } from "react";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { userMessages } from "../../../../shared/messages/users.js";
 import type { User } from "../../../../shared/users.js";
-import { DataTable } from "../../../components/data-table.js";
-import { TableRegion } from "../../../components/table-region.js";
+import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
 import { useSession } from "../../../lib/auth.js";
-import { useMediaQuery } from "../../../lib/use-media-query.js";
 import { UserName } from "./user-name.js";
 
 const text = userMessages;
-
-/** Wide enough for the table's columns; narrower, each user is a card. */
-const WIDE = "(min-width: 48rem)";
 
 /** A column of the list besides the serial, the name and the action. */
 export type UserField = { label: string; cell: (user: User) => ReactNode; className?: string };
@@ -45,76 +40,47 @@ type Props = UserRows & {
  * button is cut off behind a sideways scroll.
  */
 export function UserList({ caption, users, first, fields, empty, action, ref }: Props) {
-  const wide = useMediaQuery(WIDE);
   const { user: me } = useSession();
-  const captionId = useId();
   const name = (user: User) => <UserName name={user.name} isMe={user.id === me?.id} />;
-
-  if (wide)
-    return (
-      <TableRegion labelledBy={captionId} ref={ref}>
-        <DataTable
-          caption={caption}
-          captionId={captionId}
-          columns={[
-            adminMessages.serial,
-            text.name,
-            ...fields.map((f) => f.label),
-            { label: text.action, hidden: true },
-          ]}
-          rows={users}
-          empty={empty}
-        >
-          {(user, index) => (
-            <tr key={user.id}>
-              <th scope="row">{(first + index).toLocaleString("en-US")}</th>
-              <td className="font-medium">{name(user)}</td>
-              {fields.map((field) => (
-                <td key={field.label} className={field.className}>
-                  {field.cell(user)}
-                </td>
-              ))}
-              <td>{action(user)}</td>
-            </tr>
-          )}
-        </DataTable>
-      </TableRegion>
-    );
-
   return (
-    <section
+    <ResponsiveList
+      caption={caption}
+      columns={[
+        adminMessages.serial,
+        text.name,
+        ...fields.map((f) => f.label),
+        { label: text.action, hidden: true },
+      ]}
+      items={users}
+      first={first}
+      empty={empty}
       ref={ref}
-      aria-labelledby={captionId}
-      // Focusable by script only, for the focus a removed row leaves behind.
-      tabIndex={-1}
-      className="rounded-box focus-visible:outline-2"
-    >
-      <h2 id={captionId} className="mb-3 text-lg font-semibold">
-        {caption}
-      </h2>
-      {users.length === 0 ? <p className="text-base-content/75">{empty}</p> : null}
-      <ul className="flex flex-col gap-3">
-        {users.map((user, index) => (
-          <li key={user.id} className="rounded-box border border-base-content/10 bg-base-200 p-4">
-            <p className="flex items-baseline gap-2 font-semibold">
-              <span className="text-sm text-base-content/75">
-                <span className="sr-only">{adminMessages.serial}</span>
-                {(first + index).toLocaleString("en-US")}
-              </span>
-              <span className="break-words">{name(user)}</span>
-            </p>
-            <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-              {fields.map((field) => (
-                <div key={field.label} className="contents">
-                  <dt className="text-base-content/75">{field.label}</dt>
-                  <dd className={`min-w-0 ${field.className ?? ""}`}>{field.cell(user)}</dd>
-                </div>
-              ))}
-            </dl>
-            <div className="mt-3">{action(user)}</div>
-          </li>
-        ))}
-      </ul>
-    </section>
+      row={(user, serial) => (
+        <tr key={user.id}>
+          <th scope="row">{serial.toLocaleString("en-US")}</th>
+          <td className="font-medium">{name(user)}</td>
+          {fields.map((field) => (
+            <td key={field.label} className={field.className}>
+              {field.cell(user)}
+            </td>
+          ))}
+          <td>{action(user)}</td>
+        </tr>
+      )}
+      card={(user, serial, headingId) => (
+        <ListCard
+          headingId={headingId}
+          serialLabel={adminMessages.serial}
+          serial={serial}
+          title={name(user)}
+          details={fields.map((field) => ({
+            label: field.label,
+            value: field.cell(user),
+            className: field.className,
+          }))}
+          footer={action(user)}
+        />
+      )}
+    />
   );
 }

@@ -1,0 +1,11 @@
+/**
+ * The `code`s of problems the client acts on, beyond showing their words: the client branches on
+ * these, never on a message's text, which may be reworded. Apart from problem.ts so that a page can
+ * name a code without loading zod (src/client/lib/api.ts loads the schema only on a failure).
+ */
+export const problemCodes = {
+  /** A reset or verification token that is wrong, used or expired (better-auth's own code). */
+  invalidToken: "INVALID_TOKEN",
+  /** Booking from an account whose email is not verified (server: features/orders/service.ts). */
+  emailNotVerified: "email-not-verified",
+} as const;
