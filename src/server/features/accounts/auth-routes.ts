@@ -8,6 +8,7 @@ import {
   signUpSchema,
 } from "../../../shared/accounts.js";
 import { accountMessages } from "../../../shared/messages/accounts.js";
+import { problemCodes } from "../../../shared/problem-codes.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import {
@@ -339,7 +340,7 @@ export const authProblems: ProblemTable = {
   source: BETTER_AUTH,
   codes: {
     INVALID_EMAIL_OR_PASSWORD: inShopWords(401, accountMessages.invalidCredentials),
-    INVALID_TOKEN: inShopWords(400, accountMessages.resetLinkInvalid),
+    [problemCodes.invalidToken]: inShopWords(400, accountMessages.resetLinkInvalid),
     PROVIDER_NOT_FOUND: inShopWords(404, accountMessages.googleNotConfigured),
   },
   otherwise: (error) => {

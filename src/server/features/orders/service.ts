@@ -9,6 +9,7 @@ import {
   type ShipOrderInput,
   withinOrderTotal,
 } from "../../../shared/orders.js";
+import { problemCodes } from "../../../shared/problem-codes.js";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products, rateLimits } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
@@ -46,7 +47,7 @@ export interface Booker {
 }
 
 /** The code of the 403 answered to a booking from an account whose email is not verified. */
-const EMAIL_NOT_VERIFIED = "email-not-verified";
+const EMAIL_NOT_VERIFIED = problemCodes.emailNotVerified;
 
 /** Booking needs a verified email address (docs/product.md): 403 with a stable code otherwise. */
 export function requireVerifiedEmail(user: SessionUser): void {
