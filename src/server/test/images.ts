@@ -1,6 +1,9 @@
 import { crc32 } from "node:zlib";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
+import type { Db } from "../db/client.js";
+import { uploadQuotas } from "../db/schema/index.js";
 import { multipartImage } from "./route-cases.js";
 import { ORIGIN } from "./users.js";
 
@@ -55,4 +58,13 @@ export async function postUpload(
     headers: { ...body.headers, origin: ORIGIN, cookie },
     payload: body.payload,
   });
+}
+
+/** The upload quota's row of `user`'s current day (features/uploads/quota.ts), if it has one. */
+export async function uploadQuotaOf(db: Db, user: { id: string }) {
+  const [row] = await db
+    .select({ count: uploadQuotas.count, bytes: uploadQuotas.bytes })
+    .from(uploadQuotas)
+    .where(eq(uploadQuotas.userId, user.id));
+  return row;
 }
