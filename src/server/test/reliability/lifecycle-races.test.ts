@@ -204,6 +204,16 @@ async function openIntent(pair: Pair, customer: TestUser, order: Order, answers:
   return { id: clientSecret.slice(0, clientSecret.indexOf("_secret_")), clientSecret };
 }
 
+/**
+ * Order `i` of a round: booked by the customers in turn, 1 to 5 times UNITS, with its payment
+ * page's intent (null when the shop refused it).
+ */
+async function bookedWithIntent(pair: Pair, productId: string, i: number, answers: Answers) {
+  const customer = pair.customers[i % pair.customers.length] as TestUser;
+  const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
+  return { customer, order, intent: await openIntent(pair, customer, order, answers) };
+}
+
 /** The customer's card is accepted by the provider (Stripe.js, or the sandbox's form); false if refused. */
 async function charge(
   pair: Pair,
@@ -520,9 +530,7 @@ describe.each(["stripe", "sandbox"] as const)("the order lifecycle under concurr
         const productId = await newProduct(pair);
         const placed = await Promise.all(
           Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const customer = pair.customers[i % pair.customers.length] as TestUser;
-            const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
-            const intent = await openIntent(pair, customer, order, answers);
+            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
             // One order in four is never paid: it expires untouched.
             if (!intent || i % 4 === 0) return order;
             attempted.add(order.id);
@@ -574,9 +582,7 @@ describe.each(["stripe", "sandbox"] as const)("the order lifecycle under concurr
         const removedBy = new Map<string, string>();
         const placed = await Promise.all(
           Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const customer = pair.customers[i % pair.customers.length] as TestUser;
-            const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
-            const intent = await openIntent(pair, customer, order, answers);
+            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
             if (!intent) throw new Error(`no intent for ${order.id}`);
             const start = Date.now() + 20;
             const remover = i % 2 ? customer : pair.admin;
@@ -644,9 +650,7 @@ describe("refunds racing their webhooks (Stripe)", () => {
         const variants = new Map<string, string>();
         const placed = await Promise.all(
           Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const customer = pair.customers[i % pair.customers.length] as TestUser;
-            const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
-            const intent = await openIntent(pair, customer, order, answers);
+            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
             if (!intent) throw new Error(`no intent for ${order.id}`);
             standIn.succeed(intent.id);
             const variant = VARIANTS[i % VARIANTS.length] as string;
