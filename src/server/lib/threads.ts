@@ -10,7 +10,7 @@ const LOWEST_PRIORITY = 19;
  * the built JavaScript, or, run from the sources (tests, dev: a `.ts` caller), the TypeScript
  * through tsx's loader, which a thread does not inherit.
  */
-export function workerThread(callerUrl: string, name: string, options: WorkerOptions = {}): Worker {
+function workerThread(callerUrl: string, name: string, options: WorkerOptions = {}): Worker {
   const fromSources = callerUrl.endsWith(".ts");
   const file = new URL(`./${name}.${fromSources ? "ts" : "js"}`, callerUrl);
   if (!fromSources) return new Worker(file, options);
