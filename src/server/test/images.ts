@@ -44,6 +44,17 @@ export function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
+/**
+ * Settings that lift an account's daily upload limits and its uploads at once, for the tests of
+ * something else (the sweep, the image worker's turns) that upload much from few accounts.
+ */
+export const UPLOADS_UNLIMITED = {
+  UPLOAD_LIMIT_PER_DAY: "1000",
+  UPLOAD_MB_PER_DAY: "500",
+  ADMIN_UPLOAD_LIMIT_PER_DAY: "1000",
+  UPLOAD_CONCURRENCY_PER_ACCOUNT: "100",
+};
+
 /** POST /api/uploads of `bytes` by the holder of `cookie`, as the shop's forms send it. */
 export async function postUpload(
   app: FastifyInstance,
