@@ -1,10 +1,11 @@
-import net from "node:net";
+import type net from "node:net";
 import type { RouteOptions } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIN_ORDER_QUANTITY } from "../shared/constants.js";
 import { setUpTestApp } from "./test/app.js";
 import { stockedProduct } from "./test/products.js";
+import { rawConnection } from "./test/raw-connection.js";
 import { until } from "./test/until.js";
 import { ORIGIN } from "./test/users.js";
 
@@ -40,60 +41,6 @@ beforeAll(async () => {
   port = (ctx.app.server.address() as net.AddressInfo).port;
 });
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-}
-
-/** A kept-alive connection of our own: requests one after another, and whether the server ended it. */
-function connection() {
-  const socket = net.connect(port, "127.0.0.1");
-  let received = "";
-  let endedByServer = false;
-  socket.on("data", (chunk: Buffer) => {
-    received += chunk.toString("latin1");
-  });
-  socket.on("end", () => {
-    endedByServer = true;
-  });
-  socket.on("error", () => {});
-  /** The answer at the start of `received`, once all of it has come (they carry a Content-Length). */
-  const complete = (): Answer | undefined => {
-    const headEnd = received.indexOf("\r\n\r\n");
-    if (headEnd < 0) return undefined;
-    const [statusLine = "", ...lines] = received.slice(0, headEnd).split("\r\n");
-    const headers = Object.fromEntries(
-      lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
-    );
-    if (received.length - headEnd - 4 < Number(headers["content-length"] ?? 0)) return undefined;
-    return { status: Number(statusLine.split(" ")[1]), headers };
-  };
-  return {
-    async send(
-      method: string,
-      path: string,
-      headers: Record<string, string> = {},
-      body = "",
-    ): Promise<Answer> {
-      received = "";
-      const lines = Object.entries({ host: "127.0.0.1", ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
-      if (body) lines.push(`content-length: ${Buffer.byteLength(body)}\r\n`);
-      socket.write(`${method} ${path} HTTP/1.1\r\n${lines.join("")}\r\n${body}`);
-      let answer: Answer | undefined;
-      await until(`the answer to ${method} ${path}`, () => {
-        answer = complete();
-        return answer !== undefined || endedByServer;
-      });
-      if (!answer) throw new Error(`The server closed the connection without answering ${method} ${path}`);
-      return answer;
-    },
-    /** Resolves once the server has ended the connection. */
-    endedByServer: () => until("the server to end the connection", () => endedByServer),
-    isOpen: () => !endedByServer,
-    destroy: () => socket.destroy(),
-  };
-}
-
 describe("requests in flight", () => {
   it("are forgotten once answered, in-process (light-my-request) too", async () => {
     for (const url of ["/healthz", "/api/products", "/api/nowhere"]) await ctx.app.inject({ url });
@@ -110,9 +57,9 @@ describe("draining", () => {
   it("every answer closes its connection: early ones, routed ones, and one being prepared when the drain began", async () => {
     const productId = await stockedProduct(ctx.app.db, 100);
     // Before the drain: kept alive, and the product list is routed once, then answered early.
-    const catalog = connection();
-    const health = connection();
-    const order = connection();
+    const catalog = rawConnection(port);
+    const health = rawConnection(port);
+    const order = rawConnection(port);
     expect((await catalog.send("GET", "/api/products")).headers.connection).toBe("keep-alive");
     expect((await health.send("GET", "/healthz")).headers.connection).toBe("keep-alive");
     const routed = routedByFastify;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ADDRESS_MAX_LINES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
 import { accountMessages } from "./messages/accounts.js";
 import { profileMessages } from "./messages/profile.js";
+import { requiredText } from "./text.js";
 
 /** The product's (docs/product.md) simple email pattern. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -25,20 +26,12 @@ const isOneLine = (text: string) => !LINE_BREAKING.test(text);
  */
 export function addressSchema(required: string, max: number) {
   const lines = (text: string) => text.split(/\r?\n/);
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(max)
+  return requiredText(required, max)
     .refine((text) => lines(text).every(isOneLine), m.addressControl)
     .refine((text) => lines(text).length <= ADDRESS_MAX_LINES, m.addressTooManyLines);
 }
 
-const emailSchema = z
-  .string({ error: m.emailRequired })
-  .trim()
-  .min(1, m.emailRequired)
-  .max(254, m.emailInvalid)
+const emailSchema = requiredText(m.emailRequired, 254, m.emailInvalid)
   .regex(EMAIL_PATTERN, m.emailInvalid)
   .transform((e) => e.toLowerCase());
 
@@ -49,20 +42,13 @@ export const passwordSchema = z
   .max(PASSWORD_MAX_LENGTH, m.passwordPattern)
   .regex(PASSWORD_PATTERN, m.passwordPattern);
 
-export const phoneSchema = z
-  .string({ error: m.phoneRequired })
-  .trim()
-  .min(1, m.phoneRequired)
-  .max(20, m.phoneInvalid)
-  .regex(/^\+?[0-9][0-9 ()-]{5,19}$/, m.phoneInvalid);
+export const phoneSchema = requiredText(m.phoneRequired, 20, m.phoneInvalid).regex(
+  /^\+?[0-9][0-9 ()-]{5,19}$/,
+  m.phoneInvalid,
+);
 
 export const signUpSchema = z.object({
-  name: z
-    .string({ error: m.nameRequired })
-    .trim()
-    .min(1, m.nameRequired)
-    .max(NAME_MAX_LENGTH, m.nameTooLong)
-    .refine(isOneLine, m.nameOneLine),
+  name: requiredText(m.nameRequired, NAME_MAX_LENGTH, m.nameTooLong).refine(isOneLine, m.nameOneLine),
   email: emailSchema,
   password: passwordSchema,
   phone: phoneSchema,

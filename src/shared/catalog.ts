@@ -10,6 +10,7 @@ import {
   SEARCH_COUNT_LIMIT,
 } from "./constants.js";
 import { adminMessages } from "./messages/admin.js";
+import { requiredText } from "./text.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 export { CATEGORIES, type Category } from "./constants.js";
@@ -73,11 +74,7 @@ const priceInvalid = m.priceInvalid(PRODUCT_PRICE_MIN);
 
 /** POST /api/products: a new product; every field required. */
 export const productInputSchema = z.object({
-  name: z
-    .string({ error: m.nameRequired })
-    .trim()
-    .min(1, m.nameRequired)
-    .max(PRODUCT_NAME_MAX_LENGTH, m.nameTooLong(PRODUCT_NAME_MAX_LENGTH)),
+  name: requiredText(m.nameRequired, PRODUCT_NAME_MAX_LENGTH, m.nameTooLong(PRODUCT_NAME_MAX_LENGTH)),
   image: z
     .string({ error: m.imageInvalid })
     .trim()
@@ -92,11 +89,11 @@ export const productInputSchema = z.object({
     .int(m.quantityInvalid)
     .min(0, m.quantityInvalid)
     .max(PRODUCT_QUANTITY_MAX, m.quantityTooHigh(PRODUCT_QUANTITY_MAX)),
-  description: z
-    .string({ error: m.descriptionRequired })
-    .trim()
-    .min(1, m.descriptionRequired)
-    .max(PRODUCT_DESCRIPTION_MAX_LENGTH, m.descriptionTooLong(PRODUCT_DESCRIPTION_MAX_LENGTH)),
+  description: requiredText(
+    m.descriptionRequired,
+    PRODUCT_DESCRIPTION_MAX_LENGTH,
+    m.descriptionTooLong(PRODUCT_DESCRIPTION_MAX_LENGTH),
+  ),
   category: z.enum(CATEGORIES, { error: m.categoryInvalid }),
 });
 export type ProductInput = z.input<typeof productInputSchema>;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { RATING_MAX, RATING_MIN } from "./constants.js";
 import { reviewMessages } from "./messages/reviews.js";
 import { cursorPageSchema, cursorQuerySchema } from "./paging.js";
+import { requiredText } from "./text.js";
 
 export const reviewSchema = z.object({
   id: z.string(),
@@ -25,11 +26,11 @@ const REVIEW_COMMENT_MAX_LENGTH = 1000;
 
 /** POST /api/reviews; the reviewer's name comes from the session, never from the body. */
 export const reviewInputSchema = z.object({
-  comment: z
-    .string({ error: reviewMessages.commentRequired })
-    .trim()
-    .min(1, reviewMessages.commentRequired)
-    .max(REVIEW_COMMENT_MAX_LENGTH, reviewMessages.commentTooLong(REVIEW_COMMENT_MAX_LENGTH)),
+  comment: requiredText(
+    reviewMessages.commentRequired,
+    REVIEW_COMMENT_MAX_LENGTH,
+    reviewMessages.commentTooLong(REVIEW_COMMENT_MAX_LENGTH),
+  ),
   // 0..5 (docs/product.md, Rules), under the shop's message that speaks of 1 to 5.
   rating: z
     .number({ error: reviewMessages.ratingRange })

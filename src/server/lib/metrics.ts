@@ -81,44 +81,41 @@ new Counter({
 
 export type OrderEvent = "placed" | "paid" | "shipped" | "removed" | "expired" | "refunded";
 
-const orderEvents = new Counter({
-  name: "gearhouse_orders_total",
-  help: "Orders this instance moved, by event: placed, paid, shipped, removed, expired, refunded.",
-  labelNames: ["event"] as const,
-  registers: [registry],
-});
+/**
+ * A counter of the process's registry with one label, and the function that counts into it: `n`
+ * (one unless given) of `value`, nothing when `n` is not above zero.
+ */
+function labelledCounter<Value extends string>(name: string, help: string, label: string) {
+  const counter = new Counter({ name, help, labelNames: [label], registers: [registry] });
+  return (value: Value, n = 1): void => {
+    if (n > 0) counter.inc({ [label]: value }, n);
+  };
+}
 
 /**
  * Counts `n` orders moved by `event`, when the statement that moved them returned them (inside
  * its transaction: one that rolls back after that, which the shop's transactions do only on an
  * error, is still counted).
  */
-export function countOrders(event: OrderEvent, n = 1): void {
-  if (n > 0) orderEvents.inc({ event }, n);
-}
+export const countOrders = labelledCounter<OrderEvent>(
+  "gearhouse_orders_total",
+  "Orders this instance moved, by event: placed, paid, shipped, removed, expired, refunded.",
+  "event",
+);
 
-const paymentFailures = new Counter({
-  name: "gearhouse_payment_failures_total",
-  help: "Card payments refused, by reason (the sandbox's judgement, or Stripe's decline code).",
-  labelNames: ["reason"] as const,
-  registers: [registry],
-});
-
-export function countPaymentFailure(reason: string): void {
-  paymentFailures.inc({ reason });
-}
-
-const retentionRemovals = new Counter({
-  name: "gearhouse_retention_rows_removed_total",
-  help: "Rows the retention job removed, by table: idempotency_key, mail_outbox, sandbox_intent.",
-  labelNames: ["table"] as const,
-  registers: [registry],
-});
+/** Counts a card payment refused for `reason`. */
+export const countPaymentFailure = labelledCounter(
+  "gearhouse_payment_failures_total",
+  "Card payments refused, by reason (the sandbox's judgement, or Stripe's decline code).",
+  "reason",
+);
 
 /** Counts `n` rows of `table` removed by the retention job (features/retention). */
-export function countRetentionRemovals(table: string, n: number): void {
-  if (n > 0) retentionRemovals.inc({ table }, n);
-}
+export const countRetentionRemovals = labelledCounter(
+  "gearhouse_retention_rows_removed_total",
+  "Rows the retention job removed, by table: idempotency_key, mail_outbox, sandbox_intent.",
+  "table",
+);
 
 /**
  * A gauge whose value is read when Prometheus scrapes (a queue's depth, a pool's use), in the
@@ -170,13 +167,9 @@ export function serveMetrics(port: number, host: string, gauges: Registry): Prom
 
 type InvoiceRenderSource = "thread" | "main" | "cache" | "shared";
 
-const invoiceRenders = new Counter({
-  name: "gearhouse_invoice_renders_total",
-  help: "Invoices asked for, by where their bytes came from: rendered in the render thread (thread) or on the requests' thread (main), kept from an earlier render (cache), or shared with a render of the same invoice under way (shared).",
-  labelNames: ["source"] as const,
-  registers: [registry],
-});
-
-export function countInvoiceRender(source: InvoiceRenderSource): void {
-  invoiceRenders.inc({ source });
-}
+/** Counts an invoice asked for, by where its bytes came from. */
+export const countInvoiceRender = labelledCounter<InvoiceRenderSource>(
+  "gearhouse_invoice_renders_total",
+  "Invoices asked for, by where their bytes came from: rendered in the render thread (thread) or on the requests' thread (main), kept from an earlier render (cache), or shared with a render of the same invoice under way (shared).",
+  "source",
+);

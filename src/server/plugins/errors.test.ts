@@ -76,17 +76,20 @@ async function problemAt(url: string) {
   return { res, problem: problemSchema.parse(res.json()) };
 }
 
+/** A whole problem: these fields and the request id, nothing more. */
+const whole = (status: number, title: string, detail: string) => ({
+  type: "about:blank",
+  status,
+  title,
+  detail,
+  requestId: expect.any(String),
+});
+
 describe("the one mapping from errors to problem+json", () => {
   it("answers a thrown problem with its own status, title and detail", async () => {
     const { res, problem } = await problemAt("/conflict");
     expect(res.statusCode).toBe(409);
-    expect(problem).toEqual({
-      type: "about:blank",
-      status: 409,
-      title: "Conflict",
-      detail: "Out of stock.",
-      requestId: expect.any(String),
-    });
+    expect(problem).toEqual(whole(409, "Conflict", "Out of stock."));
   });
 
   it("says when to ask again for a rate limit and for load shed on purpose", async () => {
@@ -109,13 +112,7 @@ describe("the one mapping from errors to problem+json", () => {
   it("answers an unknown error with a generic 500 that leaks nothing", async () => {
     const { res, problem } = await problemAt("/fault");
     expect(res.statusCode).toBe(500);
-    expect(problem).toEqual({
-      type: "about:blank",
-      status: 500,
-      title: "Internal Server Error",
-      detail: SERVER_FAULT,
-      requestId: expect.any(String),
-    });
+    expect(problem).toEqual(whole(500, "Internal Server Error", SERVER_FAULT));
     expect(res.body).not.toContain("secret");
   });
 

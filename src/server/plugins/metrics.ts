@@ -27,21 +27,17 @@ async function metricsPlugin(app: FastifyInstance) {
     gaugeOf(gauges, name, help, read),
   );
   const { pool } = app.database;
-  app.gauge(
-    "gearhouse_db_pool_connections",
-    "Connections open in this instance's pool.",
-    () => pool.totalCount,
-  );
-  app.gauge(
-    "gearhouse_db_pool_idle_connections",
-    "Open connections no query is using.",
-    () => pool.idleCount,
-  );
-  app.gauge(
-    "gearhouse_db_pool_waiting_queries",
-    "Queries waiting for a connection of the pool (it is at its maximum).",
-    () => pool.waitingCount,
-  );
+  const poolGauges = [
+    ["connections", "Connections open in this instance's pool.", "totalCount"],
+    ["idle_connections", "Open connections no query is using.", "idleCount"],
+    [
+      "waiting_queries",
+      "Queries waiting for a connection of the pool (it is at its maximum).",
+      "waitingCount",
+    ],
+  ] as const;
+  for (const [name, help, count] of poolGauges)
+    app.gauge(`gearhouse_db_pool_${name}`, help, () => pool[count]);
   app.addHook("onResponse", async (request, reply) => {
     observeRequest(
       request.method,

@@ -101,6 +101,25 @@ export async function createTestApp(
   };
 }
 
+/**
+ * Another instance on the test file's database (`url()`, read when it starts), with a config of
+ * its own: the function returned builds it with a pool of `poolSize`; it and its pool are closed
+ * in an `afterAll` this registers (call it in the describe block that uses the instance).
+ */
+export function anotherInstance(url: () => string) {
+  let app: FastifyInstance | undefined;
+  let database: Database | undefined;
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+  return async (config: Config, poolSize: number): Promise<FastifyInstance> => {
+    database = createDatabase(url(), { max: poolSize });
+    app = await buildApp(config, database, { logger: false });
+    return app;
+  };
+}
+
 type SignUpOverrides = Parameters<typeof signUp>[1];
 
 /** A test file's app from `setUpTestApp`: the context without `close`, which its `afterAll` calls. */

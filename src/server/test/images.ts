@@ -1,6 +1,9 @@
 import { crc32 } from "node:zlib";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
+import type { Db } from "../db/client.js";
+import { uploadQuotas } from "../db/schema/index.js";
 import { multipartImage } from "./route-cases.js";
 import { ORIGIN } from "./users.js";
 
@@ -41,6 +44,17 @@ export function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
+/**
+ * Settings that lift an account's daily upload limits and its uploads at once, for the tests of
+ * something else (the sweep, the image worker's turns) that upload much from few accounts.
+ */
+export const UPLOADS_UNLIMITED = {
+  UPLOAD_LIMIT_PER_DAY: "1000",
+  UPLOAD_MB_PER_DAY: "500",
+  ADMIN_UPLOAD_LIMIT_PER_DAY: "1000",
+  UPLOAD_CONCURRENCY_PER_ACCOUNT: "100",
+};
+
 /** POST /api/uploads of `bytes` by the holder of `cookie`, as the shop's forms send it. */
 export async function postUpload(
   app: FastifyInstance,
@@ -55,4 +69,13 @@ export async function postUpload(
     headers: { ...body.headers, origin: ORIGIN, cookie },
     payload: body.payload,
   });
+}
+
+/** The upload quota's row of `user`'s current day (features/uploads/quota.ts), if it has one. */
+export async function uploadQuotaOf(db: Db, user: { id: string }) {
+  const [row] = await db
+    .select({ count: uploadQuotas.count, bytes: uploadQuotas.bytes })
+    .from(uploadQuotas)
+    .where(eq(uploadQuotas.userId, user.id));
+  return row;
 }

@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgEnum, pgTable, text } from "drizzle-orm/pg-core";
+import { moment, timestamps } from "./columns.js";
 
 export const roleEnum = pgEnum("role", ["user", "admin"]);
 
@@ -13,8 +14,7 @@ export const users = pgTable(
     image: text("image"),
     phone: text("phone").notNull().default(""),
     role: roleEnum("role").notNull().default("user"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // All users and Make Admin list newest accounts first, a page at a time (keyset on these columns;
@@ -28,19 +28,22 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * The account a row belongs to (user_id), the row removed with the account: its sessions, its
+ * profile, its uploads' quota, its idempotency keys, its booking limits.
+ */
+export const ownerId = () => text("user_id").references(() => users.id, { onDelete: "cascade" });
+
 export const sessions = pgTable(
   "session",
   {
     id: text("id").primaryKey(),
     token: text("token").notNull().unique(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    userId: ownerId().notNull(),
+    expiresAt: moment("expires_at").notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index("session_user_idx").on(t.userId)],
 );
@@ -51,18 +54,15 @@ export const accounts = pgTable(
     id: text("id").primaryKey(),
     accountId: text("account_id").notNull(),
     providerId: text("provider_id").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId().notNull(),
     accessToken: text("access_token"),
     refreshToken: text("refresh_token"),
     idToken: text("id_token"),
-    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
-    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    accessTokenExpiresAt: moment("access_token_expires_at"),
+    refreshTokenExpiresAt: moment("refresh_token_expires_at"),
     scope: text("scope"),
     password: text("password"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index("account_user_idx").on(t.userId),
@@ -76,9 +76,8 @@ export const verifications = pgTable(
     id: text("id").primaryKey(),
     identifier: text("identifier").notNull(),
     value: text("value").notNull(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: moment("expires_at").notNull(),
+    ...timestamps(),
   },
   (t) => [
     index("verification_identifier_idx").on(t.identifier),
@@ -93,7 +92,7 @@ export const rateLimits = pgTable(
   {
     key: text("key").primaryKey(),
     count: integer("count").notNull(),
-    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    windowStart: moment("window_start").notNull(),
   },
   // The retention job reads the counters whose window ended long ago, oldest first.
   (t) => [index("rate_limit_window_start_idx").on(t.windowStart)],

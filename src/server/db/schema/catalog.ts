@@ -9,11 +9,11 @@ import {
   pgTable,
   smallint,
   text,
-  timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../../../shared/catalog.js";
 import { users } from "./auth.js";
+import { createdAt, timestamps } from "./columns.js";
 
 export const categoryEnum = pgEnum("category", CATEGORIES);
 
@@ -63,8 +63,7 @@ export const products = pgTable(
     /** Available stock. */
     quantity: integer("quantity").notNull(),
     category: categoryEnum("category").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
     /** What the product is (see titleDocument): a search matching here ranks above the description. */
     titleVector: tsvector("title_vector").generatedAlwaysAs(sql.raw(titleDocument)),
     /** The title and the description (weight C): everything a search may match. */
@@ -115,7 +114,7 @@ export const reviews = pgTable(
      * promotion or demotion does not relabel what the account wrote before.
      */
     staff: boolean("staff").notNull().default(false),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     check("review_rating_range", sql`${t.rating} between 0 and 5`),

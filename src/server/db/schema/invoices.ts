@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, pgTable, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, pgTable, uuid } from "drizzle-orm/pg-core";
+import { moment } from "./columns.js";
 import { orders } from "./orders.js";
 
 /**
@@ -14,7 +15,7 @@ export const invoices = pgTable("invoice", {
     .notNull()
     .unique("invoice_order_idx")
     .references(() => orders.id, { onDelete: "restrict" }),
-  issuedAt: timestamp("issued_at", { withTimezone: true }).notNull().defaultNow(),
+  issuedAt: moment("issued_at").notNull().defaultNow(),
 });
 
 /** The next invoice number: one row. */

@@ -1,15 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  bigserial,
-  index,
-  integer,
-  pgEnum,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigserial, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, moment } from "./columns.js";
 
 export const MAIL_KINDS = [
   "order_placed",
@@ -37,13 +28,13 @@ export const mailOutbox = pgTable(
     kind: mailKind("kind").notNull(),
     /** No foreign key: a mail about an order removed before it went out is dropped, not cascaded. */
     orderId: uuid("order_id").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     attempts: integer("attempts").notNull().default(0),
     /** When the sender may take it: now for a new mail, later after a failure. */
-    dueAt: timestamp("due_at", { withTimezone: true }).notNull().defaultNow(),
-    sentAt: timestamp("sent_at", { withTimezone: true }),
+    dueAt: moment("due_at").notNull().defaultNow(),
+    sentAt: moment("sent_at"),
     /** Given up (the order is gone, or too many failures); with lastError saying why. */
-    droppedAt: timestamp("dropped_at", { withTimezone: true }),
+    droppedAt: moment("dropped_at"),
     lastError: text("last_error"),
     /**
      * The sender that holds the row now (features/mail/outbox.ts): set when a sender claims it, with

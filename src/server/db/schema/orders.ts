@@ -9,12 +9,12 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { users } from "./auth.js";
+import { ownerId, users } from "./auth.js";
 import { products } from "./catalog.js";
+import { createdAt, moment } from "./columns.js";
 
 export const orderStatusEnum = pgEnum("order_status", ["pending", "paid", "shipped", "refunded", "expired"]);
 
@@ -37,15 +37,15 @@ export const orders = pgTable(
     totalPrice: integer("total_price").notNull(),
     status: orderStatusEnum("status").notNull().default("pending"),
     transactionId: text("transaction_id"),
-    paidAt: timestamp("paid_at", { withTimezone: true }),
-    shippedAt: timestamp("shipped_at", { withTimezone: true }),
+    paidAt: moment("paid_at"),
+    shippedAt: moment("shipped_at"),
     /** Until when an unpaid order holds its units (ORDER_HOLD_HOURS after it was placed). */
-    expiresAt: timestamp("expires_at", { withTimezone: true }),
-    expiredAt: timestamp("expired_at", { withTimezone: true }),
-    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    expiresAt: moment("expires_at"),
+    expiredAt: moment("expired_at"),
+    refundedAt: moment("refunded_at"),
     carrier: text("carrier"),
     trackingNumber: text("tracking_number"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /**
      * What Manage Orders searches: the customer's email and name and the product name, lower case,
      * apart by a unit separator (no search holds one, so no match spans two fields). One trigram
@@ -82,13 +82,11 @@ export const orders = pgTable(
 export const idempotencyKeys = pgTable(
   "idempotency_key",
   {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId().notNull(),
     key: text("key").notNull(),
     requestHash: text("request_hash").notNull(),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.key] }),
@@ -110,7 +108,7 @@ export const payments = pgTable("payment", {
   currency: text("currency").notNull(),
   cardBrand: text("card_brand"),
   cardLast4: text("card_last4"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
 });
 
 /** The sandbox provider's payment intents (kept in PostgreSQL so every instance sees them). */
@@ -128,7 +126,7 @@ export const sandboxIntents = pgTable(
     cardLast4: text("card_last4"),
     /** The intent's one refund (always in full), once refunded. */
     refundId: text("refund_id"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index("sandbox_intent_order_idx").on(t.orderId),
@@ -147,7 +145,7 @@ export const orderIntents = pgTable(
     intentId: text("intent_id").primaryKey(),
     orderId: uuid("order_id").notNull(),
     provider: text("provider").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index("order_intent_order_idx").on(t.orderId)],
 );
@@ -175,7 +173,7 @@ export const refunds = pgTable(
     /** Cents, as the provider refunded them. */
     amount: integer("amount").notNull(),
     reason: refundReasonEnum("reason").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   // Removing an order sets its refunds' order_id to null through this index.
   (t) => [index("refund_order_idx").on(t.orderId)],
@@ -185,7 +183,7 @@ export const refunds = pgTable(
 export const paymentEvents = pgTable("payment_event", {
   id: text("id").primaryKey(),
   type: text("type").notNull(),
-  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  receivedAt: moment("received_at").notNull().defaultNow(),
 });
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => "bytea" });
@@ -201,23 +199,21 @@ export const images = pgTable(
     height: integer("height").notNull(),
     byteSize: integer("byte_size").notNull(),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /**
      * Since when the image may be unused: its latest upload, or when a product or order that showed
      * it let go of it (the trigger `image_release`, in the migration that added this column). Null
      * while the image sweep (features/uploads/sweep.ts) last found it in use.
      */
-    releasedAt: timestamp("released_at", { withTimezone: true }).defaultNow(),
+    releasedAt: moment("released_at").defaultNow(),
   },
   (t) => [index("image_released_idx").on(t.releasedAt).where(sql`${t.releasedAt} is not null`)],
 );
 
 /** Each account's uploads in its current day (features/uploads/quota.ts): a fixed window from its first upload. */
 export const uploadQuotas = pgTable("upload_quota", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  userId: ownerId().primaryKey(),
+  windowStart: moment("window_start").notNull(),
   count: integer("count").notNull(),
   /** The uploads' bytes as received, before re-encoding. */
   bytes: bigint("bytes", { mode: "number" }).notNull(),

@@ -1,6 +1,12 @@
 import { bigint, date, index, integer, pgTable, primaryKey, smallint, text, uuid } from "drizzle-orm/pg-core";
 import { products } from "./catalog.js";
 
+/** A table kept per product by triggers: keyed by the product, its row removed with it. */
+const productKey = () =>
+  uuid("product_id")
+    .primaryKey()
+    .references(() => products.id, { onDelete: "cascade" });
+
 /**
  * Running counts for the admin overview, kept by triggers in the same transaction as every change
  * they count (see the migration), so reading them costs the same at ten orders or ten million and
@@ -26,9 +32,7 @@ export const overviewCounts = pgTable(
 export const lowStockProducts = pgTable(
   "low_stock_product",
   {
-    productId: uuid("product_id")
-      .primaryKey()
-      .references(() => products.id, { onDelete: "cascade" }),
+    productId: productKey(),
     name: text("name").notNull(),
     quantity: integer("quantity").notNull(),
   },
@@ -60,9 +64,7 @@ export const salesDays = pgTable(
 export const productSales = pgTable(
   "product_sales",
   {
-    productId: uuid("product_id")
-      .primaryKey()
-      .references(() => products.id, { onDelete: "cascade" }),
+    productId: productKey(),
     units: bigint("units", { mode: "number" }).notNull(),
   },
   (t) => [index("product_sales_top_idx").on(t.units, t.productId)],

@@ -1,13 +1,11 @@
-import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { users } from "./auth.js";
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { ownerId } from "./auth.js";
+import { timestamps } from "./columns.js";
 
 export const profiles = pgTable("profile", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
+  userId: ownerId().primaryKey(),
   address: text("address").notNull(),
   city: text("city").notNull(),
   phone: text("phone").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  ...timestamps(),
 });

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { createTestApp, setUpTestApp } from "../../test/app.js";
 import { until } from "../../test/until.js";
-import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, uniqueEmail } from "../../test/users.js";
+import {
+  cookieHeader,
+  fromShop,
+  memoryMailer,
+  ORIGIN,
+  signIn,
+  signUp,
+  uniqueEmail,
+} from "../../test/users.js";
 
 /** The verification link every sign-up mails (security/email-verification.test.ts follows it). */
 const isVerifyMail = (m: { subject: string }) => m.subject.startsWith("Verify");
@@ -89,11 +97,8 @@ describe("sign-up", () => {
 
   it("refuses a name of several lines when the account renames itself, under the name field", async () => {
     const user = await signUp(ctx.app, { name: "Plain Name" });
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: "/api/auth/update-user",
-      headers: { origin: ORIGIN, cookie: user.cookie },
-      payload: { name: "Mallory\nSeller VAT ID: DE000000000\nPAID - TOTAL DUE: $0" },
+    const res = await fromShop(ctx.app, "POST", "/api/auth/update-user", user.cookie, {
+      name: "Mallory\nSeller VAT ID: DE000000000\nPAID - TOTAL DUE: $0",
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ path: "name", message: accountMessages.nameOneLine }]);

@@ -12,6 +12,15 @@ function deferred() {
   return { promise, resolve };
 }
 
+/** A read of key "k" that `change` happens in the middle of, ending with `text` (showing product a). */
+function readAcross(cache: CatalogCache, change: () => void, text: string) {
+  const read = deferred();
+  const answer = cache.get("k", () => read.promise);
+  change();
+  read.resolve(page(text, ["a"]));
+  return answer;
+}
+
 function liveCache(): CatalogCache {
   const cache = new CatalogCache();
   cache.setLive(true);
@@ -100,11 +109,8 @@ describe("CatalogCache", () => {
 
   it("does not keep an answer whose read overlapped a change of a product it shows", async () => {
     const cache = liveCache();
-    const stale = deferred();
-    const answer = cache.get("k", () => stale.promise);
-    cache.productChanged("a");
-    stale.resolve(page("read before the change", ["a"]));
-    expect((await answer).body.toString()).toBe("read before the change");
+    const answer = await readAcross(cache, () => cache.productChanged("a"), "read before the change");
+    expect(answer.body.toString()).toBe("read before the change");
     expect((await cache.get("k", async () => page("fresh", ["a"]))).body.toString()).toBe("fresh");
   });
 
@@ -120,11 +126,7 @@ describe("CatalogCache", () => {
 
   it("keeps an answer whose read overlapped a change of another product", async () => {
     const cache = liveCache();
-    const read = deferred();
-    const answer = cache.get("k", () => read.promise);
-    cache.productChanged("other");
-    read.resolve(page("1", ["a"]));
-    await answer;
+    await readAcross(cache, () => cache.productChanged("other"), "1");
     expect((await cache.get("k", async () => page("2", ["a"]))).body.toString()).toBe("1");
   });
 

@@ -2,7 +2,7 @@
 // priority, and answers with its bytes or with why it could not.
 import { parentPort, threadId } from "node:worker_threads";
 import type { Seller } from "../../config.js";
-import { lowerThisThread } from "../../lib/threads.js";
+import { lowerThisThread, type ThreadReply } from "../../lib/threads.js";
 import { type InvoiceData, renderInvoice } from "./pdf.js";
 
 export interface RenderRequest {
@@ -12,7 +12,11 @@ export interface RenderRequest {
 }
 
 /** `threadId`: which thread rendered it (the main thread is 0), so the renderer can count it. */
-export type RenderReply = { id: number; pdf: Uint8Array; threadId: number } | { id: number; error: string };
+export interface RenderAnswer {
+  pdf: Uint8Array;
+  threadId: number;
+}
+type RenderReply = ThreadReply<RenderAnswer>;
 
 const port = parentPort;
 if (port) {

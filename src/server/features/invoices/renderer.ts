@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import type { Worker } from "node:worker_threads";
 import type { Seller } from "../../config.js";
 import { countInvoiceRender } from "../../lib/metrics.js";
-import { workerThread } from "../../lib/threads.js";
+import { requestThread } from "../../lib/threads.js";
 import type { InvoiceData } from "./pdf.js";
-import type { RenderReply, RenderRequest } from "./render-worker.js";
+import type { RenderAnswer, RenderRequest } from "./render-worker.js";
 
 /** A thread with nothing to render this long ends, giving back the memory pdfkit took. */
 const IDLE_EXIT_MS = 30_000;
@@ -34,55 +33,20 @@ export interface InvoiceRenderer {
  * the same invoice asked for at once share one render.
  */
 export function invoiceRenderer(): InvoiceRenderer {
-  let thread: Worker | undefined;
-  let idleTimer: NodeJS.Timeout | undefined;
-  let nextId = 0;
-  const pending = new Map<number, { resolve(reply: RenderReply): void; reject(error: Error): void }>();
+  const thread = requestThread<Omit<RenderRequest, "id">, RenderAnswer>({
+    url: import.meta.url,
+    name: "render-worker",
+    label: "invoice render",
+    idleExitMs: IDLE_EXIT_MS,
+    youngGenerationMb: YOUNG_GENERATION_MB,
+  });
   // A Map iterates in insertion order: re-inserting on a hit makes the first key the least recent.
   const cache = new Map<string, Buffer>();
   let cachedBytes = 0;
   const underWay = new Map<string, Promise<Buffer>>();
 
-  const failAll = (error: Error) => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
-  const started = (): Worker => {
-    if (thread) return thread;
-    const worker = workerThread(import.meta.url, "render-worker", {
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    });
-    worker.on("message", (reply: RenderReply) => {
-      const waiting = pending.get(reply.id);
-      pending.delete(reply.id);
-      waiting?.resolve(reply);
-      if (pending.size === 0) idleTimer = setTimeout(() => void closeThread(), IDLE_EXIT_MS).unref();
-    });
-    worker.on("error", (error) => failAll(error));
-    worker.on("exit", (code) => {
-      if (thread === worker) thread = undefined;
-      failAll(new Error(`the invoice render thread exited (${code})`));
-    });
-    // The thread keeps no process alive: the server's own handles do.
-    worker.unref();
-    thread = worker;
-    return worker;
-  };
-  const closeThread = async () => {
-    clearTimeout(idleTimer);
-    const worker = thread;
-    thread = undefined;
-    await worker?.terminate();
-  };
-
   const renderInThread = async (invoice: InvoiceData, seller: Seller): Promise<Buffer> => {
-    clearTimeout(idleTimer);
-    const id = nextId++;
-    const reply = await new Promise<RenderReply>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      started().postMessage({ id, invoice, seller } satisfies RenderRequest);
-    });
-    if ("error" in reply) throw new Error(reply.error);
+    const reply = await thread.ask({ invoice, seller });
     countInvoiceRender(reply.threadId === 0 ? "main" : "thread");
     return Buffer.from(reply.pdf.buffer, reply.pdf.byteOffset, reply.pdf.byteLength);
   };
@@ -128,7 +92,7 @@ export function invoiceRenderer(): InvoiceRenderer {
     close: async () => {
       cache.clear();
       cachedBytes = 0;
-      await closeThread();
+      await thread.close();
     },
   };
 }

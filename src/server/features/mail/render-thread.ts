@@ -1,7 +1,6 @@
-import type { Worker } from "node:worker_threads";
-import { workerThread } from "../../lib/threads.js";
-import type { RenderReady, RenderReply, RenderRequest } from "./render-worker.js";
-import type { RenderMail } from "./templates.js";
+import { requestThread } from "../../lib/threads.js";
+import type { RenderRequest } from "./render-worker.js";
+import type { RenderedMail, RenderMail } from "./templates.js";
 
 /** A thread with nothing to render this long ends, giving back the memory React took. */
 const IDLE_EXIT_MS = 30_000;
@@ -43,95 +42,22 @@ export interface MailRenderer {
  * rendered within RENDER_LIMIT_MS ends the thread the same way.
  */
 export function mailRenderThread(options: MailRenderOptions = {}): MailRenderer {
-  const limitMs = options.limitMs ?? RENDER_LIMIT_MS;
   const module = options.worker ?? { url: import.meta.url, name: "render-worker" };
-  let thread: Worker | undefined;
-  let idleTimer: NodeJS.Timeout | undefined;
-  let nextId = 0;
-  /** The renders asked for and not answered, each with the thread it was handed to. */
-  const pending = new Map<
-    number,
-    { worker: Worker; resolve(reply: RenderReply): void; reject(error: Error): void }
-  >();
-  /** Each thread's readiness: settled when it says its modules are loaded (render-worker.ts). */
-  const readiness = new WeakMap<Worker, Promise<void>>();
-
-  /** Fails the renders `worker` held (not those of a thread started since). */
-  const failAll = (worker: Worker, error: Error) => {
-    for (const [id, waiting] of pending) {
-      if (waiting.worker !== worker) continue;
-      pending.delete(id);
-      waiting.reject(error);
-    }
-  };
-  const started = (): Worker => {
-    if (thread) return thread;
-    const worker = workerThread(module.url, module.name, {
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    });
-    let markReady = () => {};
-    readiness.set(
-      worker,
-      new Promise<void>((resolve) => {
-        markReady = resolve;
-      }),
-    );
-    worker.on("message", (reply: RenderReply | RenderReady) => {
-      if ("ready" in reply) return markReady();
-      const waiting = pending.get(reply.id);
-      pending.delete(reply.id);
-      waiting?.resolve(reply);
-      if (pending.size === 0) idleTimer = setTimeout(() => void close(), IDLE_EXIT_MS).unref();
-    });
-    worker.on("error", (error) => failAll(worker, error));
-    worker.on("exit", (code) => {
-      if (thread === worker) thread = undefined;
-      failAll(worker, new Error(`the mail render thread exited (${code})`));
-    });
-    // The thread keeps no process alive: the server's own handles do.
-    worker.unref();
-    thread = worker;
-    return worker;
-  };
-  const close = async () => {
-    clearTimeout(idleTimer);
-    const worker = thread;
-    thread = undefined;
-    await worker?.terminate();
-  };
-
-  return {
-    render: async (kind, order, publicUrl, invoiceNumber) => {
-      clearTimeout(idleTimer);
-      const id = nextId++;
-      let overdue: NodeJS.Timeout | undefined;
-      let settled = false;
-      const reply = await new Promise<RenderReply>((resolve, reject) => {
-        const worker = started();
-        pending.set(id, { worker, resolve, reject });
-        const request: RenderRequest = { id, kind, order, publicUrl, invoiceNumber };
-        worker.postMessage(request);
-        // The limit runs from when the thread is ready (RENDER_LIMIT_MS).
-        void readiness.get(worker)?.then(() => {
-          if (settled) return;
-          overdue = setTimeout(() => {
-            // Only this mail is late, but the thread may be stuck on it: the others it holds fail
-            // too (the thread's exit fails them) and are tried again after their backoff.
-            const late = pending.get(id);
-            pending.delete(id);
-            late?.reject(new Error(`the mail took longer than ${limitMs} ms to render`));
-            if (thread === worker) thread = undefined;
-            void worker.terminate();
-          }, limitMs);
-          overdue.unref();
-        });
-      }).finally(() => {
-        settled = true;
-        clearTimeout(overdue);
-      });
-      if ("error" in reply) throw new Error(reply.error);
-      return reply.mail;
+  const thread = requestThread<Omit<RenderRequest, "id">, { mail: RenderedMail }>({
+    ...module,
+    label: "mail render",
+    idleExitMs: IDLE_EXIT_MS,
+    youngGenerationMb: YOUNG_GENERATION_MB,
+    // Only this mail is late, but the thread may be stuck on it: the others it holds fail too and
+    // are tried again after their backoff.
+    limit: {
+      ms: options.limitMs ?? RENDER_LIMIT_MS,
+      late: (ms) => `the mail took longer than ${ms} ms to render`,
     },
-    close,
+  });
+  return {
+    render: async (kind, order, publicUrl, invoiceNumber) =>
+      (await thread.ask({ kind, order, publicUrl, invoiceNumber })).mail,
+    close: () => thread.close(),
   };
 }

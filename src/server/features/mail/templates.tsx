@@ -126,83 +126,65 @@ interface Parts {
 
 function parts(kind: MailKind, order: MailOrder, publicUrl: string, invoiceNumber?: string): Parts {
   const pay = `${publicUrl}/dashboard/payment/${order.id}`;
-  const lines = <OrderLines order={order} />;
+  /** Every order mail: its subject and preview, its lead, the order's lines, then what is its own. */
+  const mail = (
+    texts: { subject(product: string): string; preview: string },
+    lead: string,
+    own?: ReactNode,
+  ) => ({
+    subject: texts.subject(order.productName),
+    preview: texts.preview,
+    body: (
+      <>
+        <Text style={paragraph}>{lead}</Text>
+        <OrderLines order={order} />
+        {own}
+      </>
+    ),
+  });
   switch (kind) {
     case "order_placed":
     case "payment_reminder": {
       const t = kind === "order_placed" ? m.placed : m.reminder;
-      return {
-        subject: t.subject(order.productName),
-        preview: t.preview,
-        body: (
-          <>
-            <Text style={paragraph}>{t.lead}</Text>
-            {lines}
-            {order.expiresAt && <Text style={paragraph}>{t.deadline(when(order.expiresAt))}</Text>}
-            <Action href={pay}>{t.pay}</Action>
-          </>
-        ),
-      };
+      return mail(
+        t,
+        t.lead,
+        <>
+          {order.expiresAt && <Text style={paragraph}>{t.deadline(when(order.expiresAt))}</Text>}
+          <Action href={pay}>{t.pay}</Action>
+        </>,
+      );
     }
     case "payment_receipt":
-      return {
-        subject: m.receipt.subject(order.productName),
-        preview: m.receipt.preview,
-        body: (
-          <>
-            <Text style={paragraph}>{m.receipt.lead}</Text>
-            {lines}
-            {order.paidAt && <Text style={paragraph}>{m.receipt.paidAt(when(order.paidAt))}</Text>}
-            {order.transactionId && (
-              <Text style={paragraph}>{m.receipt.transaction(order.transactionId)}</Text>
-            )}
-            <Text style={paragraph}>
-              {invoiceNumber ? m.receipt.invoice(invoiceNumber) : m.receipt.noInvoice}
-            </Text>
-          </>
-        ),
-      };
+      return mail(
+        m.receipt,
+        m.receipt.lead,
+        <>
+          {order.paidAt && <Text style={paragraph}>{m.receipt.paidAt(when(order.paidAt))}</Text>}
+          {order.transactionId && <Text style={paragraph}>{m.receipt.transaction(order.transactionId)}</Text>}
+          <Text style={paragraph}>
+            {invoiceNumber ? m.receipt.invoice(invoiceNumber) : m.receipt.noInvoice}
+          </Text>
+        </>,
+      );
     case "order_shipped":
-      return {
-        subject: m.shipped.subject(order.productName),
-        preview: m.shipped.preview,
-        body: (
-          <>
-            <Text style={paragraph}>{m.shipped.lead}</Text>
-            {lines}
-            {order.carrier && <Text style={paragraph}>{m.shipped.carrier(order.carrier)}</Text>}
-            {order.trackingNumber && (
-              <Text style={paragraph}>{m.shipped.tracking(order.trackingNumber)}</Text>
-            )}
-            {!order.carrier && !order.trackingNumber && <Text style={paragraph}>{m.shipped.noTracking}</Text>}
-          </>
-        ),
-      };
+      return mail(
+        m.shipped,
+        m.shipped.lead,
+        <>
+          {order.carrier && <Text style={paragraph}>{m.shipped.carrier(order.carrier)}</Text>}
+          {order.trackingNumber && <Text style={paragraph}>{m.shipped.tracking(order.trackingNumber)}</Text>}
+          {!order.carrier && !order.trackingNumber && <Text style={paragraph}>{m.shipped.noTracking}</Text>}
+        </>,
+      );
     case "order_refunded":
-      return {
-        subject: m.refunded.subject(order.productName),
-        preview: m.refunded.preview,
-        body: (
-          <>
-            <Text style={paragraph}>{m.refunded.lead(m.order.dollars(order.totalPrice))}</Text>
-            {lines}
-          </>
-        ),
-      };
+      return mail(m.refunded, m.refunded.lead(m.order.dollars(order.totalPrice)));
     case "order_expired":
-      return {
-        subject: m.expired.subject(order.productName),
-        preview: m.expired.preview,
-        body: (
-          <>
-            <Text style={paragraph}>{m.expired.lead}</Text>
-            {lines}
-            {order.productId && (
-              <Action href={`${publicUrl}/tool/${order.productId}`}>{m.expired.again}</Action>
-            )}
-          </>
-        ),
-      };
+      return mail(
+        m.expired,
+        m.expired.lead,
+        order.productId && <Action href={`${publicUrl}/tool/${order.productId}`}>{m.expired.again}</Action>,
+      );
   }
 }
 

@@ -11,7 +11,6 @@ import type {
   CreatedIntent,
   IntentRequest,
   PaymentProvider,
-  ProviderEvent,
   ProviderIntent,
   ProviderRefund,
   RefundRequest,
@@ -220,8 +219,8 @@ export class SandboxProvider implements PaymentProvider {
     return row?.refundId ? [{ id: row.refundId, intentId, amount: row.amount, status: "succeeded" }] : [];
   }
 
-  verifyWebhook(): ProviderEvent {
-    // The sandbox confirms in-process; it never calls back.
+  verifyWebhook(): never {
+    // The sandbox confirms in-process; it never calls back, so no event of it is ever verified.
     throw notFound();
   }
 

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
+import { oldestBatch } from "../../lib/batched.js";
 
 /**
  * Retention (issue 28, item 9): rows that have outlived their use are removed in bounded batches,
@@ -29,10 +30,29 @@ const IDEMPOTENCY_KEY_SECONDS = 24 * 60 * 60;
 
 const DAY = 24 * 60 * 60;
 
+/** A step's options: how many rows it takes at most (RETENTION_BATCH unless set), and the age due. */
+interface Batch {
+  batch?: number;
+}
+interface Days {
+  days: number;
+}
+interface Age {
+  olderThanSeconds: number;
+}
+
 /** Runs one step's statement: it answers how many rows it removed. */
 async function removed(db: Db, statement: SQL): Promise<number> {
   const result = await db.execute<{ n: number }>(statement);
   return result.rows[0]?.n ?? 0;
+}
+
+/**
+ * One step's statement: `gone` removes the rows of `due` (lib/batched.ts), `after` (more common
+ * table expressions, each after a comma) may follow them up, and it answers how many went.
+ */
+function removal(due: SQL, gone: SQL, after: SQL = sql``): SQL {
+  return sql`with due as (${due}), gone as (${gone})${after} select count(*)::int as n from gone`;
 }
 
 /** The statement of one step of idempotency keys (the tests EXPLAIN it). */
@@ -40,82 +60,49 @@ export function idempotencyKeyStep({
   olderThanSeconds = IDEMPOTENCY_KEY_SECONDS,
   batch = RETENTION_BATCH,
 } = {}): SQL {
-  return sql`
-    with due as (
-      select k.user_id, k.key from idempotency_key k
-      where k.created_at < now() - make_interval(secs => ${olderThanSeconds})
-        and not exists (select 1 from "order" o where o.id = k.order_id and o.status = 'pending')
-      order by k.created_at
-      limit ${batch}
-      for update of k skip locked
-    ), gone as (
-      delete from idempotency_key k using due
-      where k.user_id = due.user_id and k.key = due.key
-      returning 1
-    )
-    select count(*)::int as n from gone`;
+  const due = sql`select k.user_id, k.key from idempotency_key k
+    where k.created_at < now() - make_interval(secs => ${olderThanSeconds})
+      and not exists (select 1 from "order" o where o.id = k.order_id and o.status = 'pending')`;
+  return removal(
+    oldestBatch(due, sql`k.created_at`, batch, sql`k`),
+    sql`delete from idempotency_key k using due where k.user_id = due.user_id and k.key = due.key returning 1`,
+  );
 }
 
 /** The statement of one step of outbox rows. */
-export function outboxStep({ days, batch = RETENTION_BATCH }: { days: number; batch?: number }): SQL {
-  return sql`
-    with due as (
-      select m.id from mail_outbox m
-      where coalesce(m.sent_at, m.dropped_at) < now() - make_interval(secs => ${days * DAY})
-        and (m.sent_at is not null or m.dropped_at is not null)
-        and not (m.kind = 'payment_reminder'
-          and exists (select 1 from "order" o where o.id = m.order_id and o.status = 'pending'))
-      order by coalesce(m.sent_at, m.dropped_at)
-      limit ${batch}
-      for update of m skip locked
-    ), gone as (
-      delete from mail_outbox m using due where m.id = due.id returning 1
-    )
-    select count(*)::int as n from gone`;
+export function outboxStep({ days, batch = RETENTION_BATCH }: Days & Batch): SQL {
+  const due = sql`select m.id from mail_outbox m
+    where coalesce(m.sent_at, m.dropped_at) < now() - make_interval(secs => ${days * DAY})
+      and (m.sent_at is not null or m.dropped_at is not null)
+      and not (m.kind = 'payment_reminder'
+        and exists (select 1 from "order" o where o.id = m.order_id and o.status = 'pending'))`;
+  return removal(
+    oldestBatch(due, sql`coalesce(m.sent_at, m.dropped_at)`, batch, sql`m`),
+    sql`delete from mail_outbox m using due where m.id = due.id returning 1`,
+  );
 }
 
 /** The statement of one step of cancelled intents, which removes the shop's record of them too. */
-export function cancelledIntentStep({
-  days,
-  batch = RETENTION_BATCH,
-}: {
-  days: number;
-  batch?: number;
-}): SQL {
-  return sql`
-    with due as (
-      select id from sandbox_intent
-      where status = 'canceled' and created_at < now() - make_interval(secs => ${days * DAY})
-      order by created_at
-      limit ${batch}
-      for update skip locked
-    ), gone as (
-      delete from sandbox_intent s using due where s.id = due.id returning s.id
-    ), records as (
+export function cancelledIntentStep({ days, batch = RETENTION_BATCH }: Days & Batch): SQL {
+  const due = sql`select id from sandbox_intent
+    where status = 'canceled' and created_at < now() - make_interval(secs => ${days * DAY})`;
+  return removal(
+    oldestBatch(due, sql`created_at`, batch),
+    sql`delete from sandbox_intent s using due where s.id = due.id returning s.id`,
+    sql`, records as (
       delete from order_intent r using gone where r.intent_id = gone.id and r.provider = 'sandbox'
-    )
-    select count(*)::int as n from gone`;
+    )`,
+  );
 }
 
 /** The statement of one step of rate-limit counters whose window ended `olderThanSeconds` ago. */
-export function rateLimitStep({
-  olderThanSeconds,
-  batch = RETENTION_BATCH,
-}: {
-  olderThanSeconds: number;
-  batch?: number;
-}): SQL {
-  return sql`
-    with due as (
-      select key from rate_limit
-      where window_start < now() - make_interval(secs => ${olderThanSeconds})
-      order by window_start
-      limit ${batch}
-      for update skip locked
-    ), gone as (
-      delete from rate_limit r using due where r.key = due.key returning 1
-    )
-    select count(*)::int as n from gone`;
+export function rateLimitStep({ olderThanSeconds, batch = RETENTION_BATCH }: Age & Batch): SQL {
+  const due = sql`select key from rate_limit
+    where window_start < now() - make_interval(secs => ${olderThanSeconds})`;
+  return removal(
+    oldestBatch(due, sql`window_start`, batch),
+    sql`delete from rate_limit r using due where r.key = due.key returning 1`,
+  );
 }
 
 /** One step of each table: removes up to a batch of its rows past their time, and says how many. */

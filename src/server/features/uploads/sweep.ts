@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
+import { oldestBatch } from "../../lib/batched.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
 import { IMAGE_URL_PREFIX, IMAGE_URL_SUFFIX } from "./service.js";
 
@@ -36,14 +37,9 @@ export async function sweepUnusedImages(
   { graceSeconds = UNUSED_IMAGE_GRACE_SECONDS, batch = SWEEP_BATCH } = {},
 ): Promise<SweepResult> {
   const url = sql`${IMAGE_URL_PREFIX} || due.key || ${IMAGE_URL_SUFFIX}`;
+  const released = sql`select key from image where released_at < now() - make_interval(secs => ${graceSeconds})`;
   const result = await db.execute<{ removed: number; kept: number }>(sql`
-    with due as (
-      select key from image
-      where released_at < now() - make_interval(secs => ${graceSeconds})
-      order by released_at
-      limit ${batch}
-      for update skip locked
-    ), used as (
+    with due as (${oldestBatch(released, sql`released_at`, batch)}), used as (
       select key from due
       where exists (select 1 from product where product.image = ${url})
          or exists (select 1 from "order" where "order".img = ${url})

@@ -10,7 +10,7 @@ import { orderInputSchema } from "../../../shared/orders.js";
 import { images } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { pngChunk } from "../../test/images.js";
-import { ORIGIN } from "../../test/users.js";
+import { fromShop, ORIGIN } from "../../test/users.js";
 import { MAX_IMAGE_SIDE } from "./reencode.js";
 
 // Far more uploads than a day's quota; the quota has tests of its own (security/upload-quotas.test.ts).
@@ -238,12 +238,7 @@ describe("POST /api/uploads", () => {
   });
 
   it("answers 415 to a JSON body", async () => {
-    const res = await ctx.app.inject({
-      method: "POST",
-      url: "/api/uploads",
-      headers: { origin: ORIGIN, cookie: alice.cookie },
-      payload: { image: "iVBORw0KGgo=" },
-    });
+    const res = await fromShop(ctx.app, "POST", "/api/uploads", alice.cookie, { image: "iVBORw0KGgo=" });
     expect(res.statusCode).toBe(415);
     expect(expectProblem(res).detail).toBe(uploadMessages.notMultipart);
   });

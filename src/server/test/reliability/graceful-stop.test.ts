@@ -1,5 +1,4 @@
 import { rmSync } from "node:fs";
-import net from "node:net";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { createDatabase } from "../../db/client.js";
 import { processInfo, runningPostmaster } from "../../db/embedded.js";
 import { orders } from "../../db/schema/index.js";
 import { stockedProduct } from "../products.js";
+import { rawConnection } from "../raw-connection.js";
 import { until } from "../until.js";
 import { ShopClient } from "./shop-client.js";
 import { type ShopProcess, shopPlace, showOutputOnFailure, stopLeftoverPostgres } from "./shop-process.js";
@@ -65,77 +65,24 @@ async function heldOrder(
   };
 }
 
-/**
- * A kept-alive connection, as a balancer holds one: GET requests one after another, each answer's
- * Connection header, and whether the shop ended the connection (not this side).
- */
-function keptAlive(url: string) {
-  const { port } = new URL(url);
-  const socket = net.connect(Number(port), "127.0.0.1");
-  let received = "";
-  let ended = false;
-  socket.on("data", (chunk: Buffer) => {
-    received += chunk.toString("latin1");
-  });
-  socket.on("end", () => {
-    ended = true;
-  });
-  socket.on("error", () => {});
-  return {
-    async get(path: string): Promise<{ status: number; connection: string | undefined }> {
-      received = "";
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-      const answered = () => {
-        const end = received.indexOf("\r\n\r\n");
-        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(received)?.[1] ?? 0);
-        return end >= 0 && received.length - end - 4 >= length;
-      };
-      await until(`the answer to GET ${path}`, () => answered() || ended);
-      return {
-        status: Number(received.split(" ")[1]),
-        connection: /\r\nconnection: *([^\r]*)/i.exec(received)?.[1]?.toLowerCase(),
-      };
-    },
-    endedByShop: () => until("the shop to end the connection", () => ended),
-  };
-}
-
 describe("stopping the shop", () => {
   beforeEach(() => showOutputOnFailure(() => [shop]));
 
   it("SIGTERM with an order in flight: the order is answered and kept, then the shop exits 0 and its PostgreSQL stops", async () => {
     shop = await start();
-    const database = createDatabase(place.databaseUrl, { max: 2 });
-    const productId = await stockedProduct(database.db, 100);
     const client = new ShopClient(shop.url);
-    const customer = await client.signUp("Late Buyer");
-
     // The product's row stays locked, so the order waits inside the shop until the lock goes.
-    const locker = new pg.Client({ connectionString: place.databaseUrl });
-    // Ended by the shop's stop if the test fails before it lets go: not an error of the run.
-    locker.on("error", () => {});
-    await locker.connect();
-    await locker.query("begin");
-    await locker.query("select 1 from product where id = $1 for update", [productId]);
-    const order = client.placeOrder(customer, productId, 10);
-    await until("the order to wait on the row lock", async () => {
-      const waiting = await locker.query(
-        "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()",
-      );
-      return waiting.rows[0].n > 0;
-    });
+    const held = await heldOrder(client);
 
     const stopped = shop.stop();
     await until("the shop to take the signal", () => shop?.output().includes("SIGTERM received") ?? false);
     await until("the shop to refuse new connections", refusesConnections);
     expect(runningPostmaster(pgDir), "PostgreSQL waits for the requests in flight").toBeDefined();
 
-    await locker.query("commit");
-    await locker.end();
-    const answer = await order;
+    await held.release();
+    const answer = await held.answer;
     expect(answer.status, answer.text).toBe(201);
     const { id } = answer.json<{ id: string }>();
-    await database.close();
     client.close();
 
     expect(await stopped).toBe(0);
@@ -173,16 +120,17 @@ describe("stopping the shop", () => {
   it("SIGTERM with a grace, kept-alive connections and an order held past it: answers say Connection: close, and the shop exits 0 once the order is answered", async () => {
     shop = await place.start({ env: { SHUTDOWN_GRACE_SECONDS: "2" } });
     const client = new ShopClient(shop.url);
-    const balancer = keptAlive(shop.url);
-    expect((await balancer.get("/healthz")).connection).toBe("keep-alive");
+    const balancer = rawConnection(Number(new URL(shop.url).port));
+    expect((await balancer.send("GET", "/healthz")).headers.connection).toBe("keep-alive");
     const held = await heldOrder(client);
 
     const stopped = shop.stop();
     await until("the shop to start draining", () => shop?.output().includes("Draining") ?? false);
     // During the grace, on the connection kept alive since before the signal: still served, but
     // the answer closes it, from the shop's side.
-    expect(await balancer.get("/healthz")).toEqual({ status: 200, connection: "close" });
-    await balancer.endedByShop();
+    const last = await balancer.send("GET", "/healthz");
+    expect([last.status, last.headers.connection]).toEqual([200, "close"]);
+    await balancer.endedByServer();
     // The grace over, the server closes while the order still waits.
     await until("the shop to refuse new connections", refusesConnections);
     expect(shop.output()).not.toContain("Every request is answered");

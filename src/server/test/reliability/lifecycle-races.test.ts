@@ -204,6 +204,16 @@ async function openIntent(pair: Pair, customer: TestUser, order: Order, answers:
   return { id: clientSecret.slice(0, clientSecret.indexOf("_secret_")), clientSecret };
 }
 
+/**
+ * Order `i` of a round: booked by the customers in turn, 1 to 5 times UNITS, with its payment
+ * page's intent (null when the shop refused it).
+ */
+async function bookedWithIntent(pair: Pair, productId: string, i: number, answers: Answers) {
+  const customer = pair.customers[i % pair.customers.length] as TestUser;
+  const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
+  return { customer, order, intent: await openIntent(pair, customer, order, answers) };
+}
+
 /** The customer's card is accepted by the provider (Stripe.js, or the sandbox's form); false if refused. */
 async function charge(
   pair: Pair,
@@ -499,6 +509,29 @@ afterAll(() => {
   recordResults("13 order lifecycle races", { seed: random.seed, ...results });
 });
 
+/**
+ * A test's FIGURES.lifecycleRounds rounds on a pair of instances of `provider` holding orders for
+ * `hold`: each round with its own tally of answers and a new product. The figures the rounds add
+ * to are recorded under `name`, with the time they took, and returned.
+ */
+async function raceRounds(
+  name: string,
+  provider: Pair["provider"],
+  hold: Record<string, string>,
+  play: (round: { pair: Pair; answers: Answers; productId: string; figures: Figures }) => Promise<void>,
+): Promise<Figures> {
+  const started = Date.now();
+  const figures = newFigures();
+  await withPair(provider, hold, async (pair) => {
+    for (let r = 0; r < FIGURES.lifecycleRounds; r += 1) {
+      await play({ pair, answers: new Answers(), productId: await newProduct(pair), figures });
+    }
+  });
+  figures.ms = Date.now() - started;
+  results[name] = figures;
+  return figures;
+}
+
 /** Whether a charge of the order succeeded at the provider, and was refunded. */
 function chargeOf(l: Ledger, id: string) {
   const intents = l.atProvider.filter((i) => i.orderId === id);
@@ -511,18 +544,15 @@ function chargeOf(l: Ledger, id: string) {
 
 describe.each(["stripe", "sandbox"] as const)("the order lifecycle under concurrency (%s)", (provider) => {
   it(`expiry racing payments: ${FIGURES.lifecycleRounds} × ${FIGURES.lifecycleOrders} orders on a 2 s hold, cards accepted and reported around the deadline, expiry jobs on two instances`, async () => {
-    const started = Date.now();
-    const figures = newFigures();
     const attempted = new Set<string>();
-    await withPair(provider, SHORT_HOLD, async (pair) => {
-      for (let r = 0; r < FIGURES.lifecycleRounds; r += 1) {
-        const answers = new Answers();
-        const productId = await newProduct(pair);
+    await raceRounds(
+      `expiry racing payments (${provider})`,
+      provider,
+      SHORT_HOLD,
+      async ({ pair, answers, productId, figures }) => {
         const placed = await Promise.all(
           Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const customer = pair.customers[i % pair.customers.length] as TestUser;
-            const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
-            const intent = await openIntent(pair, customer, order, answers);
+            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
             // One order in four is never paid: it expires untouched.
             if (!intent || i % 4 === 0) return order;
             attempted.add(order.id);
@@ -558,25 +588,20 @@ describe.each(["stripe", "sandbox"] as const)("the order lifecycle under concurr
           if (t.to_state === "expired") expiredBy[t.instance] = (expiredBy[t.instance] ?? 0) + 1;
         }
         figures.expiredBy = expiredBy;
-      }
-    });
-    figures.ms = Date.now() - started;
-    results[`expiry racing payments (${provider})`] = figures;
+      },
+    );
   });
 
   it(`removal racing payment: ${FIGURES.lifecycleRounds} × ${FIGURES.lifecycleOrders} orders removed by the customer or an admin while the card is accepted and reported`, async () => {
-    const started = Date.now();
-    const figures = newFigures();
-    await withPair(provider, LONG_HOLD, async (pair) => {
-      for (let r = 0; r < FIGURES.lifecycleRounds; r += 1) {
-        const answers = new Answers();
-        const productId = await newProduct(pair);
+    await raceRounds(
+      `removal racing payment (${provider})`,
+      provider,
+      LONG_HOLD,
+      async ({ pair, answers, productId, figures }) => {
         const removedBy = new Map<string, string>();
         const placed = await Promise.all(
           Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const customer = pair.customers[i % pair.customers.length] as TestUser;
-            const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
-            const intent = await openIntent(pair, customer, order, answers);
+            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
             if (!intent) throw new Error(`no intent for ${order.id}`);
             const start = Date.now() + 20;
             const remover = i % 2 ? customer : pair.admin;
@@ -617,10 +642,8 @@ describe.each(["stripe", "sandbox"] as const)("the order lifecycle under concurr
           if (charged && refunded) return `removed by ${who} after the card was accepted: refunded`;
           return `removed by ${who} before the card: intent cancelled`;
         });
-      }
-    });
-    figures.ms = Date.now() - started;
-    results[`removal racing payment (${provider})`] = figures;
+      },
+    );
   });
 });
 
@@ -635,18 +658,15 @@ const VARIANTS = [
 
 describe("refunds racing their webhooks (Stripe)", () => {
   it(`${FIGURES.lifecycleRounds} × ${FIGURES.lifecycleOrders} paid orders: admin refunds on both instances, dashboard refunds, ships, and refund webhooks duplicated and out of order`, async () => {
-    const started = Date.now();
-    const figures = newFigures();
-    await withPair("stripe", LONG_HOLD, async (pair) => {
-      for (let r = 0; r < FIGURES.lifecycleRounds; r += 1) {
-        const answers = new Answers();
-        const productId = await newProduct(pair);
+    await raceRounds(
+      "refunds racing webhooks (stripe)",
+      "stripe",
+      LONG_HOLD,
+      async ({ pair, answers, productId, figures }) => {
         const variants = new Map<string, string>();
         const placed = await Promise.all(
           Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const customer = pair.customers[i % pair.customers.length] as TestUser;
-            const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
-            const intent = await openIntent(pair, customer, order, answers);
+            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
             if (!intent) throw new Error(`no intent for ${order.id}`);
             standIn.succeed(intent.id);
             const variant = VARIANTS[i % VARIANTS.length] as string;
@@ -761,23 +781,20 @@ describe("refunds racing their webhooks (Stripe)", () => {
         for (const id of round.orderIds) expect(expected[variants.get(id) ?? ""]).toContain(stateOf(l, id));
         figures.rounds += 1;
         tally(figures, l, round, answers, (id) => `${variants.get(id)}: ${stateOf(l, id)}`);
-      }
-    });
-    figures.ms = Date.now() - started;
-    results["refunds racing webhooks (stripe)"] = figures;
+      },
+    );
   });
 });
 
 describe("two instances expiring at once (sandbox)", () => {
   it(`${FIGURES.lifecycleRounds} × ${FIGURES.expiryCrowd} orders due at the same moment: each expired once, by one instance, its intent cancelled`, async () => {
-    const started = Date.now();
-    const figures = newFigures();
     const expiredBy: Record<string, number> = {};
     let roundsBothExpired = 0;
-    await withPair("sandbox", LONG_HOLD, async (pair) => {
-      for (let r = 0; r < FIGURES.lifecycleRounds; r += 1) {
-        const answers = new Answers();
-        const productId = await newProduct(pair);
+    const figures = await raceRounds(
+      "two instances expiring at once (sandbox)",
+      "sandbox",
+      LONG_HOLD,
+      async ({ pair, answers, productId, figures }) => {
         const placed: Order[] = [];
         // Booked in waves of 40, each with the payment page's intent for every other order.
         for (let i = 0; i < FIGURES.expiryCrowd; i += 40) {
@@ -811,11 +828,8 @@ describe("two instances expiring at once (sandbox)", () => {
         tally(figures, l, round, answers, (id) =>
           chargeOf(l, id).intent ? "expired, intent cancelled" : "expired, no intent",
         );
-      }
-    });
-    figures.expiredBy = expiredBy;
-    figures.roundsWhereBothInstancesExpired = roundsBothExpired;
-    figures.ms = Date.now() - started;
-    results["two instances expiring at once (sandbox)"] = figures;
+      },
+    );
+    Object.assign(figures, { expiredBy, roundsWhereBothInstancesExpired: roundsBothExpired });
   });
 });

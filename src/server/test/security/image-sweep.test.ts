@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { images, products } from "../../db/schema/index.js";
 import { sweepUnusedImages } from "../../features/uploads/sweep.js";
 import { createTestApp, setUpTestApp } from "../app.js";
-import { postUpload, tinyPng } from "../images.js";
+import { postUpload, tinyPng, UPLOADS_UNLIMITED } from "../images.js";
 import { until } from "../until.js";
 import { ORIGIN, type TestUser } from "../users.js";
 
@@ -18,11 +18,7 @@ import { ORIGIN, type TestUser } from "../users.js";
  */
 
 // Uploads sent at once here are about the sweep, not about one account's places (upload-spool.test.ts).
-const ctx = setUpTestApp({
-  UPLOAD_LIMIT_PER_DAY: "1000",
-  ADMIN_UPLOAD_LIMIT_PER_DAY: "1000",
-  UPLOAD_CONCURRENCY_PER_ACCOUNT: "100",
-});
+const ctx = setUpTestApp(UPLOADS_UNLIMITED);
 const customer = ctx.signedUpUser({ name: "Sweep Customer" });
 const admin = ctx.signedUpAdmin({ name: "Sweep Admin" });
 let productId: string;

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uploadQuotas } from "../../db/schema/index.js";
 import { setUpTestApp } from "../app.js";
-import { noisyJpeg, postUpload, tinyPng } from "../images.js";
+import { noisyJpeg, postUpload, tinyPng, UPLOADS_UNLIMITED } from "../images.js";
 import { until } from "../until.js";
 import type { TestUser } from "../users.js";
 
@@ -17,11 +17,7 @@ import type { TestUser } from "../users.js";
 const BACKLOG = 10;
 
 // One account's backlog: more uploads under way at once than UPLOAD_CONCURRENCY_PER_ACCOUNT allows.
-const ctx = setUpTestApp({
-  UPLOAD_LIMIT_PER_DAY: "100",
-  UPLOAD_MB_PER_DAY: "500",
-  UPLOAD_CONCURRENCY_PER_ACCOUNT: "100",
-});
+const ctx = setUpTestApp(UPLOADS_UNLIMITED);
 const heavy = ctx.signedUpUser({ name: "Backlog Uploader" });
 const light = ctx.signedUpUser({ name: "Quick Uploader" });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { uploadMessages } from "../../../shared/messages/uploads.js";
 import { images, uploadQuotas, users } from "../../db/schema/index.js";
 import { setUpTestApp } from "../app.js";
-import { postUpload, tinyPng } from "../images.js";
+import { postUpload, tinyPng, uploadQuotaOf } from "../images.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
 
 /**
@@ -39,13 +39,7 @@ async function imageRows(): Promise<number> {
   return row?.n ?? -1;
 }
 
-async function quotaOf(user: TestUser) {
-  const [row] = await ctx.database.db
-    .select({ count: uploadQuotas.count, bytes: uploadQuotas.bytes })
-    .from(uploadQuotas)
-    .where(eq(uploadQuotas.userId, user.id));
-  return row;
-}
+const quotaOf = (user: TestUser) => uploadQuotaOf(ctx.database.db, user);
 
 /** The 429's problem, checked for its form; its detail is returned. */
 function refusal(res: Awaited<ReturnType<typeof upload>>): { detail: string; retryAfter: number } {

@@ -5,16 +5,12 @@ import { readdir, stat } from "node:fs/promises";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_UPLOAD_BYTES } from "../../../shared/constants.js";
 import { uploadMessages } from "../../../shared/messages/uploads.js";
-import { buildApp } from "../../app.js";
-import { createDatabase, type Database } from "../../db/client.js";
-import { uploadQuotas } from "../../db/schema/index.js";
-import { setUpTestApp, testConfig } from "../app.js";
-import { postUpload, tinyPng } from "../images.js";
+import { anotherInstance, setUpTestApp, testConfig } from "../app.js";
+import { postUpload, tinyPng, uploadQuotaOf } from "../images.js";
 import { multipartImage } from "../route-cases.js";
 import { until } from "../until.js";
 import { ORIGIN, signUp, type TestUser } from "../users.js";
@@ -91,13 +87,7 @@ function stalledUpload(address: string, user: TestUser) {
   };
 }
 
-async function quotaOf(user: TestUser) {
-  const [row] = await ctx.database.db
-    .select({ count: uploadQuotas.count, bytes: uploadQuotas.bytes })
-    .from(uploadQuotas)
-    .where(eq(uploadQuotas.userId, user.id));
-  return row;
-}
+const quotaOf = (user: TestUser) => uploadQuotaOf(ctx.database.db, user);
 
 describe("the upload spool", () => {
   it("holds at most 2 uploads of one account when it sends 40 of 5 MB at once", async () => {
@@ -169,18 +159,12 @@ describe("the upload spool", () => {
 });
 
 describe("a full spool", () => {
-  let small: FastifyInstance | undefined;
-  let database: Database | undefined;
-  afterAll(async () => {
-    await small?.close();
-    await database?.close();
-  });
+  const instance = anotherInstance(() => ctx.url);
 
   it("answers 503 with Retry-After before reading a body it has no room for", async () => {
     // Room for two uploads of 5 MB with their framing (5.0625 MB each), not three.
     const config = testConfig({ UPLOAD_SPOOL_MB: "11", UPLOAD_CONCURRENCY_PER_ACCOUNT: "10" });
-    database = createDatabase(ctx.url, { max: 4 });
-    small = await buildApp(config, database, { logger: false });
+    const small = await instance(config, 4);
     const address = await small.listen({ port: 0, host: "127.0.0.1" });
     const users = await Promise.all([0, 1, 2].map((i) => signUp(ctx.app, { name: `Spool User ${i}` })));
     const [a, b, c] = users as [TestUser, TestUser, TestUser];
@@ -204,12 +188,7 @@ describe("a full spool", () => {
 });
 
 describe("at start", () => {
-  let started: FastifyInstance | undefined;
-  let database: Database | undefined;
-  afterAll(async () => {
-    await started?.close();
-    await database?.close();
-  });
+  const instance = anotherInstance(() => ctx.url);
 
   /** When process `pid` started, as the spool names it (field 22 of /proc/<pid>/stat). */
   const startOf = (pid: number) => {
@@ -239,9 +218,7 @@ describe("at start", () => {
     const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
     utimesSync(path.join(config.dataDir, folders.unnamedOld), twoDaysAgo, twoDaysAgo);
 
-    database = createDatabase(ctx.url, { max: 2 });
-    started = await buildApp(config, database, { logger: false });
-    await started.ready();
+    await (await instance(config, 2)).ready();
     const left = (await readdir(config.dataDir)).filter((n) => n.startsWith("upload-spool-")).sort();
     expect(left).toEqual([folders.running, folders.otherMachine, folders.unnamedRecent].sort());
   });
