@@ -2,9 +2,10 @@ import type { ReactNode } from "react";
 import { useHref, useLinkClickHandler } from "react-router";
 
 type Props = {
-  label: string;
-  previous: { label: string; href: string | undefined };
-  next: { label: string; href: string | undefined };
+  /** The list's words: the pager's name, and its two steps' labels (from its messages module). */
+  texts: { pages: string; previous: string; next: string };
+  /** Where each step leads; undefined where the list has no page that way. */
+  steps: { previous: string | undefined; next: string | undefined };
 };
 
 /**
@@ -12,14 +13,14 @@ type Props = {
  * and marked disabled, so keyboard focus is not thrown back to the page's start when the last
  * page arrives under it.
  */
-export function CursorPager({ label, previous, next }: Props) {
+export function CursorPager({ texts, steps }: Props) {
   return (
-    <nav aria-label={label} className="mt-6 flex justify-between gap-3">
-      <PagerLink href={previous.href}>
-        <span aria-hidden="true">«</span> {previous.label}
+    <nav aria-label={texts.pages} className="mt-6 flex justify-between gap-3">
+      <PagerLink href={steps.previous}>
+        <span aria-hidden="true">«</span> {texts.previous}
       </PagerLink>
-      <PagerLink href={next.href}>
-        {next.label} <span aria-hidden="true">»</span>
+      <PagerLink href={steps.next}>
+        {texts.next} <span aria-hidden="true">»</span>
       </PagerLink>
     </nav>
   );

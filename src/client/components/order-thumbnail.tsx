@@ -11,3 +11,14 @@ export function OrderThumbnail({ src, alt }: { src: string; alt: string }) {
     />
   );
 }
+
+/** An order's card heading in a list (ResponsiveList's ListCard): the product's name and the order's image. */
+export function orderCardHead(
+  order: { productName: string; img: string },
+  imageAlt: (product: string) => string,
+) {
+  return {
+    title: order.productName,
+    image: <OrderThumbnail src={order.img} alt={imageAlt(order.productName)} />,
+  };
+}

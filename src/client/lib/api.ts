@@ -109,3 +109,8 @@ export async function api<T>(path: string, init: ApiRequestInit = {}): Promise<T
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
+
+/** A query's fetcher for a GET of `path` (an api/ file's queryFn): the query's signal cancels it. */
+export function fetcherOf<T>(path: string): (context: { signal: AbortSignal }) => Promise<T> {
+  return ({ signal }) => api<T>(path, { signal });
+}

@@ -3,7 +3,7 @@ import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { Order } from "../../../../shared/orders.js";
 import { OrderTracking } from "../../../components/order-lifecycle.js";
-import { OrderThumbnail } from "../../../components/order-thumbnail.js";
+import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbnail.js";
 import { RemovalDialog, RemoveButton } from "../../../components/removal.js";
 import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
@@ -142,8 +142,7 @@ function OrderCard({ order, serial, headingId, ...actions }: RowProps & { headin
       headingId={headingId}
       serialLabel={adminMessages.serial}
       serial={serial}
-      title={order.productName}
-      image={<OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />}
+      {...orderCardHead(order, text.imageAlt)}
       subtitle={<Customer order={order} />}
       details={[
         { label: text.ordered, value: formatDay(order.createdAt) },

@@ -135,11 +135,7 @@ function OrdersPage({ page, position, shown, filtered, onClear }: PageProps) {
         position={position}
         shown={shown}
       />
-      <CursorPager
-        label={orderMessages.list.pages}
-        previous={{ label: orderMessages.list.previous, href: steps.previous }}
-        next={{ label: orderMessages.list.next, href: steps.next }}
-      />
+      <CursorPager texts={orderMessages.list} steps={steps} />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
 import { OrderDates, OrderStatusBadge, OrderTracking } from "../../../components/order-lifecycle.js";
-import { OrderThumbnail } from "../../../components/order-thumbnail.js";
+import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbnail.js";
 import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
 import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
@@ -141,8 +141,7 @@ function OrderCard({ order, serial, headingId }: OrderProps & { headingId: strin
       headingId={headingId}
       serialLabel={text.serial}
       serial={serial}
-      title={order.productName}
-      image={<OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />}
+      {...orderCardHead(order, text.imageAlt)}
       details={[
         { label: text.quantity, value: formatCount(order.quantity) },
         { label: text.total, value: formatPrice(order.totalPrice) },
@@ -200,11 +199,7 @@ export function MyOrdersPage() {
             )}
             ref={regionRef}
           />
-          <CursorPager
-            label={orderMessages.list.pages}
-            previous={{ label: orderMessages.list.previous, href: steps.previous }}
-            next={{ label: orderMessages.list.next, href: steps.next }}
-          />
+          <CursorPager texts={orderMessages.list} steps={steps} />
         </div>
       )}
     </>

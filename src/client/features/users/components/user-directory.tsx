@@ -104,14 +104,10 @@ function Page({ page, list, filtered, busy, children }: PageProps) {
         </Link>
       ) : (
         <CursorPager
-          label={text.pages}
-          previous={{
-            label: text.previous,
-            href: page.prevCursor ? step({ before: page.prevCursor, page: number - 1 }) : undefined,
-          }}
-          next={{
-            label: text.next,
-            href: page.nextCursor ? step({ cursor: page.nextCursor, page: number + 1 }) : undefined,
+          texts={text}
+          steps={{
+            previous: page.prevCursor ? step({ before: page.prevCursor, page: number - 1 }) : undefined,
+            next: page.nextCursor ? step({ cursor: page.nextCursor, page: number + 1 }) : undefined,
           }}
         />
       )}
