@@ -1,4 +1,4 @@
-import { readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 
@@ -23,13 +23,41 @@ function workerThread(callerUrl: string, name: string, options: WorkerOptions = 
  * Lowers the calling thread alone to the lowest priority: Linux keeps a nice value per thread, and
  * /proc/thread-self names the thread's id. Elsewhere the thread keeps the process's priority.
  */
-export function lowerThisThread(): void {
+export function lowerThisThread(): number | undefined {
   try {
     const tid = Number(readlinkSync("/proc/thread-self").split("/").at(-1));
     if (tid) os.setPriority(tid, LOWEST_PRIORITY);
+    return tid || undefined;
   } catch {
     // Not Linux, or no /proc.
+    return undefined;
   }
+}
+
+/** Linux's clock ticks a second, in which /proc counts a thread's CPU time (USER_HZ). */
+const USER_HZ = 100;
+
+/**
+ * The CPU time thread `tid` of this process has used, in milliseconds (user and system, from
+ * /proc/self/task/<tid>/stat); undefined where that cannot be read (not Linux, or the thread ended).
+ */
+function threadCpuMs(tid: number | undefined): number | undefined {
+  if (!tid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    // The fields after the command's name, which stands in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a thread with a limit says once its modules are loaded: its id, to count its CPU time by. */
+export interface ThreadReady {
+  ready: true;
+  tid?: number;
 }
 
 /** A thread's answer to request `id`: what it asked for, or why the thread could not give it. */
@@ -46,9 +74,11 @@ export interface RequestThreadOptions {
   /** The thread's young generation, in MB. */
   youngGenerationMb: number;
   /**
-   * How long one request may take, counted from when the thread says it is ready (it posts
-   * `{ ready: true }` once its modules are loaded): a later answer fails that request, with
-   * `late(limitMs)` as the error, and ends the thread. No limit unless set.
+   * How much of the thread's CPU time one request may take, counted from when the thread says it is
+   * ready (it posts a ThreadReady once its modules are loaded): past it, the request fails, with
+   * `late(limitMs)` as the error, and the thread is ended. CPU time, not the clock's: a thread at the
+   * lowest priority on a busy machine may wait long for the CPU, and that is no fault of its work
+   * (where the thread's CPU time cannot be read, the clock's time counts). No limit unless set.
    */
   limit?: { ms: number; late(limitMs: number): string };
 }
@@ -78,7 +108,7 @@ export function requestThread<Request extends object, Answer extends object>(
     { worker: Worker; resolve(reply: ThreadReply<Answer>): void; reject(error: Error): void }
   >();
   /** Each thread's readiness: settled when it says its modules are loaded. */
-  const readiness = new WeakMap<Worker, Promise<void>>();
+  const readiness = new WeakMap<Worker, Promise<number | undefined>>();
 
   /** Fails the requests `worker` held. */
   const failAll = (worker: Worker, error: Error) => {
@@ -93,15 +123,15 @@ export function requestThread<Request extends object, Answer extends object>(
     const worker = workerThread(options.url, options.name, {
       resourceLimits: { maxYoungGenerationSizeMb: options.youngGenerationMb },
     });
-    let markReady = () => {};
+    let markReady = (_tid: number | undefined) => {};
     readiness.set(
       worker,
-      new Promise<void>((resolve) => {
+      new Promise<number | undefined>((resolve) => {
         markReady = resolve;
       }),
     );
-    worker.on("message", (reply: ThreadReply<Answer> | { ready: true }) => {
-      if ("ready" in reply) return markReady();
+    worker.on("message", (reply: ThreadReply<Answer> | ThreadReady) => {
+      if ("ready" in reply) return markReady(reply.tid);
       const waiting = pending.get(reply.id);
       pending.delete(reply.id);
       waiting?.resolve(reply);
@@ -122,13 +152,23 @@ export function requestThread<Request extends object, Answer extends object>(
     thread = undefined;
     await worker?.terminate();
   };
-  /** Fails request `id` if the thread, once ready, has not answered it within the limit. */
+  /**
+   * Fails request `id` if the thread, once ready, has spent the limit's CPU time without answering
+   * it: looked at each time the limit's length has passed on the clock.
+   */
   const watch = (worker: Worker, id: number, limit: NonNullable<RequestThreadOptions["limit"]>) => {
     let overdue: NodeJS.Timeout | undefined;
     let answered = false;
-    void readiness.get(worker)?.then(() => {
+    void readiness.get(worker)?.then((tid) => {
       if (answered) return;
-      overdue = setTimeout(() => {
+      const cpuAtStart = threadCpuMs(tid);
+      const check = () => {
+        const cpuNow = threadCpuMs(tid);
+        if (cpuAtStart !== undefined && cpuNow !== undefined && cpuNow - cpuAtStart < limit.ms) {
+          // Waiting for the CPU, not working past its limit: look again later.
+          overdue = setTimeout(check, limit.ms).unref();
+          return;
+        }
         // Only this request is late, but the thread may be stuck on it: the others it holds fail
         // too (the thread's exit fails them).
         const late = pending.get(id);
@@ -136,8 +176,8 @@ export function requestThread<Request extends object, Answer extends object>(
         late?.reject(new Error(limit.late(limit.ms)));
         if (thread === worker) thread = undefined;
         void worker.terminate();
-      }, limit.ms);
-      overdue.unref();
+      };
+      overdue = setTimeout(check, limit.ms).unref();
     });
     return () => {
       answered = true;

@@ -12,11 +12,11 @@ const IDLE_EXIT_MS = 30_000;
 const YOUNG_GENERATION_MB = 4;
 
 /**
- * How long one mail may take, from being handed to a thread that is ready (its modules, React among
- * them, loaded: that takes a few hundred milliseconds, and far longer at the lowest priority on a
- * busy machine, so it is not counted) to its answer: a template that loops, or a thread wedged
- * otherwise, fails that mail (tried again after its backoff) and the thread is ended, to start
- * afresh with the next mail. A mail takes about a millisecond.
+ * How much of its thread's CPU time one mail may take, counted once the thread is ready (its
+ * modules, React among them, loaded): a template that loops, or a thread wedged otherwise, fails
+ * that mail (tried again after its backoff) and the thread is ended, to start afresh with the next
+ * mail. CPU time, not the clock's (lib/threads.ts): at the lowest priority on a busy machine the
+ * thread may wait long for a CPU, which is no fault of the mail. A mail takes about a millisecond.
  */
 const RENDER_LIMIT_MS = 10_000;
 
@@ -52,7 +52,7 @@ export function mailRenderThread(options: MailRenderOptions = {}): MailRenderer 
     // are tried again after their backoff.
     limit: {
       ms: options.limitMs ?? RENDER_LIMIT_MS,
-      late: (ms) => `the mail took longer than ${ms} ms to render`,
+      late: (ms) => `the mail took more than ${ms} ms of CPU time to render`,
     },
   });
   return {

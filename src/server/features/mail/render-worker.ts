@@ -2,7 +2,7 @@
 // priority, and answers with it or with why it could not.
 import { parentPort } from "node:worker_threads";
 import type { MailKind } from "../../db/schema/index.js";
-import { lowerThisThread } from "../../lib/threads.js";
+import { lowerThisThread, type ThreadReady } from "../../lib/threads.js";
 import { type MailOrder, type RenderedMail, renderMail } from "./templates.js";
 
 export interface RenderRequest {
@@ -14,12 +14,10 @@ export interface RenderRequest {
 }
 
 export type RenderReply = { id: number; mail: RenderedMail } | { id: number; error: string };
-/** Said once, when the thread's modules are loaded: the render limit counts from then. */
-export type RenderReady = { ready: true };
 
 const port = parentPort;
 if (port) {
-  lowerThisThread();
+  const tid = lowerThisThread();
   port.on("message", async ({ id, kind, order, publicUrl, invoiceNumber }: RenderRequest) => {
     try {
       port.postMessage({
@@ -33,5 +31,6 @@ if (port) {
       } satisfies RenderReply);
     }
   });
-  port.postMessage({ ready: true } satisfies RenderReady);
+  // Modules loaded: the render limit counts this thread's CPU time from here (lib/threads.ts).
+  port.postMessage({ ready: true, tid } satisfies ThreadReady);
 }
