@@ -127,6 +127,8 @@ test("unpaid with its time left, paid, then shipped with a carrier and tracking 
   await admin.keyboard.press("Enter");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel(ship.carrier, { exact: true })).toHaveValue("");
+  // Typed only once the field has focus: keys sent before land elsewhere (seen under load in CI).
+  await expect(dialog.getByLabel(ship.carrier, { exact: true })).toBeFocused();
   await admin.keyboard.type("UPS");
   await admin.keyboard.press("Tab");
   await admin.keyboard.type("1Z 999 AA1");
