@@ -88,4 +88,64 @@ describe("the database pool", () => {
       silent.close();
     }
   });
+
+  describe("a single statement rolled back for a transient conflict", () => {
+    // A function that fails its first `failures` calls with `code`, counted by a sequence (which a
+    // rollback does not undo), as PostgreSQL fails a statement that meets a deadlock.
+    async function flaky(database: ReturnType<typeof createDatabase>, code: string, failures: number) {
+      const name = `flaky_${Math.random().toString(36).slice(2)}`;
+      await database.pool.query(`create sequence ${name}_calls`);
+      await database.pool.query(`create function ${name}() returns int language plpgsql as $$
+        begin
+          if nextval('${name}_calls') <= ${failures} then
+            raise exception 'conflict' using errcode = '${code}';
+          end if;
+          return currval('${name}_calls');
+        end $$`);
+      return name;
+    }
+
+    it("is run again on its own, and succeeds", async () => {
+      const database = createDatabase(testDb.url, { max: 2 });
+      try {
+        for (const code of ["40P01", "40001"]) {
+          const fn = await flaky(database, code, 2);
+          const { rows } = await database.pool.query(`select ${fn}() as calls`);
+          expect(rows).toEqual([{ calls: 3 }]);
+        }
+      } finally {
+        await database.close();
+      }
+    });
+
+    it("fails after three attempts, and other errors fail at once", async () => {
+      const database = createDatabase(testDb.url, { max: 2 });
+      try {
+        const conflict = await flaky(database, "40P01", 3);
+        await expect(database.pool.query(`select ${conflict}()`)).rejects.toMatchObject({ code: "40P01" });
+        const other = await flaky(database, "23505", 1);
+        await expect(database.pool.query(`select ${other}()`)).rejects.toMatchObject({ code: "23505" });
+        expect((await database.pool.query(`select ${other}() as calls`)).rows).toEqual([{ calls: 2 }]);
+      } finally {
+        await database.close();
+      }
+    });
+
+    it("is never run again inside a transaction: the transaction fails whole", async () => {
+      const database = createDatabase(testDb.url, { max: 2 });
+      try {
+        const fn = await flaky(database, "40P01", 1);
+        const client = await database.pool.connect();
+        try {
+          await client.query("begin");
+          await expect(client.query(`select ${fn}()`)).rejects.toMatchObject({ code: "40P01" });
+          await client.query("rollback");
+        } finally {
+          client.release();
+        }
+      } finally {
+        await database.close();
+      }
+    });
+  });
 });

@@ -30,6 +30,44 @@ class BoundedClient extends pg.Client {
   }
 }
 
+/**
+ * SQLSTATEs of a statement PostgreSQL rolled back because of other transactions, not because of
+ * what it says: a deadlock (40P01) or a serialization failure (40001). Run again, it succeeds.
+ */
+export const TRANSIENT_CONFLICTS = new Set(["40P01", "40001"]);
+/** How often a single statement is run in all when it meets a transient conflict. */
+const STATEMENT_ATTEMPTS = 3;
+
+function isTransientConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && TRANSIENT_CONFLICTS.has(code);
+}
+
+/**
+ * Runs a single statement on the pool again when PostgreSQL rolled it back for a transient conflict
+ * (a booking's lock queue meeting another instance's expiry batch). Only `pool.query` is wrapped:
+ * such a statement runs on its own in autocommit, so nothing of it was kept and running it again is
+ * the same request. Statements of a transaction run on a checked-out client, never here: a
+ * transaction that meets a conflict fails whole (a 503, plugins/errors.ts), as it must.
+ */
+function retryConflicts(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const retried = async (...args: unknown[]) => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await query(...args);
+      } catch (error) {
+        if (attempt >= STATEMENT_ATTEMPTS || !isTransientConflict(error)) throw error;
+        // A few milliseconds apart, at random, so the two sides of a deadlock do not meet again.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  };
+  // Callback-style calls (none in the shop) keep pg-pool's own method.
+  pool.query = ((...args: unknown[]) =>
+    typeof args[args.length - 1] === "function" ? query(...args) : retried(...args)) as typeof pool.query;
+}
+
 /** One pool per process; requests fail fast instead of hanging when the database is away. */
 export function createDatabase(connectionString: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({
@@ -47,6 +85,7 @@ export function createDatabase(connectionString: string, options: { max?: number
   // ends between two statements of a transaction would emit an unhandled "error". Its next query
   // fails instead (a 503), and the pool drops the client when it is released.
   pool.on("connect", (client) => client.on("error", () => {}));
+  retryConflicts(pool);
   const db = drizzle(pool, { schema, casing: "snake_case" });
   return {
     db,

@@ -52,6 +52,11 @@ beforeAll(async () => {
   server.get("/database-away", async () => {
     throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
   });
+  server.get("/deadlock", async () => {
+    // As Drizzle throws it: the driver's error, with its SQLSTATE, as the cause.
+    const driver = Object.assign(new Error("deadlock detected"), { code: "40P01" });
+    throw new Error("Failed query: update product", { cause: driver });
+  });
   server.get("/fault", async () => {
     throw new Error("secret internals");
   });
@@ -106,6 +111,13 @@ describe("the one mapping from errors to problem+json", () => {
     const { res, problem } = await problemAt("/database-away");
     expect(res.statusCode).toBe(503);
     expect(res.headers["retry-after"]).toBe("5");
+    expect(problem).toMatchObject({ title: "Service Unavailable" });
+  });
+
+  it("answers a transaction rolled back for a deadlock as load to retry, not as a fault", async () => {
+    const { res, problem } = await problemAt("/deadlock");
+    expect(res.statusCode).toBe(503);
+    expect(res.headers["retry-after"]).toBe("1");
     expect(problem).toMatchObject({ title: "Service Unavailable" });
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { FieldError } from "../../shared/problem.js";
+import { TRANSIENT_CONFLICTS } from "../db/client.js";
 import {
   badRequest,
   ForeignError,
@@ -33,12 +34,25 @@ const DATABASE_DOWN_MESSAGES = [
   "query read timeout", // query_timeout: the server stopped answering on an open connection
 ];
 
+const BRIEFLY_UNAVAILABLE = "The shop is briefly unavailable. Please try again in a moment.";
+
 function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; cause?: unknown };
   if (e?.code && DATABASE_DOWN_CODES.has(e.code)) return true;
   const message = typeof e?.message === "string" ? e.message.toLowerCase() : "";
   if (DATABASE_DOWN_MESSAGES.some((m) => message.includes(m))) return true;
   return e?.cause ? isDatabaseUnavailable(e.cause) : false;
+}
+
+/**
+ * A deadlock or serialization failure (db/client.ts): the statement was rolled back for other
+ * transactions' sake and nothing of it kept. Single statements are run again by the pool; a
+ * transaction that meets one is answered as load, a 503 the client may retry, never a fault.
+ */
+function isTransientConflict(error: unknown): boolean {
+  const e = error as { code?: string; cause?: unknown };
+  if (typeof e?.code === "string" && TRANSIENT_CONFLICTS.has(e.code)) return true;
+  return e?.cause && e.cause !== e ? isTransientConflict(e.cause) : false;
 }
 
 /** An entry of a Fastify validation error: fastify-type-provider-zod's form of a zod issue. */
@@ -84,7 +98,11 @@ function problemFor(error: unknown, log: FastifyBaseLogger, tables: ProblemTable
   }
   if (isDatabaseUnavailable(error)) {
     log.warn({ err: error }, "database unavailable");
-    return new ServiceUnavailable("The shop is briefly unavailable. Please try again in a moment.", 5);
+    return new ServiceUnavailable(BRIEFLY_UNAVAILABLE, 5);
+  }
+  if (isTransientConflict(error)) {
+    log.warn({ err: error }, "database conflict");
+    return new ServiceUnavailable(BRIEFLY_UNAVAILABLE, 1);
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500)
