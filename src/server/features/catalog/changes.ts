@@ -10,6 +10,13 @@ import { CATALOG_CHANNEL, EVERYTHING } from "./listener.js";
 export type CatalogChange = (productId?: string) => SQL<string>;
 
 /**
+ * The notification that tells every instance's listener that the product `productId` (an id, or a
+ * parameter of a prepared statement) changed, delivered when the statement's transaction commits.
+ */
+export const productChangeNotice = (productId: SQL | string) =>
+  sql<string>`pg_notify(${CATALOG_CHANNEL}, ${productId}::text)`;
+
+/**
  * The one way a write through the shop tells every instance's catalog cache what it changed
  * (docs/decisions/catalog-cache.md). `write` calls `change` while building each statement that
  * writes products. PostgreSQL delivers the notification to every instance's listener when, and
@@ -25,7 +32,7 @@ export async function changeCatalog<T>(
   const changed = new Set<string>();
   const result = await write((productId = EVERYTHING) => {
     changed.add(productId);
-    return sql<string>`pg_notify(${CATALOG_CHANNEL}, ${productId}::text)`;
+    return productChangeNotice(productId);
   });
   for (const productId of changed) {
     if (productId === EVERYTHING) cache.everythingChanged();
