@@ -148,7 +148,7 @@ test("an admin adds a product with an image, restocks it, and finds it on /tools
 
   await card.getByRole("button", { name: p.editFor(name) }).click();
   const edit = card.getByRole("form", { name: p.editTitle(name) });
-  await expect(edit.getByLabel(p.price)).toBeFocused();
+  await expect(edit.getByLabel(p.name, { exact: true })).toBeFocused();
   await edit.getByLabel(p.price).fill("59");
   await edit.getByLabel(p.quantity).fill("30");
   await edit.getByRole("button", { name: p.save }).click();
@@ -254,6 +254,8 @@ test("the overview shows the counts, each linking to its page", async ({ page, a
     [o.unpaid, "/dashboard/manageOrders"],
     [o.toShip, "/dashboard/manageOrders"],
     [o.shipped, "/dashboard/manageOrders"],
+    [o.refunded, "/dashboard/manageOrders?status=refunded"],
+    [o.expired, "/dashboard/manageOrders?status=expired"],
     [o.lowStock(LOW_STOCK_THRESHOLD), "/dashboard/addProduct"],
   ];
   await page.goto("/dashboard/adminmakingPage");

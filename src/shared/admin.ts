@@ -11,6 +11,9 @@ export const adminOverviewSchema = z.object({
     unpaid: z.number().int(),
     paidNotShipped: z.number().int(),
     shipped: z.number().int(),
+    refunded: z.number().int(),
+    /** Unpaid orders whose hold ran out (their units went back to stock). */
+    expired: z.number().int(),
   }),
   /** How many products are below LOW_STOCK_THRESHOLD units. */
   lowStockCount: z.number().int(),

@@ -312,6 +312,26 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(200),
     prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}`, payload: { quantity: 77 } }),
   },
+  "POST /api/products/:id/archive": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}/archive` }),
+  },
+  "POST /api/products/:id/restore": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}/restore` }),
+  },
+  "DELETE /api/products/:id": {
+    expect: adminOnly(204),
+    prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}` }),
+  },
+  "GET /api/admin/products": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/products?archived=true" }),
+  },
+  "GET /api/admin/products/:id": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/admin/products/${w.stockedProductId}` }),
+  },
   "GET /api/users": { expect: adminOnly(200), prepare: async () => ({ url: "/api/users" }) },
   "DELETE /api/users/:id": {
     expect: adminOnly(204),

@@ -103,6 +103,9 @@ BEGIN
   UPDATE product SET quantity = quantity - units, updated_at = now()
   WHERE id = wanted_product
     AND quantity >= units
+    -- Archived while this booking waited for the lock (the order's trigger of 0017 saw it on sale):
+    -- no stock is taken, and the service's re-read answers 410.
+    AND archived_at IS NULL
     -- In 64 bits, so no product of price and quantity overflows before it is compared.
     AND price::bigint * units <= max_total
     -- The customer's share of this product: what it holds unpaid of it, and this booking, against

@@ -84,10 +84,14 @@ async function bulk(): Promise<void> {
     insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
                          unit_price, total_price, status, transaction_id)
     select ${customer.id}, ${productId}, 'Overview race fan', '/media/x.svg', 'Racer', ${customer.email},
-           '1 Loop Road', '5550123', 10, 11, 110, s, case when s = 'pending' then null else 'pi_bulk_' || g || '_' || random() end
-    from generate_series(1, 30) g, unnest(array['pending', 'paid', 'shipped']::order_status[]) s`);
+           '1 Loop Road', '5550123', 10, 11, 110, s, case when s in ('pending', 'expired') then null else 'pi_bulk_' || g || '_' || random() end
+    from generate_series(1, 30) g, unnest(array['pending', 'paid', 'shipped', 'refunded', 'expired']::order_status[]) s`);
   await ctx.database.db.execute(sql`
     update "order" set status = 'shipped' where id in (select id from "order" where status = 'paid' and transaction_id like 'pi_bulk_%' limit 12)`);
+  await ctx.database.db.execute(sql`
+    update "order" set status = 'refunded' where id in (select id from "order" where status = 'paid' and transaction_id like 'pi_bulk_%' limit 5)`);
+  await ctx.database.db.execute(sql`
+    update "order" set status = 'expired' where id in (select id from "order" where status = 'pending' and product_name = 'Overview race fan' limit 4)`);
   await ctx.database.db.execute(sql`
     delete from "order" where id in (select id from "order" where status = 'pending' and product_name = 'Overview race fan' limit 7)`);
 }
@@ -105,18 +109,28 @@ async function fullCount() {
     unpaid: number;
     paidNotShipped: number;
     shipped: number;
+    refunded: number;
+    expired: number;
     lowStockCount: number;
   }>(sql`
     select (select count(*) from "user")::int as "users",
            (select count(*) from "order" where status = 'pending')::int as "unpaid",
            (select count(*) from "order" where status = 'paid')::int as "paidNotShipped",
            (select count(*) from "order" where status = 'shipped')::int as "shipped",
+           (select count(*) from "order" where status = 'refunded')::int as "refunded",
+           (select count(*) from "order" where status = 'expired')::int as "expired",
            (select count(*) from product where quantity < ${LOW_STOCK_THRESHOLD})::int as "lowStockCount"`);
   const row = rows[0];
   if (!row) throw new Error("no counts");
   return {
     users: row.users,
-    orders: { unpaid: row.unpaid, paidNotShipped: row.paidNotShipped, shipped: row.shipped },
+    orders: {
+      unpaid: row.unpaid,
+      paidNotShipped: row.paidNotShipped,
+      shipped: row.shipped,
+      refunded: row.refunded,
+      expired: row.expired,
+    },
     lowStockCount: row.lowStockCount,
   };
 }
@@ -149,6 +163,8 @@ describe("the admin overview's running counts", () => {
     expect(counts(after)).toEqual(await fullCount());
     // The race did change them: the counts followed, not stood still.
     expect(after.orders.shipped).toBeGreaterThan(before.orders.shipped);
+    expect(after.orders.refunded).toBeGreaterThan(before.orders.refunded);
+    expect(after.orders.expired).toBeGreaterThan(before.orders.expired);
     expect(after.users).toBe(before.users + 1);
   });
 
@@ -177,6 +193,12 @@ describe("the admin overview's running counts", () => {
 
   it("drop to zero when the orders are truncated", async () => {
     await ctx.database.db.execute(sql`truncate "order" cascade`);
-    expect((await overview()).orders).toEqual({ unpaid: 0, paidNotShipped: 0, shipped: 0 });
+    expect((await overview()).orders).toEqual({
+      unpaid: 0,
+      paidNotShipped: 0,
+      shipped: 0,
+      refunded: 0,
+      expired: 0,
+    });
   });
 });

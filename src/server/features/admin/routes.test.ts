@@ -35,17 +35,19 @@ async function addOrders(status: OrderStatus, count: number) {
 }
 
 describe("GET /api/admin/overview", () => {
-  it("counts users and orders by state", async () => {
+  it("counts users and orders by state, refunded and expired ones too", async () => {
     await addOrders("pending", 3);
     await addOrders("paid", 2);
     await addOrders("shipped", 4);
+    await addOrders("refunded", 5);
+    await addOrders("expired", 6);
     const res = await overview(admin.cookie);
     expect(res.statusCode).toBe(200);
     const body: AdminOverview = res.json();
     const userRows = await ctx.database.db.select({ id: users.id }).from(users);
     expect(userRows).toHaveLength(3);
     expect(body.users).toBe(3);
-    expect(body.orders).toEqual({ unpaid: 3, paidNotShipped: 2, shipped: 4 });
+    expect(body.orders).toEqual({ unpaid: 3, paidNotShipped: 2, shipped: 4, refunded: 5, expired: 6 });
   });
 
   it("lists products below the low-stock threshold, lowest first", async () => {

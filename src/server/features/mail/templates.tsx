@@ -1,6 +1,7 @@
 // The order mails, as React Email components: one HTML body and its plain-text form from the same
 // tree, inline styles only (mail clients drop style sheets), no images (each mail reads the same
 // with images blocked), and every link absolute, to PUBLIC_URL.
+
 import { Body } from "@react-email/body";
 import { Button } from "@react-email/button";
 import { Container } from "@react-email/container";
@@ -14,6 +15,7 @@ import { render, toPlainText } from "@react-email/render";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { ReactNode } from "react";
+import { orderNumber } from "../../../shared/format.js";
 import { mailMessages as m } from "../../../shared/messages/mail.js";
 import type { MailKind } from "../../db/schema/index.js";
 
@@ -40,8 +42,8 @@ export interface RenderedMail {
   text: string;
 }
 
-/** An order's reference in mails: the start of its id, as My Orders' links end with the whole. */
-export const orderReference = (id: string) => `#${id.slice(0, 8).toUpperCase()}`;
+/** An order's reference in mails: its number, as Manage Orders shows it (src/shared/orders.ts). */
+export const orderReference = orderNumber;
 
 /** "Nov 24, 2026, 14:05" in UTC: a mail is read in any time zone, so it says which. */
 const when = (at: Date) =>

@@ -18,6 +18,7 @@ import {
   badRequest,
   conflict,
   forbidden,
+  gone,
   HttpProblem,
   notFound,
   TooManyRequests,
@@ -113,6 +114,8 @@ export interface Placed {
 const NOT_BOOKED = "GH409";
 /** PostgreSQL's SQLSTATE for a foreign key not found. */
 const FOREIGN_KEY_VIOLATION = "23503";
+/** SQLSTATE of an order of an archived product, refused by the trigger of migration 0017. */
+const ARCHIVED = "GH410";
 /** SQLSTATE of book_order over a booking limit (migration 0014): HINT says whose, DETAIL the seconds left. */
 const OVER_LIMIT = "GH429";
 
@@ -246,7 +249,8 @@ const shareOf = (stock: number, rules: BookingRules) =>
   Math.max(MIN_ORDER_QUANTITY, Math.floor((stock * rules.maxSharePercent) / 100));
 
 /**
- * Why no stock was taken, read after the refusal: 404 once the product is gone, 400 when the order
+ * Why no stock was taken, read after the refusal: 404 once the product is gone, 410 once it is
+ * archived, 400 when the order
  * would total more than one payment can take, 409 when the customer holds too much unpaid already
  * (the cap), when the stock is short (out of stock), or when the customer, or the client address,
  * would hold more than its share of the product (book_order in migration 0014).
@@ -258,10 +262,11 @@ async function notPlaced(
   rules: BookingRules,
 ): Promise<never> {
   const [product] = await db
-    .select({ price: products.price, quantity: products.quantity })
+    .select({ price: products.price, quantity: products.quantity, archivedAt: products.archivedAt })
     .from(products)
     .where(eq(products.id, input.productId));
   if (!product) throw notFound(orderMessages.productMissing);
+  if (product.archivedAt) throw archived();
   if (!withinOrderTotal(product.price, input.quantity)) throw badRequest(orderTotalTooLarge());
   const held = await db.execute<{ orders: number; units: number; mine: number }>(
     sql`select count(*)::int as orders, coalesce(sum(quantity), 0)::int as units,
@@ -297,6 +302,14 @@ async function notPlaced(
 }
 
 /**
+ * The 410 for booking an archived product. No read before booking looks for it: the trigger of
+ * migration 0017 refuses the order inside book_order's own statement (GH410), which also covers an
+ * archive that commits while the booking waits, and a booking refused for another reason reads the
+ * product afterwards anyway (notPlaced).
+ */
+const archived = () => gone(orderMessages.productArchived, problemCodes.productArchived);
+
+/**
  * Books an order (see bookOrder). With an Idempotency-Key, a retry with the same key gets the first
  * order back instead of a second one, or 422 when it asks for something else.
  */
@@ -318,6 +331,7 @@ export async function placeOrder(
     // foreign key: nothing was kept, and the re-read answers 404 as for a product gone before.
     if (hasSqlState(error, NOT_BOOKED) || hasSqlState(error, FOREIGN_KEY_VIOLATION))
       return notPlaced(db, booker, input, rules);
+    if (hasSqlState(error, ARCHIVED)) throw archived();
     if (hasSqlState(error, OVER_LIMIT)) throw overLimit(error, rules);
     throw error;
   }

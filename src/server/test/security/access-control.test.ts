@@ -42,6 +42,10 @@ const NOT_OWNED: Record<string, string> = {
   "POST /api/orders/:id/ship": "admins only: customers get 403 (authorization matrix)",
   "POST /api/orders/:id/refund": "admins only: customers get 403 (authorization matrix)",
   "PATCH /api/products/:id": "admins only: customers get 403 (authorization matrix)",
+  "DELETE /api/products/:id": "admins only: customers get 403 (authorization matrix)",
+  "POST /api/products/:id/archive": "admins only: customers get 403 (authorization matrix)",
+  "POST /api/products/:id/restore": "admins only: customers get 403 (authorization matrix)",
+  "GET /api/admin/products/:id": "admins only: customers get 403 (authorization matrix)",
   "DELETE /api/users/:id": "admins only: customers get 403 (authorization matrix)",
   "PUT /api/users/:id/role": "admins only: customers get 403 (authorization matrix)",
 };

@@ -32,6 +32,18 @@ export function OverviewCards({ overview }: { overview: AdminOverview }) {
       tone: "text-success",
     },
     {
+      label: text.refunded,
+      value: overview.orders.refunded,
+      to: `${paths.dashboard.manageOrders}?status=refunded`,
+      tone: "text-secondary",
+    },
+    {
+      label: text.expired,
+      value: overview.orders.expired,
+      to: `${paths.dashboard.manageOrders}?status=expired`,
+      tone: "text-base-content",
+    },
+    {
       label: text.lowStock(LOW_STOCK_THRESHOLD),
       value: overview.lowStockCount,
       to: paths.dashboard.addProduct,
