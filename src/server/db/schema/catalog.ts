@@ -63,6 +63,8 @@ export const products = pgTable(
     /** Available stock. */
     quantity: integer("quantity").notNull(),
     category: categoryEnum("category").notNull(),
+    /** Below this stock the admins are told (features/stock); null: the shop's default (LOW_STOCK_THRESHOLD). */
+    lowStockThreshold: integer("low_stock_threshold"),
     ...timestamps(),
     /** What the product is (see titleDocument): a search matching here ranks above the description. */
     titleVector: tsvector("title_vector").generatedAlwaysAs(sql.raw(titleDocument)),
@@ -74,6 +76,7 @@ export const products = pgTable(
   (t) => [
     check("product_price_positive", sql`${t.price} > 0`),
     check("product_quantity_nonnegative", sql`${t.quantity} >= 0`),
+    check("product_low_stock_threshold_range", sql`${t.lowStockThreshold} >= 0`),
     index("product_name_idx").on(t.name, t.id),
     index("product_price_idx").on(t.price, t.id),
     index("product_created_idx").on(t.createdAt, t.id),

@@ -23,6 +23,7 @@ import {
   TooManyRequests,
   unprocessable,
 } from "../../lib/problem.js";
+import { stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, verdict } from "./lifecycle.js";
@@ -303,6 +304,7 @@ export async function removeOrder(
     }
     countOrders("removed");
     if (!removed.productId) return;
+    await stockCause(tx, { reason: "removal", orderId: id, adminId: user.role === "admin" ? user.id : null });
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${removed.quantity}`, updatedAt: new Date() })

@@ -8,6 +8,7 @@ import type { Db, Tx } from "../../db/client.js";
 import { orderIntents, orders, paymentEvents, payments, products, refunds } from "../../db/schema/index.js";
 import { countOrders, countPaymentFailure } from "../../lib/metrics.js";
 import { badRequest, conflict, type HttpProblem, notFound, paymentRequired } from "../../lib/problem.js";
+import { stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, toOrder, verdict } from "../orders/index.js";
@@ -331,6 +332,7 @@ async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promi
   if (!refunded) return row;
   countOrders("refunded");
   if (refunded.productId) {
+    await stockCause(tx, { reason: "refund", orderId: refunded.id });
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${refunded.quantity}`, updatedAt: new Date() })

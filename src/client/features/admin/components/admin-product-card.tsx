@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Path } from "react-hook-form";
+import { Link } from "react-router";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { type Product, productInputSchema } from "../../../../shared/catalog.js";
@@ -11,6 +12,7 @@ import { ProductImage } from "../../../components/product-image.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { productQueryOptions } from "../../../lib/get-product.js";
+import { paths } from "../../../lib/paths.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useUpdateProduct } from "../api/update-product.js";
@@ -137,15 +139,24 @@ export function AdminProductCard({ product }: { product: Product }) {
             }}
           />
         ) : (
-          <button
-            ref={editButton}
-            type="button"
-            className="btn btn-sm btn-outline mt-auto"
-            aria-label={text.editFor(product.name)}
-            onClick={() => setEditing(true)}
-          >
-            {text.edit}
-          </button>
+          <div className="mt-auto flex flex-wrap gap-2">
+            <button
+              ref={editButton}
+              type="button"
+              className="btn btn-sm btn-outline"
+              aria-label={text.editFor(product.name)}
+              onClick={() => setEditing(true)}
+            >
+              {text.edit}
+            </button>
+            <Link
+              to={paths.dashboard.stock(product.id)}
+              className="btn btn-sm btn-ghost"
+              aria-label={text.stockLinkFor(product.name)}
+            >
+              {text.stockLink}
+            </Link>
+          </div>
         )}
       </div>
     </article>

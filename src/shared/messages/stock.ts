@@ -1,0 +1,88 @@
+/**
+ * The stock ledger and low-stock alerts (admin screens, their API's errors, the low-stock mail).
+ * Only admin pages, the mail and the server import it.
+ */
+import type { StockReason } from "../stock.js";
+
+export const stockMessages = {
+  noteRequired: "Say why the stock changes (a note is required)",
+  noteTooLong: (max: number) => `Keep the note within ${max} characters`,
+  unitsInvalid: "Enter a whole number of units",
+  tooHigh: (max: number) => `At most ${max.toLocaleString("en-US")} units`,
+  modeInvalid: "Choose to set the stock, add units or take units away",
+  thresholdInvalid: "Enter a whole number of units, 0 or more, or leave it empty for the shop's default",
+  cursorInvalid: "This page of the history no longer exists. Start again from the newest.",
+  notFound: "Product not found",
+  belowZero: (stock: number) =>
+    `That would take the stock below zero: only ${stock.toLocaleString("en-US")} units are in stock.`,
+  reasons: {
+    initial: "Initial stock",
+    booking: "Booking",
+    removal: "Order removed",
+    expiry: "Hold expired",
+    refund: "Refund",
+    adjustment: "Adjustment",
+    import: "Import",
+  } satisfies Record<StockReason, string>,
+  /** Shown as the note of every product's first movement, made when the ledger began. */
+  openingNote: "Stock when the ledger began",
+  /** PATCH /api/products/:id with a quantity: an adjustment from the product's form. */
+  formNote: "Set in the product's form",
+  shop: "The shop",
+  lead: "Set the stock or add and take away units with a note, choose when it counts as low, and read every change.",
+  lowBadge: (threshold: number) => `Low: under ${threshold}`,
+  removedAdmin: "Removed account",
+  panel: {
+    heading: "Stock",
+    inStock: (units: number) => `${units.toLocaleString("en-US")} in stock`,
+    adjust: "Adjust stock",
+    adjustFor: (product: string) => `Adjust the stock of ${product}`,
+    mode: "Change",
+    set: "Set to",
+    add: "Add",
+    remove: "Take away",
+    units: "Units",
+    note: "Note (why)",
+    notePlaceholder: "Counted the shelf; 3 damaged in transit…",
+    save: "Save adjustment",
+    saved: "Stock adjusted.",
+    threshold: "Low-stock threshold",
+    thresholdHint: (fallback: number) => `Empty: the shop's default (${fallback}).`,
+    saveThreshold: "Save threshold",
+    thresholdSaved: "Threshold saved.",
+    history: "Stock history",
+    historyFor: (product: string) => `Stock history of ${product}`,
+    historyCaption: "Stock movements, newest first",
+    when: "When",
+    why: "Why",
+    who: "Who",
+    before: "Before",
+    after: "After",
+    change: "Change",
+    noteColumn: "Note",
+    order: (reference: string) => `Order ${reference}`,
+    none: "No movements yet.",
+    more: "Older movements",
+    download: "Download CSV",
+  },
+  csv: {
+    id: "Movement",
+    at: "When (UTC)",
+    reason: "Why",
+    change: "Change",
+    before: "Before",
+    after: "After",
+    orderId: "Order",
+    admin: "Admin",
+    note: "Note",
+  },
+  mail: {
+    subject: (product: string) => `Low stock: ${product}`,
+    preview: (product: string, units: number) => `${product} is down to ${units} units.`,
+    heading: "A product is running low",
+    body: (product: string, units: number, threshold: number) =>
+      `${product} is down to ${units} ${units === 1 ? "unit" : "units"}, below its low-stock threshold of ${threshold}.`,
+    action: "Open the product",
+    footer: "You get this mail once each time the stock falls below the threshold, as an admin of the shop.",
+  },
+};
