@@ -115,7 +115,7 @@ export const stockHistoryQuerySchema = z.object({
     .optional()
     .default(STOCK_HISTORY_PAGE_SIZE),
 });
-export type StockHistoryQuery = z.input<typeof stockHistoryQuerySchema>;
+export type StockHistoryQuery = z.output<typeof stockHistoryQuerySchema>;
 
 export const stockHistorySchema = z.object({
   items: z.array(stockMovementSchema),

@@ -91,10 +91,13 @@ CREATE TRIGGER product_stock_insert AFTER INSERT ON product
   REFERENCING NEW TABLE AS new_products
   FOR EACH STATEMENT EXECUTE FUNCTION stock_of_new_products();--> statement-breakpoint
 
--- A change of stock: one movement, with the reason its writer set, or none at all.
+-- A change of stock: one movement, with the reason its writer set, or none at all. The low-stock
+-- row is looked at only when the product is low before or after (a booking of a well-stocked
+-- product writes its movement and nothing else).
 CREATE FUNCTION stock_of_product() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   why text := stock_setting_of('stock_reason');
+  limit_units integer;
 BEGIN
   IF why IS NULL THEN
     RAISE EXCEPTION 'stock of product % changed without a reason (gearhouse.stock_reason)', NEW.id
@@ -103,7 +106,10 @@ BEGIN
   INSERT INTO stock_movement (product_id, change, stock_after, reason, order_id, admin_id, note)
   VALUES (NEW.id, NEW.quantity - OLD.quantity, NEW.quantity, why,
           stock_setting_of('stock_order')::uuid, stock_setting_of('stock_admin'), stock_setting_of('stock_note'));
-  PERFORM sync_low_stock(NEW, NEW.quantity < OLD.quantity);
+  limit_units := coalesce(NEW.low_stock_threshold, (SELECT low_stock_default FROM stock_setting WHERE id));
+  IF NEW.quantity < limit_units OR OLD.quantity < limit_units THEN
+    PERFORM sync_low_stock(NEW, NEW.quantity < OLD.quantity);
+  END IF;
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER product_stock_update AFTER UPDATE OF quantity ON product

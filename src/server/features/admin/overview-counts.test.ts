@@ -1,7 +1,8 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
+import { products } from "../../db/schema/index.js";
 import { seedScale } from "../../db/seed/scale.js";
 import { setUpTestApp } from "../../test/app.js";
 import { bookOrder } from "../../test/payments.js";

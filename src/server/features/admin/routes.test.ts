@@ -1,4 +1,4 @@
-import { asc, eq, inArray, lt } from "drizzle-orm";
+import { asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
