@@ -11,7 +11,7 @@ import { bookOrder, post } from "../../test/payments.js";
 import { stockedProduct } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { fromShop } from "../../test/users.js";
-import { sendDueMails } from "../mail/outbox.js";
+import { sendDueMails } from "../mail/index.js";
 import { applyLowStockDefault } from "./service.js";
 
 const ctx = setUpTestApp(
