@@ -604,12 +604,11 @@ async function adjustDuring(pair: Pair, productId: string, answers: Answers) {
       const units = 1 + Math.floor(chance() * 20);
       let body: Record<string, unknown>;
       if (i % 3 === 0) {
-        const read = await fromShop(
-          instance.app,
-          "GET",
-          `/api/products/${productId}/stock`,
-          pair.admin.cookie,
-        );
+        const read = await instance.app.inject({
+          method: "GET",
+          url: `/api/products/${productId}/stock`,
+          headers: { cookie: pair.admin.cookie },
+        });
         answers.add("stock", read.statusCode);
         const quantity = (read.json() as { quantity: number }).quantity;
         body = { mode: "set", quantity: quantity + units - 10, note: `Counted the shelf (${i})` };
