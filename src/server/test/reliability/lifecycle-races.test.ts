@@ -424,7 +424,9 @@ function violations(l: Ledger, round: Round): string[] {
       expired: "expiry",
       refunded: "refund",
     };
-    if (booked.length !== 1 || booked[0]?.change !== -(row?.quantity ?? booked[0]?.change ?? 0))
+    // A removed order's row is gone: its units are then read from the booking itself.
+    const units = row ? row.quantity : -(booked[0]?.change ?? 0);
+    if (booked.length !== 1 || booked[0]?.change !== -units || units <= 0)
       found.push(`${id}: booked in the ledger ${JSON.stringify(booked)}`);
     const reason = giveBack[state];
     if (reason === undefined ? back.length > 0 : back.length !== 1 || back[0]?.reason !== reason)
