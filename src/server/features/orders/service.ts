@@ -288,6 +288,9 @@ export async function removeOrder(
   change: CatalogChange,
 ): Promise<void> {
   return db.transaction(async (tx) => {
+    // The ledger's cause first, before any lock is taken: a round trip between the order's lock
+    // and the product's would hold the one longer while waiting for the other.
+    await stockCause(tx, { reason: "removal", orderId: id, adminId: user.role === "admin" ? user.id : null });
     const owner = user.role === "admin" ? undefined : eq(orders.userId, user.id);
     const [removed] = await tx
       .delete(orders)
@@ -304,7 +307,6 @@ export async function removeOrder(
     }
     countOrders("removed");
     if (!removed.productId) return;
-    await stockCause(tx, { reason: "removal", orderId: id, adminId: user.role === "admin" ? user.id : null });
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${removed.quantity}`, updatedAt: new Date() })

@@ -324,6 +324,8 @@ export async function refundOrder(
 
 /** paid -> refunded on a locked or conditional row, its units back in stock. */
 async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promise<OrderRow> {
+  // The ledger's cause before the order's lock, so no round trip stands between it and the product's.
+  await stockCause(tx, { reason: "refund", orderId: row.id });
   const [refunded] = await tx
     .update(orders)
     .set({ status: nextStatus("refund"), refundedAt: new Date() })
@@ -332,7 +334,6 @@ async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promi
   if (!refunded) return row;
   countOrders("refunded");
   if (refunded.productId) {
-    await stockCause(tx, { reason: "refund", orderId: refunded.id });
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${refunded.quantity}`, updatedAt: new Date() })
