@@ -15,12 +15,14 @@ export const STOCK_REASONS = [
   "adjustment",
   "import",
 ] as const;
-export type StockReason = (typeof STOCK_REASONS)[number];
+type StockReason = (typeof STOCK_REASONS)[number];
+// Every reason has its label (the messages module cannot import this one: no cycles).
+m.reasons satisfies Record<StockReason, string>;
 
 /** An adjustment's note: required, one short paragraph. */
-export const STOCK_NOTE_MAX_LENGTH = 500;
+const STOCK_NOTE_MAX_LENGTH = 500;
 /** A threshold above the largest stock a product may hold would leave it low for ever. */
-export const LOW_STOCK_THRESHOLD_MAX = PRODUCT_QUANTITY_MAX;
+const LOW_STOCK_THRESHOLD_MAX = PRODUCT_QUANTITY_MAX;
 
 const note = z
   .string({ error: m.noteRequired })
@@ -83,7 +85,7 @@ export const productStockSchema = z.object({
 export type ProductStock = z.infer<typeof productStockSchema>;
 
 /** One movement of the ledger, as the history lists it: who, when, why, before and after. */
-export const stockMovementSchema = z.object({
+const stockMovementSchema = z.object({
   id: z.string(),
   at: z.string(),
   reason: z.enum(STOCK_REASONS),
@@ -99,7 +101,7 @@ export const stockMovementSchema = z.object({
 export type StockMovement = z.infer<typeof stockMovementSchema>;
 
 export const STOCK_HISTORY_PAGE_SIZE = 25;
-export const STOCK_HISTORY_MAX_PAGE_SIZE = 100;
+const STOCK_HISTORY_MAX_PAGE_SIZE = 100;
 
 /** A page after `cursor`: the id of the last movement of the page before (newest first). */
 export const stockHistoryQuerySchema = z.object({

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Tx } from "../db/client.js";
 
 /** Why a product's stock changed: the stock ledger's reasons (migration 0018, src/shared/stock.ts). */
-export type StockReason = "booking" | "removal" | "expiry" | "refund" | "adjustment" | "import";
+type StockReason = "booking" | "removal" | "expiry" | "refund" | "adjustment" | "import";
 
 export interface StockCause {
   reason: StockReason;

@@ -2,7 +2,6 @@
  * The stock ledger and low-stock alerts (admin screens, their API's errors, the low-stock mail).
  * Only admin pages, the mail and the server import it.
  */
-import type { StockReason } from "../stock.js";
 
 export const stockMessages = {
   noteRequired: "Say why the stock changes (a note is required)",
@@ -23,7 +22,7 @@ export const stockMessages = {
     refund: "Refund",
     adjustment: "Adjustment",
     import: "Import",
-  } satisfies Record<StockReason, string>,
+  },
   /** Shown as the note of every product's first movement, made when the ledger began. */
   openingNote: "Stock when the ledger began",
   /** PATCH /api/products/:id with a quantity: an adjustment from the product's form. */

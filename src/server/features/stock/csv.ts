@@ -19,17 +19,7 @@ const BOM = "\uFEFF";
 const CRLF = "\r\n";
 
 const c = stockMessages.csv;
-export const STOCK_CSV_HEADER = [
-  c.id,
-  c.at,
-  c.reason,
-  c.change,
-  c.before,
-  c.after,
-  c.orderId,
-  c.admin,
-  c.note,
-];
+const STOCK_CSV_HEADER = [c.id, c.at, c.reason, c.change, c.before, c.after, c.orderId, c.admin, c.note];
 
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 const HEADER_LINE = STOCK_CSV_HEADER.map(quoted).join(",");
