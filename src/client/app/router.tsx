@@ -26,6 +26,7 @@ const adminPages = {
   manageOrders: () => import("../features/admin/pages/manage-orders-page.js"),
   addProduct: () => import("../features/admin/pages/add-product-page.js"),
   overview: () => import("../features/admin/pages/admin-overview-page.js"),
+  stock: () => import("../features/stock/pages/stock-page.js"),
 };
 const orderPages = {
   myOrders: () => import("../features/orders/pages/my-orders-page.js"),
@@ -119,6 +120,10 @@ export const routes: RouteObject[] = [
           {
             path: "/dashboard/payment/:id",
             lazy: async () => ({ Component: (await orderPages.payment()).PaymentPage }),
+          },
+          {
+            path: "/dashboard/stock/:id",
+            lazy: async () => ({ Component: (await adminPages.stock()).StockPage }),
           },
           {
             path: paths.dashboard.adminOverview,

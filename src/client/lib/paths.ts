@@ -23,6 +23,8 @@ export const paths = {
     admin: "/dashboard/admin",
     payment: (id: string) => `/dashboard/payment/${encodeURIComponent(id)}`,
     adminOverview: "/dashboard/adminmakingPage",
+    /** A product's stock, adjustments, low-stock threshold and history (admin). */
+    stock: (id: string) => `/dashboard/stock/${encodeURIComponent(id)}`,
   },
 } as const;
 

@@ -41,4 +41,7 @@ export const adminKeys = {
   overview: () => [...adminKeys.all, "overview"] as const,
   /** The overview's charts: sales per day, orders by status, top products. */
   sales: () => [...adminKeys.all, "sales"] as const,
+  /** A product's stock and threshold, and its history under it (features/stock). */
+  stock: (id: string) => [...adminKeys.all, "stock", id] as const,
+  stockHistory: (id: string) => [...adminKeys.stock(id), "history"] as const,
 };

@@ -352,6 +352,33 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(200),
     prepare: async () => ({ url: "/api/admin/sales" }),
   },
+  // The stock ledger (features/stock): a product of its own per request where it changes.
+  "GET /api/products/:id/stock": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}/stock` }),
+  },
+  "POST /api/products/:id/stock/adjustments": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({
+      url: `/api/products/${await newProduct(w)}/stock/adjustments`,
+      payload: { mode: "add", units: 5, note: "Matrix restock" },
+    }),
+  },
+  "PUT /api/products/:id/stock/threshold": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({
+      url: `/api/products/${await newProduct(w)}/stock/threshold`,
+      payload: { threshold: 20 },
+    }),
+  },
+  "GET /api/products/:id/stock/movements": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}/stock/movements` }),
+  },
+  "GET /api/products/:id/stock/movements.csv": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}/stock/movements.csv` }),
+  },
 };
 
 /** A better-auth request, sent by a throwaway customer made for it (so it may end its own session). */

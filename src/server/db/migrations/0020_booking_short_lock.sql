@@ -10,7 +10,7 @@
 -- product as read; the UPDATE then checks only the product's own columns. Should the product's
 -- name, price or image have changed between the read and the lock (an admin's edit), the order is
 -- brought up to the locked row before the commit. The rules, their errors and the one-statement
--- call are as in 0014.
+-- call are as in 0014, with the stock ledger's movement of 0018 and the archive of 0017.
 -- The counter of 0014 in PL/pgSQL: a SQL function's statement is planned at every call, and
 -- every booking bumps one or three counters; PL/pgSQL keeps its plan for the connection.
 CREATE OR REPLACE FUNCTION bump_rate_limit(counter text, amount integer, window_seconds integer,
@@ -99,6 +99,10 @@ BEGIN
     ship_to, ship_phone, units, item.price, item.price * units, 'pending',
     now() + make_interval(secs => hold_seconds), now())
   RETURNING * INTO booked;
+  -- The stock ledger's movement (migration 0018) names this booking's order.
+  PERFORM set_config('gearhouse.stock_reason', 'booking', true),
+    set_config('gearhouse.stock_order', booked.id::text, true),
+    set_config('gearhouse.stock_admin', '', true), set_config('gearhouse.stock_note', '', true);
   -- The lock: from here to the commit, this product's other bookings wait.
   UPDATE product SET quantity = quantity - units, updated_at = now()
   WHERE id = wanted_product
@@ -117,6 +121,8 @@ BEGIN
   IF NOT FOUND THEN
     RAISE EXCEPTION 'no stock taken for product %', wanted_product USING ERRCODE = 'GH409';
   END IF;
+  -- The reason holds for this booking only: a later change in the caller's transaction sets its own.
+  PERFORM set_config('gearhouse.stock_reason', '', true), set_config('gearhouse.stock_order', '', true);
   IF (locked.name, locked.price, locked.image) IS DISTINCT FROM (item.name, item.price, item.image) THEN
     UPDATE "order" SET product_name = locked.name, unit_price = locked.price,
       total_price = locked.price * units, img = coalesce(chosen_img, locked.image)

@@ -72,7 +72,8 @@ export const products = pgTable(
      * leaves the storefront and cannot be booked; its orders, invoices and admin views keep it.
      */
     archivedAt: moment("archived_at"),
-    // (Issue 31: the low-stock threshold column, product.low_stock_threshold, comes with 0018.)
+    /** Below this stock the admins are told (features/stock); null: the shop's default (LOW_STOCK_THRESHOLD). */
+    lowStockThreshold: integer("low_stock_threshold"),
     ...timestamps(),
     /** What the product is (see titleDocument): a search matching here ranks above the description. */
     titleVector: tsvector("title_vector").generatedAlwaysAs(sql.raw(titleDocument)),
@@ -84,6 +85,7 @@ export const products = pgTable(
   (t) => [
     check("product_price_positive", sql`${t.price} > 0`),
     check("product_quantity_nonnegative", sql`${t.quantity} >= 0`),
+    check("product_low_stock_threshold_range", sql`${t.lowStockThreshold} >= 0`),
     // The storefront's pages in each order, of live products only (migration 0017): archived
     // products cost its pages nothing, and a page is still read index-only up to its rows.
     index("product_name_idx").on(t.name, t.id).where(live(t)),

@@ -1,11 +1,12 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
+import { products } from "../../db/schema/index.js";
 import { seedScale } from "../../db/seed/scale.js";
 import { setUpTestApp } from "../../test/app.js";
 import { bookOrder } from "../../test/payments.js";
-import { stockedProduct } from "../../test/products.js";
+import { setStockDirectly, stockedProduct } from "../../test/products.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
 
 // The overview reads running counts kept by triggers (schema/overview.ts); here they race every
@@ -169,14 +170,10 @@ describe("the admin overview's running counts", () => {
   });
 
   it("follow stock falling below the low-stock threshold and rising above it", async () => {
-    await ctx.database.db.execute(
-      sql`update product set quantity = ${LOW_STOCK_THRESHOLD - 1} where id = ${productId}`,
-    );
+    await setStockDirectly(ctx.database.db, eq(products.id, productId), LOW_STOCK_THRESHOLD - 1);
     expect((await overview()).lowStock.some((p) => p.id === productId)).toBe(true);
     expect(counts(await overview())).toEqual(await fullCount());
-    await ctx.database.db.execute(
-      sql`update product set quantity = ${LOW_STOCK_THRESHOLD} where id = ${productId}`,
-    );
+    await setStockDirectly(ctx.database.db, eq(products.id, productId), LOW_STOCK_THRESHOLD);
     expect((await overview()).lowStock.some((p) => p.id === productId)).toBe(false);
     expect(counts(await overview())).toEqual(await fullCount());
   });

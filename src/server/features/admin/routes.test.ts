@@ -1,10 +1,11 @@
-import { asc, eq, inArray, lt } from "drizzle-orm";
+import { asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
 import type { OrderStatus } from "../../../shared/orders.js";
 import { orders, products, users } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { setStockDirectly } from "../../test/products.js";
 
 const ADMIN_EMAIL = "overview.admin@example.com";
 
@@ -53,7 +54,12 @@ describe("GET /api/admin/overview", () => {
   it("lists products below the low-stock threshold, lowest first", async () => {
     const body: AdminOverview = (await overview(admin.cookie)).json();
     const expected = await ctx.database.db
-      .select({ id: products.id, name: products.name, quantity: products.quantity })
+      .select({
+        id: products.id,
+        name: products.name,
+        quantity: products.quantity,
+        threshold: sql<number>`${LOW_STOCK_THRESHOLD}::int`,
+      })
       .from(products)
       .where(lt(products.quantity, LOW_STOCK_THRESHOLD))
       .orderBy(asc(products.quantity), asc(products.name));
@@ -65,12 +71,9 @@ describe("GET /api/admin/overview", () => {
   it("shows at most 10 low-stock products, the emptiest first", async () => {
     const some = await ctx.database.db.select({ id: products.id }).from(products).limit(12);
     const ids = some.map((p) => p.id);
-    await ctx.database.db.update(products).set({ quantity: 7 }).where(inArray(products.id, ids));
+    await setStockDirectly(ctx.database.db, inArray(products.id, ids), 7);
     const [empty] = ids;
-    await ctx.database.db
-      .update(products)
-      .set({ quantity: 0 })
-      .where(eq(products.id, empty ?? ""));
+    await setStockDirectly(ctx.database.db, eq(products.id, empty ?? ""), 0);
     const body: AdminOverview = (await overview(admin.cookie)).json();
     expect(body.lowStock).toHaveLength(10);
     expect(body.lowStockCount).toBeGreaterThanOrEqual(12);

@@ -53,6 +53,7 @@ export async function getOverview(db: Db): Promise<AdminOverview> {
         id: lowStockProducts.productId,
         name: lowStockProducts.name,
         quantity: lowStockProducts.quantity,
+        threshold: lowStockProducts.threshold,
       })
       .from(lowStockProducts)
       .orderBy(asc(lowStockProducts.quantity), asc(lowStockProducts.name), asc(lowStockProducts.productId))

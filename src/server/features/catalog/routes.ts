@@ -279,7 +279,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
-        updateProduct(app.db, request.params.id, request.body, change),
+        updateProduct(app.db, request.params.id, request.body, change, request.user.id),
       );
       if (!product) throw notFound(catalogMessages.notFound);
       return product;

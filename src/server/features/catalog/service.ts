@@ -10,8 +10,10 @@ import type {
   ProductPatch,
 } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
+import { stockMessages } from "../../../shared/messages/stock.js";
 import type { Db } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
+import { stockCause } from "../../lib/stock.js";
 import type { CatalogChange } from "./changes.js";
 
 export const productColumns = {
@@ -144,21 +146,28 @@ export async function createProduct(
 /**
  * Changes the given fields; undefined when there is no such product. A name, price or category
  * may move the product between pages, so every instance drops all its cached catalog answers.
+ * A new quantity is an admin's adjustment in the stock ledger (features/stock), noted as made in
+ * the product's form; `adminId` is who made it.
  */
 export async function updateProduct(
   db: Db,
   id: string,
   patch: ProductPatch,
   change: CatalogChange,
+  adminId: string | null = null,
 ): Promise<AdminProduct | undefined> {
-  const [row] = await db
-    .update(products)
-    .set({ ...patch, updatedAt: new Date() })
-    .where(eq(products.id, id))
-    .returning({ ...adminProductColumns, notified: change() });
-  if (!row) return undefined;
-  const { notified: _notified, ...product } = row;
-  return toAdminProduct(product);
+  return db.transaction(async (tx) => {
+    if (patch.quantity !== undefined)
+      await stockCause(tx, { reason: "adjustment", adminId, note: stockMessages.formNote });
+    const [row] = await tx
+      .update(products)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning({ ...adminProductColumns, notified: change() });
+    if (!row) return undefined;
+    const { notified: _notified, ...product } = row;
+    return toAdminProduct(product);
+  });
 }
 
 /**

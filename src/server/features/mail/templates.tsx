@@ -17,6 +17,7 @@ import { Text } from "@react-email/text";
 import type { ReactNode } from "react";
 import { orderNumber } from "../../../shared/format.js";
 import { mailMessages as m } from "../../../shared/messages/mail.js";
+import { stockMessages } from "../../../shared/messages/stock.js";
 import type { MailKind } from "../../db/schema/index.js";
 
 /** What a mail says of its order (read when the mail is sent: outbox.ts). */
@@ -126,7 +127,10 @@ interface Parts {
   body: ReactNode;
 }
 
-function parts(kind: MailKind, order: MailOrder, publicUrl: string, invoiceNumber?: string): Parts {
+/** The mails about an order (low_stock is about a product: renderLowStockMail). */
+export type OrderMailKind = Exclude<MailKind, "low_stock">;
+
+function parts(kind: OrderMailKind, order: MailOrder, publicUrl: string, invoiceNumber?: string): Parts {
   const pay = `${publicUrl}/dashboard/payment/${order.id}`;
   /** Every order mail: its subject and preview, its lead, the order's lines, then what is its own. */
   const mail = (
@@ -197,7 +201,7 @@ export type RenderMail = typeof renderMail;
  * attached invoice, when there is one.
  */
 export async function renderMail(
-  kind: MailKind,
+  kind: OrderMailKind,
   order: MailOrder,
   publicUrl: string,
   invoiceNumber?: string,
@@ -211,4 +215,46 @@ export async function renderMail(
   // Rendered once: the plain text is read from the HTML (what the plainText option would render again).
   const html = await render(element);
   return { subject, html, text: toPlainText(html) };
+}
+
+/** What the low-stock mail says of its product (read when the mail is sent). */
+export interface MailLowStock {
+  productId: string;
+  productName: string;
+  quantity: number;
+  threshold: number;
+  adminName: string;
+}
+
+/**
+ * The admins' low-stock mail (features/stock): the product, its stock and its threshold, and a
+ * link to the product's stock in the admin area. Rare (once per crossing), so it is rendered where
+ * it is sent.
+ */
+export async function renderLowStockMail(product: MailLowStock, publicUrl: string): Promise<RenderedMail> {
+  const t = stockMessages.mail;
+  const preview = t.preview(product.productName, product.quantity);
+  const element = (
+    <Html lang="en">
+      <Head />
+      <Preview>{preview}</Preview>
+      <Body style={{ backgroundColor: "#f3f4f6", fontFamily: "Helvetica, Arial, sans-serif", margin: 0 }}>
+        <Container style={{ backgroundColor: "#ffffff", maxWidth: "560px", padding: "24px" }}>
+          <Heading as="h1" style={{ color: colors.accent, fontSize: "22px", margin: "0 0 16px" }}>
+            {m.shop}
+          </Heading>
+          <Text style={paragraph}>{m.greeting(product.adminName)}</Text>
+          <Heading as="h2" style={{ color: colors.text, fontSize: "16px" }}>
+            {t.heading}
+          </Heading>
+          <Text style={paragraph}>{t.body(product.productName, product.quantity, product.threshold)}</Text>
+          <Action href={`${publicUrl}/dashboard/stock/${product.productId}`}>{t.action}</Action>
+          <Hr style={{ borderColor: colors.line }} />
+          <Text style={{ color: colors.muted, fontSize: "13px" }}>{t.footer}</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+  const html = await render(element);
+  return { subject: t.subject(product.productName), html, text: toPlainText(html) };
 }

@@ -24,6 +24,7 @@ import {
   TooManyRequests,
   unprocessable,
 } from "../../lib/problem.js";
+import { stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { type CatalogChange, productChangeNotice } from "../catalog/index.js";
 import { movableBy, nextStatus, verdict } from "./lifecycle.js";
@@ -366,6 +367,9 @@ export async function removeOrder(
   change: CatalogChange,
 ): Promise<void> {
   return db.transaction(async (tx) => {
+    // The ledger's cause first, before any lock is taken: a round trip between the order's lock
+    // and the product's would hold the one longer while waiting for the other.
+    await stockCause(tx, { reason: "removal", orderId: id, adminId: user.role === "admin" ? user.id : null });
     const owner = user.role === "admin" ? undefined : eq(orders.userId, user.id);
     const [removed] = await tx
       .delete(orders)

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type Ref, useEffect, useRef, useState } from "react";
 import type { Path } from "react-hook-form";
+import { Link } from "react-router";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { type AdminProduct, productInputSchema } from "../../../../shared/catalog.js";
@@ -13,6 +14,7 @@ import { ProductImage } from "../../../components/product-image.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
+import { paths } from "../../../lib/paths.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
@@ -165,6 +167,13 @@ function ProductActions({ product, onEdit, editRef }: ActionsProps) {
       >
         {text.edit}
       </button>
+      <Link
+        to={paths.dashboard.stock(product.id)}
+        className="btn btn-sm btn-ghost"
+        aria-label={text.stockLinkFor(product.name)}
+      >
+        {text.stockLink}
+      </Link>
       <PendingButton
         type="button"
         className="btn btn-sm btn-outline border-base-content/25"
