@@ -128,7 +128,7 @@ async function startPair(provider: Pair["provider"], hold: Record<string, string
       url.searchParams.set("application_name", name);
       const database = createDatabase(url.toString(), { max: 6 });
       const app = await buildApp(testConfig(env), database, {
-        logger: { level: "error" },
+        logger: { level: "warn" },
         rateLimit: { max: 100_000, windowSeconds: 60 },
       });
       instances.push({ name, app, database });
