@@ -46,6 +46,11 @@ const NOT_OWNED: Record<string, string> = {
   "POST /api/products/:id/archive": "admins only: customers get 403 (authorization matrix)",
   "POST /api/products/:id/restore": "admins only: customers get 403 (authorization matrix)",
   "GET /api/admin/products/:id": "admins only: customers get 403 (authorization matrix)",
+  "GET /api/products/:id/stock": "admins only: customers get 403 (authorization matrix)",
+  "POST /api/products/:id/stock/adjustments": "admins only: customers get 403 (authorization matrix)",
+  "PUT /api/products/:id/stock/threshold": "admins only: customers get 403 (authorization matrix)",
+  "GET /api/products/:id/stock/movements": "admins only: customers get 403 (authorization matrix)",
+  "GET /api/products/:id/stock/movements.csv": "admins only: customers get 403 (authorization matrix)",
   "DELETE /api/users/:id": "admins only: customers get 403 (authorization matrix)",
   "PUT /api/users/:id/role": "admins only: customers get 403 (authorization matrix)",
 };
