@@ -95,15 +95,14 @@ function ThresholdFormCard({ id, own, fallback }: { id: string; own: number | nu
   });
   const { register, handleSubmit, setError, formState } = form;
   const { errors } = formState;
+  // A promise, not mutate's callbacks: the saved threshold is this card's key, so the card is
+  // made anew as the saved product comes back, and mutate's callbacks die with the old one.
   const onSubmit = handleSubmit(({ threshold }) =>
-    save.mutate(
-      { id, input: { threshold: threshold === "" ? null : Number(threshold) } },
-      {
-        onSuccess: () => toast.success(t.thresholdSaved),
-        onError: (error) => {
-          toast.error(problemMessage(error));
-          showServerError(error, ["threshold"], setError);
-        },
+    save.mutateAsync({ id, input: { threshold: threshold === "" ? null : Number(threshold) } }).then(
+      () => toast.success(t.thresholdSaved),
+      (error: unknown) => {
+        toast.error(problemMessage(error));
+        showServerError(error, ["threshold"], setError);
       },
     ),
   );
