@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
@@ -113,6 +114,42 @@ describe("the stock ledger", () => {
     const same = await adjust(id, { mode: "set", quantity: 48, note: "Recount" });
     expect(same.json().movement).toBeNull();
     expect(await movementsOf(id)).toHaveLength(4);
+    await expectBalanced(id);
+  });
+
+  it("adjusts while a booking's order holds the product's key, instead of queueing behind it", async () => {
+    const id = await stockedProduct(db(), 40);
+    // What a booking holds between writing its order and updating the product: the key share lock
+    // of the order's foreign key on the product (book_order, migration 0020).
+    const booking = new pg.Client({ connectionString: ctx.url });
+    await booking.connect();
+    try {
+      await booking.query("begin");
+      await booking.query("select 1 from product where id = $1 for key share", [id]);
+      let answer: Awaited<ReturnType<typeof adjust>> | undefined;
+      const adjusting = adjust(id, { mode: "add", units: 5, note: "Found a box" }).then((res) => {
+        answer = res;
+      });
+      // Either the adjustment is answered, or it waits for the booking's lock (and fails below).
+      await until("the adjustment is answered or waits for a lock", async () => {
+        if (answer) return true;
+        const waiting = await booking.query(
+          `select 1 from pg_locks l join pg_stat_activity a using (pid)
+           where not l.granted and a.datname = current_database()`,
+        );
+        return (waiting.rowCount ?? 0) > 0;
+      });
+      expect(answer?.statusCode, "answered while the booking holds the key").toBe(200);
+      await booking.query("commit");
+      await adjusting;
+    } finally {
+      await booking.end();
+    }
+    const [row] = await db()
+      .select({ quantity: products.quantity })
+      .from(products)
+      .where(eq(products.id, id));
+    expect(row?.quantity).toBe(45);
     await expectBalanced(id);
   });
 

@@ -52,7 +52,10 @@ const movementColumns = {
 };
 
 /**
- * An admin's adjustment, in one transaction: the product's row locked, the new stock worked out
+ * An admin's adjustment, in one transaction: the product's row locked (FOR NO KEY UPDATE, the
+ * lock an update takes: a booking's order insert holds the product's key share (its foreign key)
+ * until it updates the product, and FOR UPDATE would queue behind that share while holding the
+ * row's place before the booking's update: a deadlock), the new stock worked out
  * from it, the cause named for the ledger (stockCause), then the update, whose trigger writes the
  * movement. Taking away more than is in stock, or adding beyond PRODUCT_QUANTITY_MAX, changes
  * nothing (409). Setting the stock it already has changes nothing either, and answers no movement.
@@ -69,7 +72,7 @@ export async function adjustStock(
       .select({ quantity: products.quantity })
       .from(products)
       .where(eq(products.id, productId))
-      .for("update");
+      .for("no key update");
     if (!locked) throw notFound(m.notFound);
     const target =
       input.mode === "set"
