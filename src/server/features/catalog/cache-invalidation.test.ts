@@ -11,7 +11,7 @@ import { setStockDirectly } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 import { CATALOG_CACHE_TTL_MS } from "./cache.js";
-import { CATALOG_CHANNEL } from "./listener.js";
+import { LISTENER_APPLICATION_NAME } from "./listener.js";
 
 const ADMIN_EMAIL = "catalog.cache.admin@example.com";
 const env = {};
@@ -340,7 +340,7 @@ describe("staleness bound", () => {
     const product = await newProduct("Reconnected fan", 300);
     await stockIn(b, product.id);
     const listeners = sql`select pid from pg_stat_activity
-      where datname = current_database() and query = ${`listen ${CATALOG_CHANNEL}`}`;
+      where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`;
     const before = await a.database.db.execute<{ pid: number }>(listeners);
     expect(before.rows).toHaveLength(2);
     await a.database.db.execute(sql`select pg_terminate_backend(pid) from (${listeners}) as listener`);

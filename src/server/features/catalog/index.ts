@@ -5,4 +5,4 @@
  */
 
 export type { CatalogCache } from "./cache.js";
-export { type CatalogChange, changeCatalog, productChangeNotice } from "./changes.js";
+export { type CatalogChange, changeCatalog } from "./changes.js";

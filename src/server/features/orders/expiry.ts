@@ -60,8 +60,8 @@ async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BAT
       await tx
         .update(products)
         .set({ quantity: sql`${products.quantity} + ${order.quantity}`, updatedAt: new Date() })
-        .where(eq(products.id, order.productId))
-        .returning({ notified: change(order.productId) });
+        .where(eq(products.id, order.productId));
+      change(order.productId);
     }
     return expired;
   });

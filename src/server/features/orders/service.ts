@@ -26,7 +26,7 @@ import {
 } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { type CatalogChange, productChangeNotice } from "../catalog/index.js";
+import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, verdict } from "./lifecycle.js";
 
 /**
@@ -169,7 +169,9 @@ type BookingParameters = Record<(typeof BOOKING_PARAMETERS)[number][0], string |
 /**
  * The booking's statement, built once per database and prepared on each connection (the hot path:
  * built per request, Drizzle's query building was a sixth of the server's time at 200 orders/s;
- * docs/decisions/order-stalls.md). Its notification names the product by parameter too.
+ * docs/decisions/order-stalls.md). It sends no notification: the instance tells the others of the
+ * stock it took after the commit (changeCatalog), so bookings' commits do not queue for the lock of
+ * PostgreSQL's notification queue.
  */
 const preparedBookings = new WeakMap<Db, ReturnType<typeof prepareBooking>>();
 
@@ -179,15 +181,7 @@ function prepareBooking(db: Db) {
     sql`, `,
   );
   const booked = db.$with("booked", orderColumns).as(sql`select * from book_order(${args})`);
-  return db
-    .with(booked)
-    .select({
-      ...booked._.selectedFields,
-      // The stock shown by every instance's catalog cache changes when this commits.
-      notified: productChangeNotice(sql`${sql.placeholder("productId")}::uuid`),
-    })
-    .from(booked)
-    .prepare("book_order");
+  return db.with(booked).select(booked._.selectedFields).from(booked).prepare("book_order");
 }
 
 /**
@@ -210,7 +204,7 @@ async function bookOrder(
     prepared = prepareBooking(db);
     preparedBookings.set(db, prepared);
   }
-  // Tells this instance's cache once the statement has committed (changeCatalog).
+  // Tells this instance's cache, and the others, once the statement has committed (changeCatalog).
   change(input.productId);
   const parameters: BookingParameters = {
     booker: user.id,
@@ -389,8 +383,8 @@ export async function removeOrder(
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${removed.quantity}`, updatedAt: new Date() })
-      .where(eq(products.id, removed.productId))
-      .returning({ notified: change(removed.productId) });
+      .where(eq(products.id, removed.productId));
+    change(removed.productId);
   });
 }
 

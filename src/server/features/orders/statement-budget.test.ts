@@ -84,6 +84,8 @@ describe("SQL statements per order", () => {
     ).toBe(true);
     expect(sent.length, sent.join("\n")).toBeLessThanOrEqual(STATEMENT_BUDGET);
     expectNoTransaction(sent);
+    // Its commit takes no notification lock: the instance tells the others after it (listener.ts).
+    expect(sent.filter((s) => s.includes("pg_notify"))).toEqual([]);
   });
 
   it(`places an order with an Idempotency-Key in at most ${STATEMENT_BUDGET} statements`, async () => {

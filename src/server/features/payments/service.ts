@@ -337,8 +337,8 @@ async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promi
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${refunded.quantity}`, updatedAt: new Date() })
-      .where(eq(products.id, refunded.productId))
-      .returning({ notified: change(refunded.productId) });
+      .where(eq(products.id, refunded.productId));
+    change(refunded.productId);
   }
   return refunded;
 }

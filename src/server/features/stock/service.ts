@@ -87,8 +87,8 @@ export async function adjustStock(
     await tx
       .update(products)
       .set({ quantity: target, updatedAt: new Date() })
-      .where(eq(products.id, productId))
-      .returning({ notified: change(productId) });
+      .where(eq(products.id, productId));
+    change(productId);
     // The newest movement of the product is this one: its row is locked until the commit.
     const [movement] = await tx
       .select(movementColumns)
