@@ -101,6 +101,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether a search term is an order id, matched exactly rather than as text. */
 export const isOrderId = (term: string) => UUID.test(term);
+/** An order's number as the shop shows it (format.ts orderNumber: "#" and its id's first 8 digits). */
+const ORDER_NUMBER = /^#?([0-9a-f]{8})$/i;
+/** The id's first 8 digits, lower-case, when a search term is an order's number ("#1A2B3C4D"), with or without "#". */
+export const orderNumberPrefix = (term: string) => ORDER_NUMBER.exec(term)?.[1]?.toLowerCase();
 /** Whether a trimmed search term can be looked up: none (no search), an order id, or a run of 3. */
 export const isSearchableTerm = (term: string) => term === "" || isOrderId(term) || SEARCHABLE_RUN.test(term);
 
@@ -129,7 +133,7 @@ const filterShape = {
     .optional()
     .meta({
       description:
-        "Case-insensitive, anywhere in the customer's email or name or the product name, with 3 letters or digits (A to Z, 0 to 9) in a row; or exactly an order id or a transaction id.",
+        "Case-insensitive, anywhere in the customer's email or name or the product name, with 3 letters or digits (A to Z, 0 to 9) in a row; or exactly an order id, an order number (#1A2B3C4D, the id's first 8 digits) or a transaction id.",
     }),
   from: instantSchema.optional().meta({
     description: "Orders placed at or after this instant (a date means its midnight UTC).",

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { orderNumber } from "../../../shared/format.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { pagingMessages } from "../../../shared/messages/paging.js";
 import {
@@ -224,6 +225,20 @@ describe("GET /api/orders: filters", () => {
     ]);
     expect((await page(`/api/orders?search=${one.transactionId}`)).items.map((o) => o.id)).toEqual([one.id]);
     expect((await page(`/api/orders?search=${randomUUID()}`)).items).toEqual([]);
+  });
+
+  it("finds an order by its number as the shop shows it, with or without its #", async () => {
+    const [one] = await everyOrder();
+    if (!one) throw new Error("no order seeded");
+    const number = orderNumber(one.id);
+    const found = (await page(`/api/orders?search=${encodeURIComponent(number)}`)).items.map((o) => o.id);
+    expect(found).toEqual(await expected((o) => o.id.startsWith(one.id.slice(0, 8))));
+    expect(found).toContain(one.id);
+    const bare = (await page(`/api/orders?search=${number.slice(1).toLowerCase()}`)).items.map((o) => o.id);
+    expect(bare).toContain(one.id);
+    // A number no order has finds nothing.
+    const unused = one.id.startsWith("0") ? "#FFFFFFFF" : "#00000000";
+    expect((await page(`/api/orders?search=${encodeURIComponent(unused)}`)).items).toEqual([]);
   });
 
   it("takes % and _ in a search literally", async () => {

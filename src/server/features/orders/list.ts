@@ -1,5 +1,11 @@
-import { and, eq, getTableColumns, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
-import { isOrderId, ORDER_STATUSES, type OrderFilter, type OrderPage } from "../../../shared/orders.js";
+import { and, between, eq, getTableColumns, gte, inArray, lt, or, type SQL, sql } from "drizzle-orm";
+import {
+  isOrderId,
+  ORDER_STATUSES,
+  type OrderFilter,
+  type OrderPage,
+  orderNumberPrefix,
+} from "../../../shared/orders.js";
 import { EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
 import type { Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
@@ -17,7 +23,9 @@ import { toOrder } from "./service.js";
  */
 
 /**
- * An order id matches exactly (the primary key); other terms match a transaction id exactly, or are
+ * An order id matches exactly (the primary key), and an order's number ("#1A2B3C4D", the id's first
+ * 8 digits, as My Orders and Manage Orders show it) matches the ids it begins, a range of the
+ * primary key; other terms match a transaction id exactly, or are
  * found anywhere in the customer's email or name or the product name, case-insensitively: in the
  * order's lower-case search text, from its trigram index (the shared schema has refused terms that
  * index cannot look up). The term is lowered by the database's own lower(), as the column was.
@@ -25,7 +33,14 @@ import { toOrder } from "./service.js";
 function searchCondition(term: string | undefined): SQL | undefined {
   if (!term) return undefined;
   if (isOrderId(term)) return eq(orders.id, term);
+  const prefix = orderNumberPrefix(term);
+  const numbered = prefix
+    ? between(orders.id, `${prefix}-0000-0000-0000-000000000000`, `${prefix}-ffff-ffff-ffff-ffffffffffff`)
+    : undefined;
+  // With its "#", a number is nothing else; without, "deadbeef" may also be in a name.
+  if (numbered && term.startsWith("#")) return numbered;
   return or(
+    numbered,
     sql`${orders.searchText} like '%' || lower(${escapeLike(term)}) || '%'`,
     eq(orders.transactionId, term),
   );
