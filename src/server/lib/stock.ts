@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.js";
+import { products } from "../db/schema/index.js";
 
 /** Why a product's stock changed: the stock ledger's reasons (migration 0018, src/shared/stock.ts). */
 type StockReason = "booking" | "removal" | "expiry" | "refund" | "adjustment" | "import";
@@ -23,4 +24,21 @@ export async function stockCause(tx: Tx, cause: StockCause): Promise<void> {
     set_config('gearhouse.stock_order', ${cause.orderId ?? ""}, true),
     set_config('gearhouse.stock_admin', ${cause.adminId ?? ""}, true),
     set_config('gearhouse.stock_note', ${cause.note ?? ""}, true)`);
+}
+
+/**
+ * Gives an order's units back to its product's stock (a removal, an expiry, a refund: their cause
+ * named first with stockCause, for the ledger's movement), and names the product for the catalog's
+ * caches (changeCatalog's `change`).
+ */
+export async function returnToStock(
+  tx: Tx,
+  order: { productId: string; quantity: number },
+  change: (productId: string) => void,
+): Promise<void> {
+  await tx
+    .update(products)
+    .set({ quantity: sql`${products.quantity} + ${order.quantity}`, updatedAt: new Date() })
+    .where(eq(products.id, order.productId));
+  change(order.productId);
 }

@@ -1,10 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { Db } from "../../db/client.js";
-import { products } from "../../db/schema/index.js";
 import { countOrders } from "../../lib/metrics.js";
 import { runInBackground, startPeriodicJob } from "../../lib/periodic.js";
-import { stockCause } from "../../lib/stock.js";
+import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { CatalogCache, CatalogChange } from "../catalog/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { fromState, nextStatus } from "./lifecycle.js";
@@ -57,11 +56,7 @@ async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BAT
       .sort((a, b) => a.productId.localeCompare(b.productId) || a.id.localeCompare(b.id));
     for (const order of returned) {
       await stockCause(tx, { reason: "expiry", orderId: order.id });
-      await tx
-        .update(products)
-        .set({ quantity: sql`${products.quantity} + ${order.quantity}`, updatedAt: new Date() })
-        .where(eq(products.id, order.productId));
-      change(order.productId);
+      await returnToStock(tx, order, change);
     }
     return expired;
   });

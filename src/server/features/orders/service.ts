@@ -24,7 +24,7 @@ import {
   TooManyRequests,
   unprocessable,
 } from "../../lib/problem.js";
-import { stockCause } from "../../lib/stock.js";
+import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, verdict } from "./lifecycle.js";
@@ -379,12 +379,8 @@ export async function removeOrder(
       throw v.kind === "refused" ? v.problem : notFound(orderMessages.notFound);
     }
     countOrders("removed");
-    if (!removed.productId) return;
-    await tx
-      .update(products)
-      .set({ quantity: sql`${products.quantity} + ${removed.quantity}`, updatedAt: new Date() })
-      .where(eq(products.id, removed.productId));
-    change(removed.productId);
+    const { productId, quantity } = removed;
+    if (productId) await returnToStock(tx, { productId, quantity }, change);
   });
 }
 

@@ -5,10 +5,10 @@ import { paymentMessages } from "../../../shared/messages/payments.js";
 import type { Order } from "../../../shared/orders.js";
 import type { PaymentIntent, SandboxConfirmInput, SandboxConfirmResult } from "../../../shared/payments.js";
 import type { Db, Tx } from "../../db/client.js";
-import { orderIntents, orders, paymentEvents, payments, products, refunds } from "../../db/schema/index.js";
+import { orderIntents, orders, paymentEvents, payments, refunds } from "../../db/schema/index.js";
 import { countOrders, countPaymentFailure } from "../../lib/metrics.js";
 import { badRequest, conflict, type HttpProblem, notFound, paymentRequired } from "../../lib/problem.js";
-import { stockCause } from "../../lib/stock.js";
+import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, toOrder, verdict } from "../orders/index.js";
@@ -333,13 +333,8 @@ async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promi
     .returning();
   if (!refunded) return row;
   countOrders("refunded");
-  if (refunded.productId) {
-    await tx
-      .update(products)
-      .set({ quantity: sql`${products.quantity} + ${refunded.quantity}`, updatedAt: new Date() })
-      .where(eq(products.id, refunded.productId));
-    change(refunded.productId);
-  }
+  const { productId, quantity } = refunded;
+  if (productId) await returnToStock(tx, { productId, quantity }, change);
   return refunded;
 }
 
