@@ -5,3 +5,4 @@ export * from "./mail.js";
 export * from "./orders.js";
 export * from "./overview.js";
 export * from "./profile.js";
+export * from "./stock-notices.js";

@@ -9,6 +9,8 @@ export const MAIL_KINDS = [
   "order_shipped",
   "order_refunded",
   "order_expired",
+  // Not an order's: order_id holds a stock_notice's id (features/stock-notices).
+  "back_in_stock",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export const mailKind = pgEnum("mail_kind", MAIL_KINDS);

@@ -237,7 +237,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
         tags,
         summary: "Add a product (admin)",
         body: productInputSchema,
-        response: { 201: productSchema, ...problemResponses(400, 401, 403) },
+        response: { 201: productSchema, ...problemResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
@@ -257,7 +257,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
         summary: "Change a product's price, stock, description, name, image or category (admin)",
         params: productIdParamsSchema,
         body: productPatchSchema,
-        response: { 200: productSchema, ...problemResponses(400, 401, 403, 404) },
+        response: { 200: productSchema, ...problemResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {

@@ -1,14 +1,18 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type {
   Product,
-  ProductInput,
   ProductList,
   ProductListQuery,
   ProductPatch,
+  productInputSchema,
 } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
+import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
+import { hasSqlState } from "../../db/sql-state.js";
+import { conflict } from "../../lib/problem.js";
 import type { CatalogChange } from "./changes.js";
 
 export const productColumns = {
@@ -19,6 +23,7 @@ export const productColumns = {
   price: products.price,
   quantity: products.quantity,
   category: products.category,
+  sku: products.sku,
 };
 
 export const ORDERINGS = {
@@ -76,16 +81,30 @@ export async function getProduct(db: Db, id: string): Promise<Product | undefine
   return row;
 }
 
+/** A SKU another product has is a 409, not a 500. */
+function skuTaken(error: unknown): never {
+  if (
+    hasSqlState(error, "23505") &&
+    String(
+      (error as { cause?: { constraint?: string } }).cause?.constraint ??
+        (error as { constraint?: string }).constraint,
+    ).includes("sku")
+  )
+    throw conflict(catalogCsvMessages.skuTaken);
+  throw error;
+}
+
 /** Every instance drops its cached catalog answers when this commits (see changes.ts). */
 export async function createProduct(
   db: Db,
-  input: Required<ProductInput>,
+  input: z.output<typeof productInputSchema>,
   change: CatalogChange,
 ): Promise<Product> {
   const [row] = await db
     .insert(products)
     .values(input)
-    .returning({ ...productColumns, notified: change() });
+    .returning({ ...productColumns, notified: change() })
+    .catch(skuTaken);
   if (!row) throw new Error("product insert returned nothing");
   const { notified: _notified, ...product } = row;
   return product;
@@ -105,7 +124,8 @@ export async function updateProduct(
     .update(products)
     .set({ ...patch, updatedAt: new Date() })
     .where(eq(products.id, id))
-    .returning({ ...productColumns, notified: change() });
+    .returning({ ...productColumns, notified: change() })
+    .catch(skuTaken);
   if (!row) return undefined;
   const { notified: _notified, ...product } = row;
   return product;

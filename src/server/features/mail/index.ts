@@ -14,7 +14,8 @@ export type { InvoiceAttachment } from "./outbox.js";
 export const mailOutboxPlugin: FastifyPluginAsync<{
   mailer: Mailer;
   invoiceFor?: InvoiceAttachment;
-}> = async (app, { mailer, invoiceFor }) => {
+  unsubscribeUrl?: (noticeId: string) => string;
+}> = async (app, { mailer, invoiceFor, unsubscribeUrl }) => {
   app.gauge(
     "gearhouse_mail_outbox_backlog",
     "Order mails queued and not sent yet (due now or waiting for their next try).",
@@ -31,6 +32,7 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
         maxAttempts: app.config.mail.maxAttempts,
         perRecipientPerHour: app.config.mail.perRecipientPerHour,
         invoiceFor,
+        unsubscribeUrl,
         log: app.log,
         intervalSeconds: app.config.mail.outboxIntervalSeconds,
         reminderSeconds: app.config.mail.reminderSeconds,
