@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { productInputSchema } from "../../../../shared/catalog.js";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
+import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
 import { uploadMessages } from "../../../../shared/messages/uploads.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
@@ -22,7 +23,7 @@ const text = adminMessages.products;
 /** The form's fields; the image is a file until it is uploaded, then its URL joins them. */
 const formSchema = productInputSchema.omit({ image: true });
 type FormInput = z.input<typeof formSchema>;
-const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "description", "category"];
+const FIELDS: readonly Path<FormInput>[] = ["name", "sku", "price", "quantity", "description", "category"];
 
 /**
  * Add Product: the image goes to /api/uploads first; only once it is stored is the product posted
@@ -89,6 +90,13 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     >
       <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
       <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
+      <TextField
+        label={catalogCsvMessages.sku}
+        hint={catalogCsvMessages.skuHint}
+        autoComplete="off"
+        error={errors.sku?.message}
+        {...register("sku")}
+      />
       <div className="grid gap-5 sm:grid-cols-3">
         <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
         <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
