@@ -27,6 +27,6 @@ CREATE TABLE "stock_notice" (
 ALTER TABLE "stock_notice" ADD CONSTRAINT "stock_notice_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "stock_notice" ADD CONSTRAINT "stock_notice_product_id_product_id_fk" FOREIGN KEY ("product_id") REFERENCES "public"."product"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "stock_notice_open_idx" ON "stock_notice" USING btree ("user_id","product_id") WHERE "stock_notice"."notified_at" is null;--> statement-breakpoint
-CREATE INDEX "stock_notice_user_idx" ON "stock_notice" USING btree ("user_id","created_at","id") WHERE "stock_notice"."notified_at" is null;--> statement-breakpoint
-CREATE INDEX "stock_notice_product_idx" ON "stock_notice" USING btree ("product_id","created_at","id") WHERE "stock_notice"."notified_at" is null;--> statement-breakpoint
+CREATE INDEX "stock_notice_user_idx" ON "stock_notice" USING btree ("user_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "stock_notice_product_idx" ON "stock_notice" USING btree ("product_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "stock_notice_created_idx" ON "stock_notice" USING btree ("created_at","id");

@@ -27,10 +27,11 @@ export const stockNotices = pgTable(
   (t) => [
     // One open subscription per customer and product.
     uniqueIndex("stock_notice_open_idx").on(t.userId, t.productId).where(sql`${t.notifiedAt} is null`),
-    // The dashboard's list, newest first, a page at a time (keyset on created_at, id).
-    index("stock_notice_user_idx").on(t.userId, t.createdAt, t.id).where(sql`${t.notifiedAt} is null`),
-    // The job's batches: a product's open subscriptions in the order they were asked.
-    index("stock_notice_product_idx").on(t.productId, t.createdAt, t.id).where(sql`${t.notifiedAt} is null`),
+    // The dashboard's list, newest first, a page at a time (keyset on created_at, id); whole, not
+    // partial, so removing an account finds its rows by it too (ON DELETE CASCADE).
+    index("stock_notice_user_idx").on(t.userId, t.createdAt, t.id),
+    // A product's subscriptions in the order they were asked; and its cascade when removed.
+    index("stock_notice_product_idx").on(t.productId, t.createdAt, t.id),
     // The job's expiry: the oldest rows first, open or ended.
     index("stock_notice_created_idx").on(t.createdAt, t.id),
   ],
