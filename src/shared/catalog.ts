@@ -110,7 +110,10 @@ export const productInputSchema = z.object({
   ),
   category: z.enum(CATEGORIES, { error: m.categoryInvalid }),
   /** Unset (or empty, as a form sends it): the shop makes one (GH-000123). */
-  sku: z.preprocess((v) => (v === "" ? undefined : v), skuSchema.optional()),
+  sku: z
+    .string({ error: catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH) })
+    .pipe(z.union([z.literal("").transform(() => undefined), skuSchema]))
+    .optional(),
 });
 export type ProductInput = z.input<typeof productInputSchema>;
 

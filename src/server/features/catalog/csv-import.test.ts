@@ -110,8 +110,8 @@ describe("POST /api/products/import", () => {
     const second = [
       HEADER,
       line("APPLY-0", 99, 25, { image: "" }),
-      line("apply-1", 40, 30),
-      line("APPLY-2", 40),
+      line("apply-1", 40, 30, { image: uploaded }),
+      line("APPLY-2", 40, 25, { image: uploaded }),
     ].join("\n");
     expect((await importCsv(second)).json()).toMatchObject({ created: 0, changed: 2, unchanged: 1 });
     expect((await importCsv(second, true)).json()).toMatchObject({ applied: true, changed: 2, unchanged: 1 });

@@ -1,10 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  productInputSchema,
-  SHOP_MEDIA_PATTERN,
-  skuSchema,
-} from "../../../shared/catalog.js";
+import { productInputSchema, SHOP_MEDIA_PATTERN, skuSchema } from "../../../shared/catalog.js";
 import {
   CATALOG_CSV_COLUMNS,
   CATALOG_CSV_REQUIRED,
@@ -216,7 +212,7 @@ async function handleBatch(
     const lock = options.apply ? sql`for update` : sql``;
     const found = await tx.execute<Existing>(sql`
       select sku, name, category::text as category, price, quantity, description, image
-      from ${products} where sku = any(${skus}::text[]) ${lock}`);
+      from ${products} where sku in ${skus} ${lock}`);
     const existing = new Map(found.rows.map((row) => [row.sku, row]));
     // Uploaded images a line names must be in the shop (they may have been swept since).
     const keys = rows.flatMap((r) =>
@@ -224,9 +220,7 @@ async function handleBatch(
     );
     const stored = new Set<string>();
     if (keys.length > 0) {
-      const have = await tx.execute<{ key: string }>(
-        sql`select key from ${images} where key = any(${keys}::text[])`,
-      );
+      const have = await tx.execute<{ key: string }>(sql`select key from ${images} where key in ${keys}`);
       for (const { key } of have.rows) stored.add(key);
     }
     const writes: Row[] = [];
