@@ -57,6 +57,21 @@ describe("the CSV reader", () => {
 });
 
 describe("POST /api/products/import", () => {
+  it("reads an upload streamed over HTTP (the request stays a stream to the route)", async () => {
+    const address = await ctx.app.listen({ port: 0, host: "127.0.0.1" });
+    const body = Readable.toWeb(
+      Readable.from([Buffer.from(`${HEADER}\n`), Buffer.from(`${line("STREAM-1")}\n`)]),
+    ) as ReadableStream;
+    const res = await fetch(`${address}/api/products/import`, {
+      method: "POST",
+      headers: { cookie: admin.cookie, origin: ORIGIN, "content-type": "text/csv" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ applied: false, created: 1, bad: 0 });
+  });
+
   it("is for admins only", async () => {
     expect((await importCsv(`${HEADER}\n`, false, customer.cookie)).statusCode).toBe(403);
   });
