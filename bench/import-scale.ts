@@ -23,18 +23,19 @@ const rssMb = (pid: number) => {
   return kb / 1024;
 };
 
-function* csv(lines: number): Generator<string> {
-  yield "sku,name,category,price,quantity,description,threshold,image\n";
+function* csv(lines: number): Generator<Buffer> {
+  // Buffers: fetch sends a stream of bytes, never of strings.
+  yield Buffer.from("sku,name,category,price,quantity,description,threshold,image\n");
   const image = "/media/products/gale-120-high-static-pressure-fan.svg";
   let chunk = "";
   for (let i = 1; i <= lines; i++) {
     chunk += `BENCH-${String(i).padStart(7, "0")},"Bench fan ${i}, 120 mm",cooling-fans,${20 + (i % 50)},${i % 300},"A fan for the import bench; line ${i} of ${lines}.",${i % 3 === 0 ? "" : 25},${image}\n`;
     if (chunk.length > 64 * 1024) {
-      yield chunk;
+      yield Buffer.from(chunk);
       chunk = "";
     }
   }
-  if (chunk) yield chunk;
+  if (chunk) yield Buffer.from(chunk);
 }
 
 export async function importAtScale(base: string, cookie: string, serverPid: number): Promise<ImportRun[]> {

@@ -1,4 +1,8 @@
-import { Readable } from "node:stream";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -8,17 +12,35 @@ import {
   importReportSchema,
 } from "../../../shared/catalog-csv.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
-import { unsupportedMediaType } from "../../lib/problem.js";
+import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { changeCatalog } from "./changes.js";
 import { catalogCsv } from "./csv-export.js";
 import { importCatalog } from "./csv-import.js";
 
 /**
- * The catalog's CSV import and export (admin). The import's body is text/csv, read as a stream by
- * the import itself (csv-import.ts), which bounds its size: the parser here hands the request on
- * unread, so Fastify's body limit does not apply and the file is never held whole.
+ * The catalog's CSV import and export (admin). The import's body is text/csv: the parser here
+ * hands the request on unread (Fastify's 1 MB body limit does not apply), the route spools it to a
+ * file under DATA_DIR (at most IMPORT_MAX_MEGABYTES), and the import reads that as a stream
+ * (csv-import.ts), so the file is never held whole in memory.
  */
+/** Writes the upload to `file`, refusing it (413) past IMPORT_MAX_MEGABYTES. */
+async function spool(body: Readable, file: string): Promise<void> {
+  let bytes = 0;
+  const limit = IMPORT_MAX_MEGABYTES * 1024 * 1024;
+  await pipeline(
+    body,
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        if (bytes > limit) done(payloadTooLarge(catalogCsvMessages.refused.tooLarge(IMPORT_MAX_MEGABYTES)));
+        else done(null, chunk);
+      },
+    }),
+    createWriteStream(file),
+  );
+}
+
 export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["catalog"];
   app.addContentTypeParser("text/csv", (_request, payload, done) => done(null, payload));
@@ -39,9 +61,23 @@ export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       // Only text/csv reaches here as a stream; any other body was parsed (JSON) and is no import.
       const body = request.body;
       if (!(body instanceof Readable)) throw unsupportedMediaType(catalogCsvMessages.refused.notCsv);
-      return changeCatalog(app.catalogCache, (change) =>
-        importCatalog(app.db, body, { apply: request.query.apply, adminId: request.user.id, change }),
-      );
+      // The upload is spooled to a file first, at the network's pace: read straight off the
+      // request, an apply of 100,000 lines (a minute or more) outlived the server's requestTimeout
+      // (30 s), which cut it off half done. The file is read back as a stream, as the request was.
+      const dir = await mkdtemp(path.join(app.config.dataDir, "catalog-import-"));
+      try {
+        const file = path.join(dir, "upload.csv");
+        await spool(body, file);
+        return await changeCatalog(app.catalogCache, (change) =>
+          importCatalog(app.db, createReadStream(file), {
+            apply: request.query.apply,
+            adminId: request.user.id,
+            change,
+          }),
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   );
 
