@@ -74,7 +74,7 @@ export const PRODUCT_PRICE_MAX = 100_000;
 
 const m = adminMessages.products;
 
-export const SKU_MAX_LENGTH = 40;
+const SKU_MAX_LENGTH = 40;
 const SKU_PATTERN = /^[A-Z0-9][A-Z0-9._-]*$/;
 /** A SKU as kept: trimmed, upper case (so "kb-1" and "KB-1" are one product). */
 export const skuSchema = z

@@ -5,6 +5,8 @@ import { type InvoiceAttachment, outboxBacklog, startMailOutbox } from "./outbox
 import { mailRenderThread } from "./render-thread.js";
 
 export type { InvoiceAttachment } from "./outbox.js";
+// The outbox as the back-in-stock tests drive it (features/stock-notices).
+export { DROPPED, sendDueMails } from "./outbox.js";
 
 /**
  * The order mails: this instance sends the outbox's due mails every MAIL_OUTBOX_INTERVAL_SECONDS

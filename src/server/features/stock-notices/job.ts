@@ -8,7 +8,7 @@ import { oldestBatch } from "../../lib/batched.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
 
 /** Subscriptions one step queues or removes: a step is one short statement at any size. */
-export const STOCK_NOTICE_BATCH = 500;
+const STOCK_NOTICE_BATCH = 500;
 /** Steps of each kind in one run, at most; the next run goes on where this one stopped. */
 const BATCHES_PER_RUN = 20;
 

@@ -6,7 +6,7 @@ import type { Mail, Mailer } from "../../lib/mailer.js";
 import { setUpTestApp } from "../../test/app.js";
 import { stockedProduct } from "../../test/products.js";
 import { fromShop, signUp, type TestUser } from "../../test/users.js";
-import { DROPPED, sendDueMails } from "../mail/outbox.js";
+import { DROPPED, sendDueMails } from "../mail/index.js";
 import { queueBackInStock, removeOldNotices, runStockNotices } from "./job.js";
 import { unsubscribeToken, unsubscribeUrl } from "./token.js";
 

@@ -4,7 +4,7 @@ import { api } from "../../../lib/api.js";
 import { useApiMutation } from "../../../lib/use-api-mutation.js";
 
 /** Every back-in-stock query starts with `all`: the dashboard's pages and a product page's own. */
-export const stockNoticeKeys = {
+const stockNoticeKeys = {
   all: ["stock-notices"] as const,
   pages: () => [...stockNoticeKeys.all, "pages"] as const,
   product: (productId: string) => [...stockNoticeKeys.all, "product", productId] as const,
