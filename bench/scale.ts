@@ -5,8 +5,9 @@
 // bytes, and the growth of the p95 from the smallest size to the largest. Budgets: p95 ≤ 50 ms at
 // the largest size, growth ≤ 2×; Lighthouse's LCP ≤ 2.5 s on Manage Orders, All users and Reviews
 // at the largest size. Then Manage Orders in Chromium at the largest size, each view checked and
-// screenshotted (admin-screens.ts), and the CSV import of 100,000 lines timed with the server's
-// peak memory (import-scale.ts). Prints the tables, writes them as JSON and the screenshots to
+// screenshotted (admin-screens.ts). The stock ledger's history is read at as many movements as
+// orders (stock-history.ts), and the CSV import of 100,000 lines is timed with the server's peak
+// memory (import-scale.ts). Prints the tables, writes them as JSON and the screenshots to
 // bench/results/, and exits 1 when a budget or a view fails. Timings mean something only on a quiet machine (the load average is printed).
 //
 // Settings: BENCH_SCALE_SIZES (orders per size, "10000,100000,1000000"), BENCH_SCALE_REQUESTS
@@ -23,6 +24,7 @@ import { signInAdmin, signUpCustomers } from "./fixtures.js";
 import { IMPORT_LINES, type ImportRun, importAtScale } from "./import-scale.js";
 import { LIGHTHOUSE_BUDGETS, lighthouse } from "./lighthouse.js";
 import { ROOT, spawnNode, startFlags, stopProcess, waitForOk } from "./processes.js";
+import { historyProduct, lowStockProducts, middleMovement, seedStockHistory } from "./stock-history.js";
 
 const APP_PORT = 3220;
 const PG_PORT = 54391;
@@ -108,6 +110,9 @@ interface Cursors {
   mine: string;
   user: string;
   review: string;
+  /** The product with as many stock movements as orders, and a movement in the middle of them. */
+  historyProduct: string;
+  movement: string;
 }
 
 const word = (list: string[], n: number) => `${list[n % list.length]}${n >= list.length ? ` ${n}` : ""}`;
@@ -161,6 +166,20 @@ const CASES: Case[] = [
     url: (n) => `/api/products?category=mice&page=${1 + (n % 4)}&pageSize=${12 + (Math.floor(n / 4) % 37)}`,
   },
   { name: "admin overview", as: "admin", url: () => "/api/admin/overview" },
+  // The stock ledger (issue 31): a product whose history has as many movements as the shop has orders.
+  {
+    name: "stock history: first page",
+    as: "admin",
+    url: (n, c) => `/api/products/${c.historyProduct}/stock/movements?limit=${25 + (n % 2)}`,
+  },
+  {
+    name: "stock history: a page in the middle",
+    as: "admin",
+    url: (_n, c) => `/api/products/${c.historyProduct}/stock/movements?cursor=${c.movement}`,
+  },
+  // The overview's low-stock list, a tenth of the products with thresholds of their own (its cards
+  // read the same rows: low_stock_product, lowest stock first).
+  { name: "low-stock list (admin overview)", as: "admin", url: () => "/api/admin/overview" },
 ];
 
 interface Measured {
@@ -262,6 +281,7 @@ async function main() {
     const heavyId = heavy[0]?.id;
     if (!heavyId) throw new Error("the bench's customer was not found");
     let have = 0;
+    const ledgerProduct = await historyProduct(client);
     for (const orders of SIZES) {
       const started = performance.now();
       const add = orders - have;
@@ -271,6 +291,8 @@ async function main() {
         users: Math.round(add / 10),
         reviews: Math.round(add / 5),
       });
+      await seedStockHistory(client, ledgerProduct, add);
+      await lowStockProducts(client);
       have = orders;
       seeded.push({ orders, seconds: Math.round((performance.now() - started) / 100) / 10 });
       console.log(
@@ -286,6 +308,8 @@ async function main() {
         mine: await middleCursor(client, '"order"', "user_id = $1", [heavyId]),
         user: await middleCursor(client, '"user"'),
         review: await middleCursor(client, "review"),
+        historyProduct: ledgerProduct,
+        movement: await middleMovement(client, ledgerProduct),
       };
       for (const c of CASES) {
         const measured = await measure(c, cookies, cursors);

@@ -1,7 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import sharp from "sharp";
 import type { ProductList } from "../src/shared/catalog.js";
-import { LOW_STOCK_THRESHOLD } from "../src/shared/constants.js";
 import { adminMessages } from "../src/shared/messages/admin.js";
 import { dashboardMessages } from "../src/shared/messages/dashboard.js";
 import { orderMessages } from "../src/shared/messages/orders.js";
@@ -148,7 +147,7 @@ test("an admin adds a product with an image, restocks it, and finds it on /tools
 
   await card.getByRole("button", { name: p.editFor(name) }).click();
   const edit = card.getByRole("form", { name: p.editTitle(name) });
-  await expect(edit.getByLabel(p.price)).toBeFocused();
+  await expect(edit.getByLabel(p.name, { exact: true })).toBeFocused();
   await edit.getByLabel(p.price).fill("59");
   await edit.getByLabel(p.quantity).fill("30");
   await edit.getByRole("button", { name: p.save }).click();
@@ -254,7 +253,9 @@ test("the overview shows the counts, each linking to its page", async ({ page, a
     [o.unpaid, "/dashboard/manageOrders"],
     [o.toShip, "/dashboard/manageOrders"],
     [o.shipped, "/dashboard/manageOrders"],
-    [o.lowStock(LOW_STOCK_THRESHOLD), "/dashboard/addProduct"],
+    [o.refunded, "/dashboard/manageOrders?status=refunded"],
+    [o.expired, "/dashboard/manageOrders?status=expired"],
+    [o.lowStock, "/dashboard/addProduct"],
   ];
   await page.goto("/dashboard/adminmakingPage");
   for (const [label, path] of cards) {

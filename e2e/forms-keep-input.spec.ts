@@ -171,7 +171,7 @@ test("admin edit: a price typed while the product loads is kept, the stock comes
     data: { quantity: 77, description: "Changed on the server." },
   });
   expect(changed.status()).toBe(200);
-  const product = await holdBack(page, `/api/products/${item.id}`);
+  const product = await holdBack(page, `/api/admin/products/${item.id}`);
 
   await card.getByRole("button", { name: p.editFor(item.name) }).click();
   await product.asked;
@@ -179,7 +179,8 @@ test("admin edit: a price typed while the product loads is kept, the stock comes
   const price = edit.getByLabel(p.price);
   const stock = edit.getByLabel(p.quantity);
   const description = edit.getByLabel(p.description);
-  await expect(price).toBeFocused();
+  // The form opens on its first field, the name.
+  await expect(edit.getByLabel(p.name, { exact: true })).toBeFocused();
   await price.fill("55");
   await expect(stock).toHaveValue("100");
 

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import type { Product } from "../src/shared/catalog.js";
+import { orderNumber } from "../src/shared/format.js";
 import { adminMessages } from "../src/shared/messages/admin.js";
 import { orderMessages } from "../src/shared/messages/orders.js";
 import { ORDER_SEARCH_MIN_RUN, type Order } from "../src/shared/orders.js";
@@ -58,16 +59,20 @@ test("search, status chips, pages and the URL: back and forward restore each lis
   page,
   customerWithOrders,
 }) => {
-  const { customer } = await customerWithOrders("Chips");
+  const { customer, orders: placed } = await customerWithOrders("Chips");
   await page.goto("/dashboard/manageOrders");
   await expect(rows(page).first()).toBeVisible();
 
-  // Too short a search stays in the box, changes nothing, and the page says what it needs.
+  // Too short a search stays in the box and the page says what it needs, with no list under it:
+  // the old results do not stay as if they matched it (issue 31).
   await searchBox(page).fill("ab");
   await expect(
     page.getByRole("alert").filter({ hasText: list.searchTooShort(ORDER_SEARCH_MIN_RUN) }),
   ).toBeVisible();
   expect(new URL(page.url()).searchParams.get("search")).toBeNull();
+  await expect(rows(page)).toHaveCount(0);
+  await expect(count(page)).toHaveCount(0);
+  await expectAccessible(page, "Manage Orders, a refused search");
 
   await searchBox(page).fill(customer.email);
   await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(customer.email)}`));
@@ -76,6 +81,11 @@ test("search, status chips, pages and the URL: back and forward restore each lis
   ).toHaveCount(0);
   await expect(count(page)).toHaveText(list.count(ORDERS, true));
   await expect(rows(page)).toHaveCount(LIST_PAGE_SIZE + 1);
+  // Each order shows where to ship it and its number, as the customer's mails name it.
+  const newest = placed.at(-1);
+  if (!newest) throw new Error("no order placed");
+  await expect(rows(page).nth(1)).toContainText(`${o.shipTo}: ${newest.address}`);
+  await expect(rows(page).nth(1)).toContainText(orderNumber(newest.id));
 
   // Next page: the rest, numbered on, and the list takes focus; never more than one page in the page.
   const serials = page.getByRole("table", { name: o.caption }).getByRole("rowheader");
@@ -161,6 +171,8 @@ test("at 390 px each order is a card with its action in view, and nothing scroll
   await unpaid.scrollIntoViewIfNeeded();
   const remove = unpaid.getByRole("button", { name: o.removeFor(product.name, customer.name) });
   await expect(remove).toBeInViewport();
+  await expect(unpaid).toContainText(`${o.shipTo}: `);
+  await expect(unpaid.getByText(o.orderNumber)).toBeVisible();
   await remove.click();
   await expect(page.getByRole("dialog", { name: orderMessages.confirmDelete })).toBeVisible();
   await page.getByRole("button", { name: adminMessages.cancel }).click();

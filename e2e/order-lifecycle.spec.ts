@@ -181,6 +181,8 @@ test("the admin refunds a paid order from the confirm dialog: refunded for both,
   await expect(admin.getByText(refund.done)).toBeVisible();
   const adminRow = admin.getByRole("row").filter({ hasText: product.name });
   await expect(adminRow.getByText(o.statuses.refunded, { exact: true })).toBeVisible();
+  // Refunded alone, not "Paid" beside it (issue 31).
+  await expect(adminRow.getByText(o.paid, { exact: true })).toHaveCount(0);
   await expect(adminRow.getByRole("button", { name: o.shipFor(product.name, customer.name) })).toHaveCount(0);
   await expect(admin.getByRole("region", { name: o.caption })).toBeFocused();
   await admin.context().close();

@@ -24,7 +24,7 @@ import { E2E } from "./env.js";
  * The browser tests' fixtures: signed-in people and the data a test makes, each removed in the
  * test's teardown through the admin API, so what one journey makes is gone before the next one of
  * its worker starts. What the shop cannot remove stays, and says so here:
- * - products: the API has no way to remove one (POST and PATCH /api/products only), so the
+ * - products: the API deletes only a product never ordered (and archives the others), so the
  *   products a test adds stay in the catalog; tests name theirs to keep out of other journeys' way;
  * - paid orders: the shop keeps them as records (removing one answers 409); removing their customer
  *   unlinks them;

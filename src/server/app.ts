@@ -29,6 +29,7 @@ import { testModeBanner } from "./features/payments/test-mode.js";
 import { profileRoutes } from "./features/profile/routes.js";
 import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
+import { stockRoutes, stockSettings } from "./features/stock/index.js";
 import { stockNoticePlugin, unsubscribeUrl } from "./features/stock-notices/index.js";
 import { stockNoticeRoutes } from "./features/stock-notices/routes.js";
 import { uploadBodyProblems, uploadRoutes } from "./features/uploads/routes.js";
@@ -212,6 +213,9 @@ export async function buildApp(
   await app.register(invoiceRoutes, { renderer: invoices });
   await app.register(userRoutes);
   await app.register(adminRoutes);
+  // The stock ledger's admin routes; the shop's low-stock default written for the triggers.
+  await app.register(stockSettings);
+  await app.register(stockRoutes);
   // Background jobs and workers: each has one plugin here, which adds its gauges, starts it when
   // the app is ready and stops it when the app closes (runInBackground, lib/periodic.ts); no
   // routes plugin starts one. Every instance runs them: their statements skip each other's rows.

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { LOW_STOCK_THRESHOLD, PRODUCT_QUANTITY_MAX } from "../shared/constants.js";
 import { startupMessages } from "../shared/messages/startup.js";
 import { isAddressOrNetwork, type TrustProxy } from "./lib/trusted-proxy.js";
 
@@ -137,6 +138,13 @@ const envSchema = z
     // At least one upload of the largest size with its multipart framing (MAX_UPLOAD_BYTES + 64 kB).
     UPLOAD_SPOOL_MB: z.coerce.number().int().min(6).max(1_000_000).default(200),
     IMAGE_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    // Below this stock a product without a threshold of its own is low (features/stock).
+    LOW_STOCK_THRESHOLD: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(PRODUCT_QUANTITY_MAX)
+      .default(LOW_STOCK_THRESHOLD),
     // Fractional hours allowed (0.01 is 36 seconds), so tests and demos can use short holds.
     ORDER_HOLD_HOURS: z.coerce
       .number()
@@ -262,6 +270,8 @@ export interface Config {
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
   /** Uploads one account may have under way at once on an instance (UPLOAD_CONCURRENCY_PER_ACCOUNT). */
   uploadConcurrencyPerAccount: number;
+  /** The low-stock threshold of every product without its own (LOW_STOCK_THRESHOLD; features/stock). */
+  lowStockThreshold: number;
   /** What the uploads being received may take in an instance's spool together, in bytes (UPLOAD_SPOOL_MB). */
   uploadSpoolBytes: number;
   /** How often unused uploaded images are looked for and removed (features/uploads/sweep.ts). */
@@ -428,6 +438,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },
     },
     uploadConcurrencyPerAccount: env.UPLOAD_CONCURRENCY_PER_ACCOUNT,
+    lowStockThreshold: env.LOW_STOCK_THRESHOLD,
     uploadSpoolBytes: env.UPLOAD_SPOOL_MB * MB,
     imageSweepIntervalSeconds: env.IMAGE_SWEEP_INTERVAL_SECONDS,
     orders: {

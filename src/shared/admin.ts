@@ -11,11 +11,16 @@ export const adminOverviewSchema = z.object({
     unpaid: z.number().int(),
     paidNotShipped: z.number().int(),
     shipped: z.number().int(),
+    refunded: z.number().int(),
+    /** Unpaid orders whose hold ran out (their units went back to stock). */
+    expired: z.number().int(),
   }),
-  /** How many products are below LOW_STOCK_THRESHOLD units. */
+  /** How many products are below their low-stock threshold (their own, or LOW_STOCK_THRESHOLD). */
   lowStockCount: z.number().int(),
-  /** The first LOW_STOCK_LIST_SIZE of them, lowest stock first. */
-  lowStock: z.array(z.object({ id: z.string(), name: z.string(), quantity: z.number().int() })),
+  /** The first LOW_STOCK_LIST_SIZE of them, lowest stock first, each with the threshold it is below. */
+  lowStock: z.array(
+    z.object({ id: z.string(), name: z.string(), quantity: z.number().int(), threshold: z.number().int() }),
+  ),
 });
 export type AdminOverview = z.infer<typeof adminOverviewSchema>;
 

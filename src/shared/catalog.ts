@@ -122,3 +122,36 @@ export const productPatchSchema = productInputSchema
   .partial()
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), m.nothingToChange);
 export type ProductPatch = z.input<typeof productPatchSchema>;
+
+/**
+ * A product as the admin screens show it: its fields, and when it was archived (null while it is
+ * on sale). Issue 31's low-stock threshold joins these fields with migration 0018.
+ */
+export const adminProductSchema = productSchema.extend({
+  /** ISO 8601; null while the product is on sale. */
+  archivedAt: z.string().nullable(),
+});
+export type AdminProduct = z.infer<typeof adminProductSchema>;
+
+/** GET /api/admin/products: the products on sale (newest first) or the archived ones (latest first). */
+export const adminProductListQuerySchema = z.object({
+  archived: z
+    .enum(["true", "false"])
+    .optional()
+    .default("false")
+    .transform((v) => v === "true")
+    .describe(
+      "true: the archived products, most recently archived first; otherwise those on sale, newest first",
+    ),
+  page: z.coerce.number().int().min(1).max(10_000).optional().default(1),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().default(DEFAULT_PAGE_SIZE),
+});
+export type AdminProductListQuery = z.output<typeof adminProductListQuerySchema>;
+
+export const adminProductListSchema = z.object({
+  items: z.array(adminProductSchema),
+  /** Every matching product, up to SEARCH_COUNT_LIMIT (see totalExact). */
+  total: z.number().int(),
+  totalExact: z.boolean(),
+});
+export type AdminProductList = z.infer<typeof adminProductListSchema>;

@@ -24,6 +24,7 @@ export const NAME_MAX_LENGTH = 80;
 export const ADDRESS_MAX_LINES = 4;
 export const TOAST_AUTO_CLOSE_MS = 5000;
 export const SLIDER_INTERVAL_MS = 4000;
+/** The default of LOW_STOCK_THRESHOLD (config.ts): below it, a product without a threshold of its own is low. */
 export const LOW_STOCK_THRESHOLD = 50;
 export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 48;

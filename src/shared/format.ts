@@ -11,3 +11,11 @@ const usd = new Intl.NumberFormat("en-US", {
 export function formatPrice(dollars: number): string {
   return usd.format(dollars);
 }
+
+/**
+ * An order's number as people quote it: the start of its id, as the order mails name it and Manage
+ * Orders shows it (the whole id ends My Orders' links and finds the order in Manage Orders' search).
+ */
+export function orderNumber(id: string): string {
+  return `#${id.slice(0, 8).toUpperCase()}`;
+}

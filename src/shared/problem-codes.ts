@@ -8,4 +8,8 @@ export const problemCodes = {
   invalidToken: "INVALID_TOKEN",
   /** Booking from an account whose email is not verified (server: features/orders/service.ts). */
   emailNotVerified: "email-not-verified",
+  /** A product an admin archived: its page says it is no longer sold (features/catalog). */
+  productArchived: "product-archived",
+  /** Deleting a product that was ordered: archive it instead (features/catalog). */
+  productOrdered: "product-ordered",
 } as const;

@@ -27,6 +27,7 @@ const adminPages = {
   addProduct: () => import("../features/admin/pages/add-product-page.js"),
   overview: () => import("../features/admin/pages/admin-overview-page.js"),
   importProducts: () => import("../features/admin/pages/import-products-page.js"),
+  stock: () => import("../features/stock/pages/stock-page.js"),
 };
 const orderPages = {
   myOrders: () => import("../features/orders/pages/my-orders-page.js"),
@@ -126,6 +127,10 @@ export const routes: RouteObject[] = [
           {
             path: "/dashboard/payment/:id",
             lazy: async () => ({ Component: (await orderPages.payment()).PaymentPage }),
+          },
+          {
+            path: "/dashboard/stock/:id",
+            lazy: async () => ({ Component: (await adminPages.stock()).StockPage }),
           },
           {
             path: paths.dashboard.adminOverview,

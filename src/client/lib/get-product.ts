@@ -7,7 +7,7 @@ function getProduct(id: string, signal?: AbortSignal): Promise<Product> {
   return api<Product>(`/api/products/${encodeURIComponent(id)}`, { signal });
 }
 
-export function productQueryOptions(id: string) {
+function productQueryOptions(id: string) {
   return queryOptions({
     queryKey: catalogKeys.detail(id),
     queryFn: ({ signal }) => getProduct(id, signal),

@@ -26,6 +26,8 @@ export const paths = {
     adminOverview: "/dashboard/adminmakingPage",
     stockNotices: "/dashboard/stockNotices",
     importProducts: "/dashboard/importProducts",
+    /** A product's stock, adjustments, low-stock threshold and history (admin). */
+    stock: (id: string) => `/dashboard/stock/${encodeURIComponent(id)}`,
   },
 } as const;
 

@@ -14,6 +14,10 @@ export const catalogKeys = {
   all: ["products"] as const,
   list: (filter: Partial<ProductListQuery>) => [...catalogKeys.all, "list", filter] as const,
   detail: (id: string) => [...catalogKeys.all, "detail", id] as const,
+  /** The admin's pages of products on sale or archived (GET /api/admin/products). */
+  admin: (archived: boolean, page: number) => [...catalogKeys.all, "admin", archived, page] as const,
+  /** One product as the admin sees it, archived or not. */
+  adminDetail: (id: string) => [...catalogKeys.all, "admin-detail", id] as const,
 };
 
 const pageAt = (at: PageAt) => [at.cursor ?? "", at.before ?? ""] as const;
@@ -37,4 +41,7 @@ export const adminKeys = {
   overview: () => [...adminKeys.all, "overview"] as const,
   /** The overview's charts: sales per day, orders by status, top products. */
   sales: () => [...adminKeys.all, "sales"] as const,
+  /** A product's stock and threshold, and its history under it (features/stock). */
+  stock: (id: string) => [...adminKeys.all, "stock", id] as const,
+  stockHistory: (id: string) => [...adminKeys.stock(id), "history"] as const,
 };

@@ -38,7 +38,10 @@ export const forbidden = (detail = "You are not allowed to do this.") =>
   new HttpProblem(403, "Forbidden", detail);
 export const paymentRequired = (detail: string) => new HttpProblem(402, "Payment Required", detail);
 export const notFound = (detail = "Not found.") => new HttpProblem(404, "Not Found", detail);
-export const conflict = (detail: string) => new HttpProblem(409, "Conflict", detail);
+export const conflict = (detail: string, code?: string) =>
+  new HttpProblem(409, "Conflict", detail, undefined, code);
+/** Something that was there and is gone for good (an archived product); `code` tells the client which. */
+export const gone = (detail: string, code?: string) => new HttpProblem(410, "Gone", detail, undefined, code);
 export const payloadTooLarge = (detail: string) => new HttpProblem(413, "Content Too Large", detail);
 export const unsupportedMediaType = (detail: string) =>
   new HttpProblem(415, "Unsupported Media Type", detail);

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { products } from "../db/schema/index.js";
+import { setStockDirectly } from "./products.js";
 import { ACTORS, isSkippedPath, type Method, type Person, ROUTES, setUpRouteWorld } from "./route-cases.js";
 import { ORIGIN } from "./users.js";
 
@@ -64,10 +65,11 @@ describe("the matrix's own fixtures", () => {
 
   it("notices a change to any row", async () => {
     const before = await world.snapshot();
-    await world.ctx.database.db
-      .update(products)
-      .set({ quantity: sql`${products.quantity} + 1` })
-      .where(eq(products.id, world.stockedProductId));
+    await setStockDirectly(
+      world.ctx.database.db,
+      eq(products.id, world.stockedProductId),
+      sql`${products.quantity} + 1`,
+    );
     expect(await world.snapshot()).not.toEqual(before);
   });
 });

@@ -362,6 +362,26 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(200),
     prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}`, payload: { quantity: 77 } }),
   },
+  "POST /api/products/:id/archive": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}/archive` }),
+  },
+  "POST /api/products/:id/restore": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}/restore` }),
+  },
+  "DELETE /api/products/:id": {
+    expect: adminOnly(204),
+    prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}` }),
+  },
+  "GET /api/admin/products": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/products?archived=true" }),
+  },
+  "GET /api/admin/products/:id": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/admin/products/${w.stockedProductId}` }),
+  },
   "GET /api/users": { expect: adminOnly(200), prepare: async () => ({ url: "/api/users" }) },
   "DELETE /api/users/:id": {
     expect: adminOnly(204),
@@ -381,6 +401,33 @@ export const ROUTES: Record<string, Entry> = {
   "GET /api/admin/sales": {
     expect: adminOnly(200),
     prepare: async () => ({ url: "/api/admin/sales" }),
+  },
+  // The stock ledger (features/stock): a product of its own per request where it changes.
+  "GET /api/products/:id/stock": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}/stock` }),
+  },
+  "POST /api/products/:id/stock/adjustments": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({
+      url: `/api/products/${await newProduct(w)}/stock/adjustments`,
+      payload: { mode: "add", units: 5, note: "Matrix restock" },
+    }),
+  },
+  "PUT /api/products/:id/stock/threshold": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({
+      url: `/api/products/${await newProduct(w)}/stock/threshold`,
+      payload: { threshold: 20 },
+    }),
+  },
+  "GET /api/products/:id/stock/movements": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}/stock/movements` }),
+  },
+  "GET /api/products/:id/stock/movements.csv": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}/stock/movements.csv` }),
   },
 };
 

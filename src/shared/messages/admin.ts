@@ -16,6 +16,10 @@ export const adminMessages = {
     imageAlt: (product: string) => `Image of the order for ${product}`,
     product: "Product",
     customer: "Customer",
+    /** The order's address, under the customer (issue 31: an admin ships from it). */
+    shipTo: "Ship to",
+    /** Under the product: the order's number as the customer's mails name it (shared/format.ts orderNumber). */
+    orderNumber: "Order number",
     quantity: "Quantity",
     total: "Total price",
     phone: "Phone",
@@ -68,6 +72,12 @@ export const adminMessages = {
       phone: "Phone",
       address: "Address",
       transactionId: "Transaction id",
+      paidAt: "Paid at (UTC)",
+      shippedAt: "Shipped at (UTC)",
+      refundedAt: "Refunded at (UTC)",
+      expiredAt: "Expired at (UTC)",
+      carrier: "Carrier",
+      trackingNumber: "Tracking number",
     },
   },
   products: {
@@ -86,9 +96,34 @@ export const adminMessages = {
     saving: "Adding the product…",
     created: (name: string) => `${name} is added to the catalog.`,
     listTitle: "Products",
-    listLead: "Newest first. Change a price, restock or rewrite a description from its card.",
+    listLead:
+      "Newest first. Edit any field of a product from its card, archive it to take it off sale, or delete one never ordered.",
+    archivedLead:
+      "Archived products are off sale: the shop, its search and its home page leave them out, and they cannot be ordered. Their orders stay. Restore one to sell it again.",
+    /** The two lists of Add Product's cards. */
+    views: "Which products",
+    onSale: "On sale",
+    archivedView: "Archived",
+    archivedOn: (day: string) => `Archived ${day}`,
+    newImage: "New image (optional)",
+    newImageHint: "Leave empty to keep the current image. The new one is shown here before you save.",
+    currentImage: "Current image",
+    archive: "Archive",
+    archiveFor: (name: string) => `Archive ${name}`,
+    archived: (name: string) => `${name} is archived: it is off sale, and its orders stay.`,
+    restore: "Restore",
+    restoreFor: (name: string) => `Restore ${name}`,
+    restored: (name: string) => `${name} is back on sale.`,
+    delete: "Delete",
+    deleteFor: (name: string) => `Delete ${name}`,
+    deleteTitle: (name: string) => `Delete ${name}?`,
+    deleteText:
+      "Only a product that was never ordered can be deleted, and it cannot be brought back. A product that was ordered can be archived instead.",
+    deleted: (name: string) => `${name} is deleted.`,
     stock: (count: string) => `${count} in stock`,
     lowStock: "Low stock",
+    stockLink: "Stock and history",
+    stockLinkFor: (product: string) => `Stock and history of ${product}`,
     edit: "Edit",
     editFor: (name: string) => `Edit ${name}`,
     editTitle: (name: string) => `Edit ${name}`,
@@ -110,6 +145,9 @@ export const adminMessages = {
     categoryInvalid: "Please choose one of the categories",
     imageInvalid: "The image must be uploaded to the shop",
     nothingToChange: "Send at least one field to change.",
+    /** DELETE /api/products/:id of a product that was ordered (409, code product-ordered). */
+    deleteOrdered:
+      "This product was ordered, so it cannot be deleted: its orders and invoices name it. Archive it instead: it leaves the shop, and its orders stay.",
   },
   overview: {
     title: "At a glance",
@@ -117,7 +155,11 @@ export const adminMessages = {
     unpaid: "Unpaid orders",
     toShip: "Paid, waiting to ship",
     shipped: "Shipped orders",
-    lowStock: (threshold: number) => `Products under ${threshold} units`,
+    refunded: "Refunded orders",
+    expired: "Expired unpaid orders",
+    lowStock: "Products low on stock",
+    belowThreshold: (threshold: string) => `threshold ${threshold}`,
+    stockOf: (product: string) => `Stock and history of ${product}`,
     open: (what: string) => `Open: ${what}`,
     charts: {
       loading: "Loading the charts…",

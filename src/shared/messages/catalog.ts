@@ -41,4 +41,7 @@ export const catalogMessages = {
   productMissing: "This product does not exist or is no longer sold.",
   /** GET /api/products/:id and PATCH for a product that is not there (404). */
   notFound: "This product does not exist.",
+  /** GET /api/products/:id for an archived product (410, code product-archived), and its page. */
+  archived: "This product is no longer sold.",
+  archivedLead: "It was retired from the catalog. Orders already placed for it are kept in My Orders.",
 } as const;

@@ -10,6 +10,8 @@ export const orderMessages = {
   imageInvalid: "The image must be one uploaded to the shop.",
   notFound: "This order does not exist.",
   productMissing: "This product does not exist.",
+  /** Booking a product an admin archived (410). */
+  productArchived: "This product is no longer sold, so it cannot be ordered.",
   alreadyPaid: "This order is paid and cannot be removed.",
   idempotencyMismatch: "This Idempotency-Key was already used for a different order.",
   notPaid: "This order is not paid yet.",

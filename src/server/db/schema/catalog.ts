@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   check,
   customType,
@@ -14,7 +15,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../../../shared/catalog.js";
 import { users } from "./auth.js";
-import { createdAt, timestamps } from "./columns.js";
+import { createdAt, moment, timestamps } from "./columns.js";
 
 export const categoryEnum = pgEnum("category", CATEGORIES);
 
@@ -46,6 +47,9 @@ const categoryTag = `array_to_tsvector(array[case "category" ${CATEGORIES.map(
   (category) => `when '${category}' then '${categoryLexeme(category)}'`,
 ).join(" ")} end])`;
 
+/** The partial indexes' predicate: a product on sale (not archived). */
+const live = (t: { archivedAt: AnyPgColumn }) => sql`${t.archivedAt} is null`;
+
 /** A full-text document (PostgreSQL tsvector); written by PostgreSQL only, never read by the shop. */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -69,6 +73,13 @@ export const products = pgTable(
      * csv-import.ts). Given by the admin or, when not, made from product_sku_seq (migration 0019).
      */
     sku: text("sku").notNull().default(sql`'GH-' || lpad(nextval('product_sku_seq')::text, 6, '0')`),
+    /**
+     * When an admin archived (retired) the product; null while it is on sale. An archived product
+     * leaves the storefront and cannot be booked; its orders, invoices and admin views keep it.
+     */
+    archivedAt: moment("archived_at"),
+    /** Below this stock the admins are told (features/stock); null: the shop's default (LOW_STOCK_THRESHOLD). */
+    lowStockThreshold: integer("low_stock_threshold"),
     ...timestamps(),
     /** What the product is (see titleDocument): a search matching here ranks above the description. */
     titleVector: tsvector("title_vector").generatedAlwaysAs(sql.raw(titleDocument)),
@@ -80,13 +91,18 @@ export const products = pgTable(
   (t) => [
     check("product_price_positive", sql`${t.price} > 0`),
     check("product_quantity_nonnegative", sql`${t.quantity} >= 0`),
-    index("product_name_idx").on(t.name, t.id),
-    index("product_price_idx").on(t.price, t.id),
-    index("product_created_idx").on(t.createdAt, t.id),
+    check("product_low_stock_threshold_range", sql`${t.lowStockThreshold} >= 0`),
+    // The storefront's pages in each order, of live products only (migration 0017): archived
+    // products cost its pages nothing, and a page is still read index-only up to its rows.
+    index("product_name_idx").on(t.name, t.id).where(live(t)),
+    index("product_price_idx").on(t.price, t.id).where(live(t)),
+    index("product_created_idx").on(t.createdAt, t.id).where(live(t)),
     // A category's pages in each order, read index-only up to the page (listProducts' deferred join).
-    index("product_category_name_idx").on(t.category, t.name, t.id),
-    index("product_category_price_idx").on(t.category, t.price, t.id),
-    index("product_category_created_idx").on(t.category, t.createdAt, t.id),
+    index("product_category_name_idx").on(t.category, t.name, t.id).where(live(t)),
+    index("product_category_price_idx").on(t.category, t.price, t.id).where(live(t)),
+    index("product_category_created_idx").on(t.category, t.createdAt, t.id).where(live(t)),
+    // The admin's archived products, most recently archived first.
+    index("product_archived_idx").on(t.archivedAt, t.id).where(sql`${t.archivedAt} is not null`),
     index("product_title_idx").using("gin", t.titleVector),
     index("product_search_idx").using("gin", t.searchVector),
     // A search text found inside names ("65%", "DDR5-60"); needs the pg_trgm extension.

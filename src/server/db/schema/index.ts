@@ -5,4 +5,5 @@ export * from "./mail.js";
 export * from "./orders.js";
 export * from "./overview.js";
 export * from "./profile.js";
+export * from "./stock.js";
 export * from "./stock-notices.js";

@@ -9,7 +9,10 @@ export const MAIL_KINDS = [
   "order_shipped",
   "order_refunded",
   "order_expired",
-  // Not an order's: order_id holds a stock_notice's id (features/stock-notices).
+  /** To one admin: a product's stock fell below its threshold (features/stock). */
+  "low_stock",
+  // Added by 0019, after low_stock (0018): the database's order. Not an order's: order_id holds a
+  // stock_notice's id (features/stock-notices).
   "back_in_stock",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -28,8 +31,15 @@ export const mailOutbox = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     kind: mailKind("kind").notNull(),
-    /** No foreign key: a mail about an order removed before it went out is dropped, not cascaded. */
-    orderId: uuid("order_id").notNull(),
+    /**
+     * No foreign key: a mail about an order removed before it went out is dropped, not cascaded.
+     * Null for a mail about a product (low_stock).
+     */
+    orderId: uuid("order_id"),
+    /** A low_stock mail's product; no foreign key, as for orders. */
+    productId: uuid("product_id"),
+    /** A low_stock mail's admin (user id), checked again when it is sent. */
+    recipientId: text("recipient_id"),
     createdAt: createdAt(),
     attempts: integer("attempts").notNull().default(0),
     /** When the sender may take it: now for a new mail, later after a failure. */

@@ -64,6 +64,8 @@ export const orders = pgTable(
     index("order_user_created_id_idx").on(t.userId, t.createdAt, t.id),
     index("order_created_id_idx").on(t.createdAt, t.id),
     index("order_status_created_id_idx").on(t.status, t.createdAt, t.id),
+    // Whether a product was ever ordered (deleting it is refused then), and ON DELETE SET NULL.
+    index("order_product_idx").on(t.productId),
     // The expiry job's next batch: unpaid orders whose hold has run out, soonest first.
     index("order_pending_expires_idx").on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     // The cap on what one customer holds: their unpaid orders, read at every booking.

@@ -25,9 +25,10 @@ export const overviewCounts = pgTable(
 );
 
 /**
- * The products below LOW_STOCK_THRESHOLD units (src/shared/constants.ts; the triggers hold the
- * same number), kept by triggers on product: the overview lists and counts them without reading
- * the whole catalog, and product stock updates stay HOT (no index on product.quantity).
+ * The products below their low-stock threshold (their own, or the shop's default in stock_setting),
+ * kept by triggers on product (migration 0018): the overview lists and counts them without reading
+ * the whole catalog, and product stock updates stay HOT (no index on product.quantity). A row is
+ * also its product's alert state: made by a fall of stock, it queues the admins' mail.
  */
 export const lowStockProducts = pgTable(
   "low_stock_product",
@@ -35,6 +36,8 @@ export const lowStockProducts = pgTable(
     productId: productKey(),
     name: text("name").notNull(),
     quantity: integer("quantity").notNull(),
+    /** The threshold the product is below. */
+    threshold: integer("threshold").notNull(),
   },
   (t) => [index("low_stock_product_order_idx").on(t.quantity, t.name, t.productId)],
 );

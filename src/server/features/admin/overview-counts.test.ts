@@ -1,11 +1,12 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
+import { products } from "../../db/schema/index.js";
 import { seedScale } from "../../db/seed/scale.js";
 import { setUpTestApp } from "../../test/app.js";
 import { bookOrder } from "../../test/payments.js";
-import { stockedProduct } from "../../test/products.js";
+import { setStockDirectly, stockedProduct } from "../../test/products.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
 
 // The overview reads running counts kept by triggers (schema/overview.ts); here they race every
@@ -84,10 +85,14 @@ async function bulk(): Promise<void> {
     insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
                          unit_price, total_price, status, transaction_id)
     select ${customer.id}, ${productId}, 'Overview race fan', '/media/x.svg', 'Racer', ${customer.email},
-           '1 Loop Road', '5550123', 10, 11, 110, s, case when s = 'pending' then null else 'pi_bulk_' || g || '_' || random() end
-    from generate_series(1, 30) g, unnest(array['pending', 'paid', 'shipped']::order_status[]) s`);
+           '1 Loop Road', '5550123', 10, 11, 110, s, case when s in ('pending', 'expired') then null else 'pi_bulk_' || g || '_' || random() end
+    from generate_series(1, 30) g, unnest(array['pending', 'paid', 'shipped', 'refunded', 'expired']::order_status[]) s`);
   await ctx.database.db.execute(sql`
     update "order" set status = 'shipped' where id in (select id from "order" where status = 'paid' and transaction_id like 'pi_bulk_%' limit 12)`);
+  await ctx.database.db.execute(sql`
+    update "order" set status = 'refunded' where id in (select id from "order" where status = 'paid' and transaction_id like 'pi_bulk_%' limit 5)`);
+  await ctx.database.db.execute(sql`
+    update "order" set status = 'expired' where id in (select id from "order" where status = 'pending' and product_name = 'Overview race fan' limit 4)`);
   await ctx.database.db.execute(sql`
     delete from "order" where id in (select id from "order" where status = 'pending' and product_name = 'Overview race fan' limit 7)`);
 }
@@ -105,18 +110,28 @@ async function fullCount() {
     unpaid: number;
     paidNotShipped: number;
     shipped: number;
+    refunded: number;
+    expired: number;
     lowStockCount: number;
   }>(sql`
     select (select count(*) from "user")::int as "users",
            (select count(*) from "order" where status = 'pending')::int as "unpaid",
            (select count(*) from "order" where status = 'paid')::int as "paidNotShipped",
            (select count(*) from "order" where status = 'shipped')::int as "shipped",
+           (select count(*) from "order" where status = 'refunded')::int as "refunded",
+           (select count(*) from "order" where status = 'expired')::int as "expired",
            (select count(*) from product where quantity < ${LOW_STOCK_THRESHOLD})::int as "lowStockCount"`);
   const row = rows[0];
   if (!row) throw new Error("no counts");
   return {
     users: row.users,
-    orders: { unpaid: row.unpaid, paidNotShipped: row.paidNotShipped, shipped: row.shipped },
+    orders: {
+      unpaid: row.unpaid,
+      paidNotShipped: row.paidNotShipped,
+      shipped: row.shipped,
+      refunded: row.refunded,
+      expired: row.expired,
+    },
     lowStockCount: row.lowStockCount,
   };
 }
@@ -149,18 +164,16 @@ describe("the admin overview's running counts", () => {
     expect(counts(after)).toEqual(await fullCount());
     // The race did change them: the counts followed, not stood still.
     expect(after.orders.shipped).toBeGreaterThan(before.orders.shipped);
+    expect(after.orders.refunded).toBeGreaterThan(before.orders.refunded);
+    expect(after.orders.expired).toBeGreaterThan(before.orders.expired);
     expect(after.users).toBe(before.users + 1);
   });
 
   it("follow stock falling below the low-stock threshold and rising above it", async () => {
-    await ctx.database.db.execute(
-      sql`update product set quantity = ${LOW_STOCK_THRESHOLD - 1} where id = ${productId}`,
-    );
+    await setStockDirectly(ctx.database.db, eq(products.id, productId), LOW_STOCK_THRESHOLD - 1);
     expect((await overview()).lowStock.some((p) => p.id === productId)).toBe(true);
     expect(counts(await overview())).toEqual(await fullCount());
-    await ctx.database.db.execute(
-      sql`update product set quantity = ${LOW_STOCK_THRESHOLD} where id = ${productId}`,
-    );
+    await setStockDirectly(ctx.database.db, eq(products.id, productId), LOW_STOCK_THRESHOLD);
     expect((await overview()).lowStock.some((p) => p.id === productId)).toBe(false);
     expect(counts(await overview())).toEqual(await fullCount());
   });
@@ -177,6 +190,12 @@ describe("the admin overview's running counts", () => {
 
   it("drop to zero when the orders are truncated", async () => {
     await ctx.database.db.execute(sql`truncate "order" cascade`);
-    expect((await overview()).orders).toEqual({ unpaid: 0, paidNotShipped: 0, shipped: 0 });
+    expect((await overview()).orders).toEqual({
+      unpaid: 0,
+      paidNotShipped: 0,
+      shipped: 0,
+      refunded: 0,
+      expired: 0,
+    });
   });
 });

@@ -1,10 +1,11 @@
-import { asc, eq, inArray, lt } from "drizzle-orm";
+import { asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AdminOverview } from "../../../shared/admin.js";
 import { LOW_STOCK_THRESHOLD } from "../../../shared/constants.js";
 import type { OrderStatus } from "../../../shared/orders.js";
 import { orders, products, users } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { setStockDirectly } from "../../test/products.js";
 
 const ADMIN_EMAIL = "overview.admin@example.com";
 
@@ -35,23 +36,30 @@ async function addOrders(status: OrderStatus, count: number) {
 }
 
 describe("GET /api/admin/overview", () => {
-  it("counts users and orders by state", async () => {
+  it("counts users and orders by state, refunded and expired ones too", async () => {
     await addOrders("pending", 3);
     await addOrders("paid", 2);
     await addOrders("shipped", 4);
+    await addOrders("refunded", 5);
+    await addOrders("expired", 6);
     const res = await overview(admin.cookie);
     expect(res.statusCode).toBe(200);
     const body: AdminOverview = res.json();
     const userRows = await ctx.database.db.select({ id: users.id }).from(users);
     expect(userRows).toHaveLength(3);
     expect(body.users).toBe(3);
-    expect(body.orders).toEqual({ unpaid: 3, paidNotShipped: 2, shipped: 4 });
+    expect(body.orders).toEqual({ unpaid: 3, paidNotShipped: 2, shipped: 4, refunded: 5, expired: 6 });
   });
 
   it("lists products below the low-stock threshold, lowest first", async () => {
     const body: AdminOverview = (await overview(admin.cookie)).json();
     const expected = await ctx.database.db
-      .select({ id: products.id, name: products.name, quantity: products.quantity })
+      .select({
+        id: products.id,
+        name: products.name,
+        quantity: products.quantity,
+        threshold: sql<number>`${LOW_STOCK_THRESHOLD}::int`,
+      })
       .from(products)
       .where(lt(products.quantity, LOW_STOCK_THRESHOLD))
       .orderBy(asc(products.quantity), asc(products.name));
@@ -63,12 +71,9 @@ describe("GET /api/admin/overview", () => {
   it("shows at most 10 low-stock products, the emptiest first", async () => {
     const some = await ctx.database.db.select({ id: products.id }).from(products).limit(12);
     const ids = some.map((p) => p.id);
-    await ctx.database.db.update(products).set({ quantity: 7 }).where(inArray(products.id, ids));
+    await setStockDirectly(ctx.database.db, inArray(products.id, ids), 7);
     const [empty] = ids;
-    await ctx.database.db
-      .update(products)
-      .set({ quantity: 0 })
-      .where(eq(products.id, empty ?? ""));
+    await setStockDirectly(ctx.database.db, eq(products.id, empty ?? ""), 0);
     const body: AdminOverview = (await overview(admin.cookie)).json();
     expect(body.lowStock).toHaveLength(10);
     expect(body.lowStockCount).toBeGreaterThanOrEqual(12);

@@ -31,11 +31,14 @@ type Counts = {
   unpaid: number;
   paidNotShipped: number;
   shipped: number;
+  refunded: number;
+  expired: number;
   lowStockCount: number;
 };
 
 /**
  * Two statements, run together, each reading a few rows however large the shop: the running counts
+ * (each status's 16 shards of overview_count through its primary key, refunded and expired too)
  * with the number of low-stock products, and the first of those, lowest stock first.
  */
 export async function getOverview(db: Db): Promise<AdminOverview> {
@@ -43,12 +46,14 @@ export async function getOverview(db: Db): Promise<AdminOverview> {
     db.execute<Counts>(sql`
       select ${counted("users")} as "users", ${ordersIn("pending")} as "unpaid",
              ${ordersIn("paid")} as "paidNotShipped", ${ordersIn("shipped")} as "shipped",
+             ${ordersIn("refunded")} as "refunded", ${ordersIn("expired")} as "expired",
              (select count(*)::int from ${lowStockProducts}) as "lowStockCount"`),
     db
       .select({
         id: lowStockProducts.productId,
         name: lowStockProducts.name,
         quantity: lowStockProducts.quantity,
+        threshold: lowStockProducts.threshold,
       })
       .from(lowStockProducts)
       .orderBy(asc(lowStockProducts.quantity), asc(lowStockProducts.name), asc(lowStockProducts.productId))
@@ -61,6 +66,8 @@ export async function getOverview(db: Db): Promise<AdminOverview> {
       unpaid: row?.unpaid ?? 0,
       paidNotShipped: row?.paidNotShipped ?? 0,
       shipped: row?.shipped ?? 0,
+      refunded: row?.refunded ?? 0,
+      expired: row?.expired ?? 0,
     },
     lowStockCount: row?.lowStockCount ?? 0,
     lowStock,

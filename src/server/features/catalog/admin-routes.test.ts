@@ -131,7 +131,7 @@ describe("PATCH /api/products/:id", () => {
     const product = await fresh();
     const res = await patchProduct(product.id, { quantity: 500 });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...product, quantity: 500 });
+    expect(res.json()).toEqual({ ...product, quantity: 500, archivedAt: null });
     expect((await ctx.app.inject({ url: `/api/products/${product.id}` })).json().quantity).toBe(500);
   });
 
@@ -154,6 +154,7 @@ describe("PATCH /api/products/:id", () => {
       name: "Nimbus 75 Pro",
       image: "/media/products/pulse-60-compact-keyboard.svg",
       category: "mice",
+      archivedAt: null,
     });
   });
 

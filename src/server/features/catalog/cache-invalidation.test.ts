@@ -7,10 +7,11 @@ import { buildApp } from "../../app.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
 import { createTestApp, type TestContext, testConfig } from "../../test/app.js";
+import { setStockDirectly } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 import { CATALOG_CACHE_TTL_MS } from "./cache.js";
-import { CATALOG_CHANNEL } from "./listener.js";
+import { LISTENER_APPLICATION_NAME } from "./listener.js";
 
 const ADMIN_EMAIL = "catalog.cache.admin@example.com";
 const env = {};
@@ -323,7 +324,7 @@ describe("staleness bound", () => {
     await stockIn(a.app, product.id);
     await stockIn(b, product.id);
     // Plain SQL, as from a console: no notification, so only the time to live brings it in.
-    await a.database.db.update(products).set({ quantity: 250 }).where(eq(products.id, product.id));
+    await setStockDirectly(a.database.db, eq(products.id, product.id), 250);
     const changedAt = Date.now();
     const fresh = async (app: FastifyInstance) => {
       const stock = await stockIn(app, product.id);
@@ -339,7 +340,7 @@ describe("staleness bound", () => {
     const product = await newProduct("Reconnected fan", 300);
     await stockIn(b, product.id);
     const listeners = sql`select pid from pg_stat_activity
-      where datname = current_database() and query = ${`listen ${CATALOG_CHANNEL}`}`;
+      where datname = current_database() and application_name = ${LISTENER_APPLICATION_NAME}`;
     const before = await a.database.db.execute<{ pid: number }>(listeners);
     expect(before.rows).toHaveLength(2);
     await a.database.db.execute(sql`select pg_terminate_backend(pid) from (${listeners}) as listener`);
@@ -349,7 +350,7 @@ describe("staleness bound", () => {
       return b.catalogCache.size === 0;
     });
     // …so a change nobody announced shows at once.
-    await a.database.db.update(products).set({ quantity: 280 }).where(eq(products.id, product.id));
+    await setStockDirectly(a.database.db, eq(products.id, product.id), 280);
     expect(await stockIn(b, product.id)).toEqual({ detail: 280, list: 280 });
 
     await until(

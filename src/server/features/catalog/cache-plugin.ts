@@ -27,6 +27,7 @@ async function catalogCache(app: FastifyInstance) {
     },
     app.log,
   );
+  cache.announceWith((id) => listener.announce(id));
   app.decorate("catalogCache", cache);
   app.addHook("onReady", () => listener.start());
   app.addHook("onClose", () => listener.close());

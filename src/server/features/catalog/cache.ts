@@ -61,6 +61,7 @@ export class CatalogCache {
   private everythingChangedAt = 0;
   private readonly productChangedAt = new Map<string, number>();
   private live = false;
+  private announce: (productId: string) => void = () => {};
 
   constructor(
     private readonly ttlMs = CATALOG_CACHE_TTL_MS,
@@ -147,6 +148,20 @@ export class CatalogCache {
     }
     // A read already under way may have missed the change; later requests must not wait for it.
     this.inflight.clear();
+  }
+
+  /**
+   * A change of a product's stock this instance committed: dropped here at once, and told to the
+   * other instances (announceWith: the listener sends it just after, gathered with others).
+   */
+  productChangedHere(productId: string): void {
+    this.productChanged(productId);
+    this.announce(productId);
+  }
+
+  /** Who tells the other instances of the stock changes made here (cache-plugin.ts: the listener). */
+  announceWith(announce: (productId: string) => void): void {
+    this.announce = announce;
   }
 
   /** Anything may have changed (a product added, renamed, repriced, moved): every answer is dropped. */

@@ -16,15 +16,34 @@ async function filledCache(): Promise<CatalogCache> {
 }
 
 describe("changeCatalog", () => {
-  it("hands out a pg_notify on the catalog channel naming the product, or nothing for everything", async () => {
+  it("hands out a pg_notify of everything for the statement, and nothing for one product's stock", async () => {
     const dialect = new PgDialect();
     await changeCatalog(new CatalogCache(), async (change) => {
-      expect(dialect.sqlToQuery(change("a"))).toMatchObject({
+      expect(dialect.sqlToQuery(change())).toMatchObject({
         sql: "pg_notify($1, $2::text)",
-        params: [CATALOG_CHANNEL, "a"],
+        params: [CATALOG_CHANNEL, ""],
       });
-      expect(dialect.sqlToQuery(change()).params).toEqual([CATALOG_CHANNEL, ""]);
+      expect(change("a")).toBeUndefined();
     });
+  });
+
+  it("announces a product's stock change to the other instances once the write has returned", async () => {
+    const cache = await filledCache();
+    const announced: string[] = [];
+    cache.announceWith((id) => announced.push(id));
+    await changeCatalog(cache, async (change) => {
+      change("a");
+      change("a");
+      expect(announced).toEqual([]);
+    });
+    expect(announced).toEqual(["a"]);
+    await expect(
+      changeCatalog(cache, async (change) => {
+        change("b");
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(announced).toEqual(["a"]);
   });
 
   it("drops this instance's answers showing the product once the write has returned, not before", async () => {

@@ -1,8 +1,11 @@
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { z } from "zod";
+import { z } from "zod";
 import {
+  adminProductListQuerySchema,
+  adminProductListSchema,
+  adminProductSchema,
   type ProductList,
   type ProductListQuery,
   productIdParamsSchema,
@@ -14,15 +17,25 @@ import {
   resolveProductListQuery,
 } from "../../../shared/catalog.js";
 import { productListPath } from "../../../shared/constants.js";
+import { adminMessages } from "../../../shared/messages/admin.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
+import { problemCodes } from "../../../shared/problem-codes.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
-import { notFound } from "../../lib/problem.js";
+import { conflict, gone, notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
 import type { CachedBody } from "./cache.js";
 import { changeCatalog } from "./changes.js";
 import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";
-import { createProduct, getProduct, listProducts, updateProduct } from "./service.js";
+import {
+  createProduct,
+  deleteProduct,
+  getProduct,
+  listAdminProducts,
+  listProducts,
+  setArchived,
+  updateProduct,
+} from "./service.js";
 
 /** JSON as the route's response schema would send it, serialized once for every request it serves. */
 function encode<T>(schema: z.ZodType<T>, value: T): Buffer {
@@ -212,8 +225,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       schema: {
         tags,
         summary: "One product",
+        description: `An archived product (no longer sold) answers 410 with code "${problemCodes.productArchived}".`,
         params: productIdParamsSchema,
-        response: { 200: productSchema, 304: notModifiedSchema, ...problemResponses(400, 404) },
+        response: { 200: productSchema, 304: notModifiedSchema, ...problemResponses(400, 404, 410) },
       },
     },
     async (request, reply) => {
@@ -223,6 +237,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       const cached = await app.catalogCache.get(key, async () => {
         const product = await getProduct(app.db, id);
         if (!product) throw notFound(catalogMessages.notFound);
+        // Not cached: a refusal is read again each time, and a restore shows the product at once.
+        if (product.archivedAt) throw gone(catalogMessages.archived, problemCodes.productArchived);
         return { body: encode(productSchema, product), productIds: [id] };
       });
       return sendCached(request, reply, cached);
@@ -255,17 +271,103 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       schema: {
         tags,
         summary: "Change a product's price, stock, description, name, image or category (admin)",
+        description: "An archived product can be changed too; it stays archived.",
         params: productIdParamsSchema,
         body: productPatchSchema,
-        response: { 200: productSchema, ...problemResponses(400, 401, 403, 404, 409) },
+        response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
-        updateProduct(app.db, request.params.id, request.body, change),
+        updateProduct(app.db, request.params.id, request.body, change, request.user.id),
       );
       if (!product) throw notFound(catalogMessages.notFound);
       return product;
+    },
+  );
+
+  app.get(
+    "/api/admin/products",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "The products on sale, newest first, or the archived ones (admin)",
+        querystring: adminProductListQuerySchema,
+        response: { 200: adminProductListSchema, ...problemResponses(400, 401, 403) },
+      },
+    },
+    // Not cached: admins see the stock as it is now, and archived products, which no cache holds.
+    async (request) => listAdminProducts(app.db, request.query),
+  );
+
+  app.get(
+    "/api/admin/products/:id",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "One product, archived or not (admin)",
+        params: productIdParamsSchema,
+        response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const product = await getProduct(app.db, request.params.id);
+      if (!product) throw notFound(catalogMessages.notFound);
+      return product;
+    },
+  );
+
+  for (const [action, archived] of [
+    ["archive", true],
+    ["restore", false],
+  ] as const) {
+    app.post(
+      `/api/products/:id/${action}`,
+      {
+        onRequest: app.requireAdmin,
+        schema: {
+          tags,
+          summary: archived
+            ? "Archive a product: it leaves the storefront and cannot be booked; its orders stay (admin)"
+            : "Restore an archived product to the storefront (admin)",
+          description:
+            "Idempotent: archiving an archived product, or restoring one on sale, changes nothing.",
+          params: productIdParamsSchema,
+          response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const product = await changeCatalog(app.catalogCache, (change) =>
+          setArchived(app.db, request.params.id, archived, change),
+        );
+        if (!product) throw notFound(catalogMessages.notFound);
+        return product;
+      },
+    );
+  }
+
+  app.delete(
+    "/api/products/:id",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Delete a product that was never ordered (admin)",
+        description: `A product that was ordered answers 409 with code "${problemCodes.productOrdered}": archive it instead.`,
+        params: productIdParamsSchema,
+        response: { 204: z.null(), ...problemResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const refused = await changeCatalog(app.catalogCache, (change) =>
+        deleteProduct(app.db, request.params.id, change),
+      );
+      if (refused === "not-found") throw notFound(catalogMessages.notFound);
+      if (refused === "ordered")
+        throw conflict(adminMessages.products.deleteOrdered, problemCodes.productOrdered);
+      return reply.code(204).send(null);
     },
   );
 };

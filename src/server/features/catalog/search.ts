@@ -7,7 +7,7 @@ import { categoryLexeme, products, searchWords } from "../../db/schema/index.js"
 import { hasSqlState } from "../../db/sql-state.js";
 import { ServiceUnavailable } from "../../lib/problem.js";
 import { Gate, GateClosed, type GateLimits } from "./search-gate.js";
-import { ORDERINGS, productColumns } from "./service.js";
+import { ORDERINGS, onSale, productColumns } from "./service.js";
 
 /**
  * Catalog search: full text (English stems, GIN indexes) over the name, the category's words and the
@@ -298,7 +298,10 @@ class SearchReader {
   ): Promise<Product[]> {
     if (size > SEARCH_COUNT_LIMIT && offset + limit <= WALK_LIMIT) {
       await this.use("ordered");
-      const inCategory = this.category ? sql`where ${eq(products.category, this.category)}` : sql``;
+      // On sale only, so the walk reads the storefront's partial indexes (migration 0017).
+      const inCategory = this.category
+        ? sql`where ${onSale} and ${eq(products.category, this.category)}`
+        : sql`where ${onSale}`;
       const order = sql.join(orderBy, sql`, `);
       // The first rows in page order, under the table's own name, so `where` reads them. Raw SQL:
       // drizzle refuses columns of a table that is not part of the query.
@@ -336,12 +339,20 @@ class SearchReader {
   }
 }
 
+/** Only products on sale: an archived product is found by no search (migration 0017). */
+function onSaleOnly({ all, groups }: Matching): Matching {
+  return {
+    all: and(onSale, all) as SQL,
+    groups: groups.map(({ base, split }) => ({ base: and(onSale, base) as SQL, split })),
+  };
+}
+
 async function readSearch(tx: Tx, query: ProductListQuery, statementTimeoutMs: number): Promise<ProductList> {
   // Transaction-local, so both end with it.
   await tx.execute(
     sql`select set_config('statement_timeout', ${String(statementTimeoutMs)}, true), ${planSettings("bitmap")}`,
   );
-  const found = matching(query, await wordsOf(tx, query.search));
+  const found = onSaleOnly(matching(query, await wordsOf(tx, query.search)));
   const reader = new SearchReader(tx, found, query.category);
   const byRelevance = query.sort === "relevance";
   const count = await reader.total(byRelevance);

@@ -1,6 +1,9 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type {
+  AdminProduct,
+  AdminProductList,
+  AdminProductListQuery,
   Product,
   ProductList,
   ProductListQuery,
@@ -9,10 +12,12 @@ import type {
 } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
+import { stockMessages } from "../../../shared/messages/stock.js";
 import type { Db } from "../../db/client.js";
-import { products } from "../../db/schema/index.js";
+import { orders, products } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { conflict } from "../../lib/problem.js";
+import { stockCause } from "../../lib/stock.js";
 import type { CatalogChange } from "./changes.js";
 
 export const productColumns = {
@@ -25,6 +30,13 @@ export const productColumns = {
   category: products.category,
   sku: products.sku,
 };
+
+/**
+ * A product on sale: what every storefront read (lists, search, a product's page, the home page)
+ * asks for. The storefront's indexes hold only these products (migration 0017), so a read that
+ * leaves this out cannot use them.
+ */
+export const onSale = isNull(products.archivedAt);
 
 export const ORDERINGS = {
   // Without a search term every product is equally relevant (see effectiveProductSort).
@@ -43,7 +55,7 @@ export const ORDERINGS = {
  * itself reads only index entries up to its rows, and then its rows.
  */
 export async function listProducts(db: Db, query: ProductListQuery): Promise<ProductList> {
-  const where = query.category ? eq(products.category, query.category) : undefined;
+  const where = query.category ? and(onSale, eq(products.category, query.category)) : onSale;
   // A deferred join: the page's ids are found in the sort's index alone (index-only, from the
   // index's (category,) sort key and id), and only the page's rows are then read from the table.
   // Page 1,000 of a category at 100,000 products reads 115 index pages where the plain
@@ -76,9 +88,49 @@ export async function listProducts(db: Db, query: ProductListQuery): Promise<Pro
     : { items: rows, total: n, totalExact: true };
 }
 
-export async function getProduct(db: Db, id: string): Promise<Product | undefined> {
-  const [row] = await db.select(productColumns).from(products).where(eq(products.id, id));
-  return row;
+/** A product, archived or not (the caller tells a visitor an archived one is no longer sold). */
+export async function getProduct(db: Db, id: string): Promise<AdminProduct | undefined> {
+  const [row] = await db.select(adminProductColumns).from(products).where(eq(products.id, id));
+  return row && toAdminProduct(row);
+}
+
+const adminProductColumns = { ...productColumns, archivedAt: products.archivedAt };
+
+function toAdminProduct({ archivedAt, ...product }: Product & { archivedAt: Date | null }): AdminProduct {
+  return { ...product, archivedAt: archivedAt?.toISOString() ?? null };
+}
+
+/**
+ * The admin's products, a page at a time: those on sale newest first (product_created_idx, which
+ * holds them only), or the archived ones most recently archived first (product_archived_idx).
+ * Counted up to SEARCH_COUNT_LIMIT, as the storefront's lists are.
+ */
+export async function listAdminProducts(db: Db, query: AdminProductListQuery): Promise<AdminProductList> {
+  const where = query.archived ? isNotNull(products.archivedAt) : onSale;
+  const order = query.archived
+    ? [desc(products.archivedAt), desc(products.id)]
+    : [desc(products.createdAt), desc(products.id)];
+  const capped = db
+    .select({ one: sql`1` })
+    .from(products)
+    .where(where)
+    .limit(SEARCH_COUNT_LIMIT + 1)
+    .as("capped");
+  const [rows, [count]] = await Promise.all([
+    db
+      .select(adminProductColumns)
+      .from(products)
+      .where(where)
+      .orderBy(...order)
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    db.select({ n: sql<number>`count(*)::int` }).from(capped),
+  ]);
+  const n = count?.n ?? 0;
+  const items = rows.map(toAdminProduct);
+  return n > SEARCH_COUNT_LIMIT
+    ? { items, total: SEARCH_COUNT_LIMIT, totalExact: false }
+    : { items, total: n, totalExact: true };
 }
 
 /** A SKU another product has is a 409, not a 500. */
@@ -113,20 +165,82 @@ export async function createProduct(
 /**
  * Changes the given fields; undefined when there is no such product. A name, price or category
  * may move the product between pages, so every instance drops all its cached catalog answers.
+ * A new quantity is an admin's adjustment in the stock ledger (features/stock), noted as made in
+ * the product's form; `adminId` is who made it.
  */
 export async function updateProduct(
   db: Db,
   id: string,
   patch: ProductPatch,
   change: CatalogChange,
-): Promise<Product | undefined> {
+  adminId: string | null = null,
+): Promise<AdminProduct | undefined> {
+  return db.transaction(async (tx) => {
+    if (patch.quantity !== undefined)
+      await stockCause(tx, { reason: "adjustment", adminId, note: stockMessages.formNote });
+    const [row] = await tx
+      .update(products)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(products.id, id))
+      .returning({ ...adminProductColumns, notified: change() })
+      .catch(skuTaken);
+    if (!row) return undefined;
+    const { notified: _notified, ...product } = row;
+    return toAdminProduct(product);
+  });
+}
+
+/**
+ * Archives (true) or restores (false) a product; undefined when there is no such product. Doing
+ * it twice changes nothing (an archived product keeps the moment it was first archived). The
+ * product leaves or rejoins every list, so every instance drops all its cached catalog answers.
+ * An archive waits for a booking that holds the product's row and is then final for every booking
+ * after it (the trigger of migration 0017); orders placed before it stay payable until their hold
+ * ends, and keep their product.
+ */
+export async function setArchived(
+  db: Db,
+  id: string,
+  archived: boolean,
+  change: CatalogChange,
+): Promise<AdminProduct | undefined> {
   const [row] = await db
     .update(products)
-    .set({ ...patch, updatedAt: new Date() })
+    .set({
+      archivedAt: archived ? sql`coalesce(${products.archivedAt}, now())` : null,
+      updatedAt: new Date(),
+    })
     .where(eq(products.id, id))
-    .returning({ ...productColumns, notified: change() })
-    .catch(skuTaken);
+    .returning({ ...adminProductColumns, notified: change() });
   if (!row) return undefined;
   const { notified: _notified, ...product } = row;
-  return product;
+  return toAdminProduct(product);
+}
+
+/** Why deleting a product was refused. */
+export type DeleteRefusal = "not-found" | "ordered";
+
+/**
+ * Deletes a product that was never ordered (no order refers to it, order_product_idx); otherwise
+ * says why not. The product's row is locked first, so a booking cannot slip an order in between
+ * the check and the delete: it waits for the row, and then finds no product.
+ */
+export async function deleteProduct(
+  db: Db,
+  id: string,
+  change: CatalogChange,
+): Promise<DeleteRefusal | undefined> {
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(eq(products.id, id))
+      .for("update");
+    if (!locked) return "not-found";
+    // A statement of its own, so its snapshot sees every order committed before the lock was had.
+    const [ordered] = await tx.select({ one: sql`1` }).from(orders).where(eq(orders.productId, id)).limit(1);
+    if (ordered) return "ordered";
+    await tx.delete(products).where(eq(products.id, id)).returning({ notified: change() });
+    return undefined;
+  });
 }

@@ -5,7 +5,10 @@ import { type InvoiceAttachment, outboxBacklog, startMailOutbox } from "./outbox
 import { mailRenderThread } from "./render-thread.js";
 
 export type { InvoiceAttachment } from "./outbox.js";
-// The outbox as the back-in-stock tests drive it (features/stock-notices).
+/**
+ * For tests of other features that send the outbox when they ask (the stock ledger's low-stock
+ * mail, the back-in-stock notices), and the reasons a mail is dropped that they check.
+ */
 export { DROPPED, sendDueMails } from "./outbox.js";
 
 /**

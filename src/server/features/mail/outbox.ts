@@ -3,7 +3,15 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
-import { type MailKind, mailOutbox, orders, products, stockNotices, users } from "../../db/schema/index.js";
+import {
+  type MailKind,
+  mailOutbox,
+  orders,
+  products,
+  stockNotices,
+  stockSetting,
+  users,
+} from "../../db/schema/index.js";
 import { claimRecipient, releaseRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
@@ -98,6 +106,8 @@ export const DROPPED = {
   notVerified: "the address is not verified",
   overCap: "its recipient's hourly mail cap was reached",
   settled: (status: string) => `the order is ${status} already`,
+  notAdmin: "its recipient is no longer an admin",
+  productRemoved: "the product was removed",
 };
 
 /** What happens to a mail over its recipient's cap (see the module's comment). */
@@ -108,13 +118,22 @@ const OVER_CAP: Record<MailKind, "send" | "wait" | "drop"> = {
   order_placed: "drop",
   payment_reminder: "drop",
   order_expired: "drop",
+  // Once per crossing, and worth having: it waits for the admin's hour to end.
+  low_stock: "wait",
   // Asked for, and one per subscription: it waits rather than be lost.
   back_in_stock: "wait",
 };
 
 type Outcome = "sent" | "failed" | "dropped" | "waiting" | "none";
 
-type Claimed = { id: number; kind: MailKind; order_id: string; attempts: number };
+type Claimed = {
+  id: number;
+  kind: MailKind;
+  order_id: string | null;
+  product_id: string | null;
+  recipient_id: string | null;
+  attempts: number;
+};
 
 /**
  * Claims the next due mail for `leaseSeconds`, in one statement (its own short transaction), and
@@ -132,23 +151,23 @@ async function claimNext(db: Db, lease: string, leaseSeconds: number): Promise<C
       for update skip locked
     ) due
     where m.id = due.id
-    returning m.id, m.kind, m.order_id, m.attempts`);
+    returning m.id, m.kind, m.order_id, m.product_id, m.recipient_id, m.attempts`);
   return claimed.rows[0];
 }
 
 type Found = { order: MailOrder; links?: MailLinks } | { dropped: string };
 
 /** An order mail's order, or why it is dropped. */
-async function orderMail(db: Db, row: Claimed): Promise<Found> {
+async function orderMail(db: Db, kind: MailKind, orderId: string): Promise<Found> {
   const [order] = await db
     .select({ ...mailOrderColumns, verified: users.emailVerified, accountEmail: users.email })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, row.order_id));
+    .where(eq(orders.id, orderId));
   // Removed before its mail went out: there is nothing left to tell of.
   if (!order) return { dropped: DROPPED.removed };
   // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
-  if ((row.kind === "order_placed" || row.kind === "payment_reminder") && order.status !== "pending")
+  if ((kind === "order_placed" || kind === "payment_reminder") && order.status !== "pending")
     return { dropped: DROPPED.settled(order.status) };
   // Only to an address its account has verified (an order keeps its account's address; an order
   // whose account was removed has none left to vouch for it).
@@ -225,8 +244,12 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     return "dropped";
   };
 
-  const found =
-    row.kind === "back_in_stock" ? await noticeMail(options, row.order_id) : await orderMail(db, row);
+  if (row.kind === "low_stock") return sendLowStock(options, row, settle, drop);
+  const found: Found = !row.order_id
+    ? { dropped: DROPPED.removed }
+    : row.kind === "back_in_stock"
+      ? await noticeMail(options, row.order_id)
+      : await orderMail(db, row.kind, row.order_id);
   if ("dropped" in found) return drop(found.dropped);
   const { order, links } = found;
   const capped = options.perRecipientPerHour !== undefined;
@@ -280,6 +303,77 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
       "order mail sent after its lease ended: it may go twice (same Message-ID)",
     );
   }
+  return "sent";
+}
+
+/**
+ * A low-stock mail (features/stock; queued by the ledger's trigger, one row per admin at the
+ * crossing): to its admin if the account is still an admin with a verified address, about the
+ * product as it is now, under the same cap and lease as the order mails. A product removed since,
+ * or an admin no longer, drops it.
+ */
+async function sendLowStock(
+  options: OutboxOptions,
+  row: Claimed,
+  settle: (changes: PgUpdateSetSource<typeof mailOutbox>) => Promise<boolean>,
+  drop: (reason: string) => Promise<Outcome>,
+): Promise<Outcome> {
+  const { db, mailer, publicUrl, maxAttempts } = options;
+  const [admin] = row.recipient_id
+    ? await db
+        .select({ name: users.name, email: users.email, verified: users.emailVerified, role: users.role })
+        .from(users)
+        .where(eq(users.id, row.recipient_id))
+    : [];
+  if (admin?.role !== "admin") return drop(DROPPED.notAdmin);
+  if (!admin.verified) return drop(DROPPED.notVerified);
+  const [product] = row.product_id
+    ? await db
+        .select({
+          productId: products.id,
+          productName: products.name,
+          quantity: products.quantity,
+          threshold: sql<number>`coalesce(${products.lowStockThreshold}, (select ${stockSetting.lowStockDefault} from ${stockSetting} where ${stockSetting.id}))`,
+        })
+        .from(products)
+        .where(eq(products.id, row.product_id))
+    : [];
+  if (!product) return drop(DROPPED.productRemoved);
+  const capped = options.perRecipientPerHour !== undefined;
+  if (capped) {
+    const claim = await claimRecipient(db, admin.email, options.perRecipientPerHour ?? 0);
+    if (!claim.allowed) {
+      await settle({
+        attempts: row.attempts - 1,
+        lastError: DROPPED.overCap,
+        dueAt: sql`now() + make_interval(secs => ${claim.retryAfterSeconds})`,
+      });
+      return "waiting";
+    }
+  }
+  try {
+    const { renderLowStockMail } = await import("./templates.js");
+    const mail = await renderLowStockMail({ ...product, adminName: admin.name }, publicUrl);
+    await mailer.send({
+      to: admin.email,
+      ...mail,
+      messageId: `<mail-${row.id}@${new URL(publicUrl).hostname}>`,
+    });
+  } catch (error) {
+    if (capped) await releaseRecipient(db, admin.email).catch(() => {});
+    const givenUp = row.attempts >= maxAttempts;
+    await settle({
+      lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
+      dueAt: sql`now() + make_interval(secs => ${backoffSeconds(row.attempts)})`,
+      droppedAt: givenUp ? sql`now()` : null,
+    });
+    options.log?.[givenUp ? "error" : "warn"](
+      { err: error, mail: row.id, kind: row.kind, attempts: row.attempts },
+      givenUp ? "low-stock mail given up" : "low-stock mail failed, to be tried again",
+    );
+    return givenUp ? "dropped" : "failed";
+  }
+  await settle({ sentAt: sql`now()`, lastError: null });
   return "sent";
 }
 

@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import type { MailKind } from "../../db/schema/index.js";
 import { until } from "../../test/until.js";
 import { mailRenderThread } from "./render-thread.js";
-import { type MailOrder, renderMail } from "./templates.js";
+import { type MailOrder, type OrderMailKind, renderMail } from "./templates.js";
 
 const PUBLIC_URL = "http://localhost:3000";
 const order: MailOrder = {
@@ -38,7 +37,7 @@ afterAll(() => renderer.close());
 describe("the mail render thread", () => {
   it("renders each kind of mail as the server's own thread would, in a thread of the lowest priority", async () => {
     const niceBefore = threadNiceValues().filter((n) => n === 19).length;
-    for (const kind of ["order_placed", "payment_receipt", "order_shipped"] as MailKind[]) {
+    for (const kind of ["order_placed", "payment_receipt", "order_shipped"] as OrderMailKind[]) {
       const paid = kind === "order_placed" ? order : { ...order, paidAt: new Date("2026-11-24T12:00:00Z") };
       expect(await renderer.render(kind, paid, PUBLIC_URL, "GH-000123")).toEqual(
         await renderMail(kind, paid, PUBLIC_URL, "GH-000123"),
@@ -58,7 +57,7 @@ describe("the mail render thread", () => {
   });
 
   it("refuses a mail it cannot render with the reason, and renders the next", async () => {
-    await expect(renderer.render("no_such_kind" as MailKind, order, PUBLIC_URL)).rejects.toThrow();
+    await expect(renderer.render("no_such_kind" as OrderMailKind, order, PUBLIC_URL)).rejects.toThrow();
     expect((await renderer.render("order_placed", order, PUBLIC_URL)).subject).toBe(
       (await renderMail("order_placed", order, PUBLIC_URL)).subject,
     );

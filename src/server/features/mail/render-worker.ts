@@ -1,13 +1,13 @@
 // The mail render thread (render-thread.ts starts it): renders each mail asked for, at the lowest
 // priority, and answers with it or with why it could not.
 import { parentPort } from "node:worker_threads";
-import type { MailKind } from "../../db/schema/index.js";
 import { lowerThisThread, type ThreadReady } from "../../lib/threads.js";
+import type { OrderMailKind } from "./templates.js";
 import { type MailLinks, type MailOrder, type RenderedMail, renderMail } from "./templates.js";
 
 export interface RenderRequest {
   id: number;
-  kind: MailKind;
+  kind: OrderMailKind;
   order: MailOrder;
   publicUrl: string;
   invoiceNumber?: string;

@@ -1,6 +1,7 @@
 // The order mails, as React Email components: one HTML body and its plain-text form from the same
 // tree, inline styles only (mail clients drop style sheets), no images (each mail reads the same
 // with images blocked), and every link absolute, to PUBLIC_URL.
+
 import { Body } from "@react-email/body";
 import { Button } from "@react-email/button";
 import { Container } from "@react-email/container";
@@ -14,7 +15,9 @@ import { render, toPlainText } from "@react-email/render";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import type { ReactNode } from "react";
+import { orderNumber } from "../../../shared/format.js";
 import { mailMessages as m } from "../../../shared/messages/mail.js";
+import { stockMessages } from "../../../shared/messages/stock.js";
 import type { MailKind } from "../../db/schema/index.js";
 
 /** What a mail says of its order (read when the mail is sent: outbox.ts). */
@@ -45,8 +48,8 @@ export interface RenderedMail {
   text: string;
 }
 
-/** An order's reference in mails: the start of its id, as My Orders' links end with the whole. */
-export const orderReference = (id: string) => `#${id.slice(0, 8).toUpperCase()}`;
+/** An order's reference in mails: its number, as Manage Orders shows it (src/shared/orders.ts). */
+export const orderReference = orderNumber;
 
 /** "Nov 24, 2026, 14:05" in UTC: a mail is read in any time zone, so it says which. */
 const when = (at: Date) =>
@@ -141,8 +144,11 @@ interface Parts {
   footer?: ReactNode;
 }
 
+/** The mails about an order, and back_in_stock told like one (low_stock is about a product: renderLowStockMail). */
+export type OrderMailKind = Exclude<MailKind, "low_stock">;
+
 function parts(
-  kind: MailKind,
+  kind: OrderMailKind,
   order: MailOrder,
   publicUrl: string,
   invoiceNumber?: string,
@@ -238,7 +244,7 @@ export type RenderMail = typeof renderMail;
  * attached invoice, when there is one; `links`: a back-in-stock mail's unsubscribe link.
  */
 export async function renderMail(
-  kind: MailKind,
+  kind: OrderMailKind,
   order: MailOrder,
   publicUrl: string,
   invoiceNumber?: string,
@@ -253,4 +259,46 @@ export async function renderMail(
   // Rendered once: the plain text is read from the HTML (what the plainText option would render again).
   const html = await render(element);
   return { subject, html, text: toPlainText(html) };
+}
+
+/** What the low-stock mail says of its product (read when the mail is sent). */
+export interface MailLowStock {
+  productId: string;
+  productName: string;
+  quantity: number;
+  threshold: number;
+  adminName: string;
+}
+
+/**
+ * The admins' low-stock mail (features/stock): the product, its stock and its threshold, and a
+ * link to the product's stock in the admin area. Rare (once per crossing), so it is rendered where
+ * it is sent.
+ */
+export async function renderLowStockMail(product: MailLowStock, publicUrl: string): Promise<RenderedMail> {
+  const t = stockMessages.mail;
+  const preview = t.preview(product.productName, product.quantity);
+  const element = (
+    <Html lang="en">
+      <Head />
+      <Preview>{preview}</Preview>
+      <Body style={{ backgroundColor: "#f3f4f6", fontFamily: "Helvetica, Arial, sans-serif", margin: 0 }}>
+        <Container style={{ backgroundColor: "#ffffff", maxWidth: "560px", padding: "24px" }}>
+          <Heading as="h1" style={{ color: colors.accent, fontSize: "22px", margin: "0 0 16px" }}>
+            {m.shop}
+          </Heading>
+          <Text style={paragraph}>{m.greeting(product.adminName)}</Text>
+          <Heading as="h2" style={{ color: colors.text, fontSize: "16px" }}>
+            {t.heading}
+          </Heading>
+          <Text style={paragraph}>{t.body(product.productName, product.quantity, product.threshold)}</Text>
+          <Action href={`${publicUrl}/dashboard/stock/${product.productId}`}>{t.action}</Action>
+          <Hr style={{ borderColor: colors.line }} />
+          <Text style={{ color: colors.muted, fontSize: "13px" }}>{t.footer}</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+  const html = await render(element);
+  return { subject: t.subject(product.productName), html, text: toPlainText(html) };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { adminMessages } from "../../../shared/messages/admin.js";
 import type { OrderPage } from "../../../shared/orders.js";
 import { EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
@@ -86,8 +87,58 @@ describe("the CSV file", () => {
     expect(res.body.startsWith("\uFEFF")).toBe(true);
     const header = CSV_HEADER.map((h) => `"${h}"`).join(",");
     expect(res.body).toBe(
-      `\uFEFF${header}\r\n"${id}","2024-05-06T07:08:09.123Z","pending","Gale 120 Fan","","10","12","120","Erin Export","erin.export@example.com","5550123","1 Loop Road, Austin",""\r\n`,
+      `\uFEFF${header}\r\n"${id}","2024-05-06T07:08:09.123Z","pending","Gale 120 Fan","","10","12","120","Erin Export","erin.export@example.com","5550123","1 Loop Road, Austin","","","","","","",""\r\n`,
     );
+  });
+
+  it("has the paid, shipped, refunded and expired moments, the carrier and the tracking number", async () => {
+    const at = (s: string) => new Date(`2024-06-0${s}Z`);
+    const shipped = await seed({
+      createdAt: at("1T10:00:00.000"),
+      status: "shipped",
+      transactionId: "pi_csv_shipped",
+      paidAt: at("1T10:05:00.250"),
+      shippedAt: at("2T08:00:00.000"),
+      carrier: "=UPS",
+      trackingNumber: "1Z 999",
+    });
+    const refunded = await seed({
+      createdAt: at("3T10:00:00.000"),
+      status: "refunded",
+      transactionId: "pi_csv_refunded",
+      paidAt: at("3T10:01:00.000"),
+      refundedAt: at("4T09:30:00.000"),
+    });
+    const expired = await seed({
+      createdAt: at("5T10:00:00.000"),
+      status: "expired",
+      expiredAt: at("6T10:00:00.000"),
+    });
+    const res = await exportCsv("?from=2024-06-01&to=2024-06-07");
+    const [header, ...rows] = parseCsv(res.body.slice(1));
+    const tail = (name: string) => (header ?? []).indexOf(name);
+    const c = adminMessages.orders.csv;
+    const columns = [c.paidAt, c.shippedAt, c.refundedAt, c.expiredAt, c.carrier, c.trackingNumber].map(tail);
+    expect(columns.every((i) => i > 0)).toBe(true);
+    const byId = new Map(rows.map((r) => [r[0], columns.map((i) => r[i])]));
+    expect(byId.get(shipped)).toEqual([
+      "2024-06-01T10:05:00.250Z",
+      "2024-06-02T08:00:00.000Z",
+      "",
+      "",
+      // Typed by an admin: a formula is neutralised like the customer's texts.
+      "'=UPS",
+      "1Z 999",
+    ]);
+    expect(byId.get(refunded)).toEqual([
+      "2024-06-03T10:01:00.000Z",
+      "",
+      "2024-06-04T09:30:00.000Z",
+      "",
+      "",
+      "",
+    ]);
+    expect(byId.get(expired)).toEqual(["", "", "", "2024-06-06T10:00:00.000Z", "", ""]);
   });
 
   it("neutralises formulas and quotes what needs quoting, so every cell reads back as written", async () => {

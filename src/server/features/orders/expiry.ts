@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
 import { countOrders } from "../../lib/metrics.js";
 import { runInBackground, startPeriodicJob } from "../../lib/periodic.js";
+import { stockCause } from "../../lib/stock.js";
 import type { CatalogCache, CatalogChange } from "../catalog/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { fromState, nextStatus } from "./lifecycle.js";
@@ -49,17 +50,18 @@ async function expireDueOrders(db: Db, change: CatalogChange, batch = EXPIRY_BAT
       returning o.id, o.product_id, o.quantity`);
     const expired = result.rows.map((r) => ({ id: r.id, productId: r.product_id, quantity: r.quantity }));
     countOrders("expired", expired.length);
-    const units = new Map<string, number>();
-    for (const order of expired) {
-      if (order.productId) units.set(order.productId, (units.get(order.productId) ?? 0) + order.quantity);
-    }
-    // One product at a time in id order, so two instances' batches take product locks alike.
-    for (const [productId, quantity] of [...units].sort(([a], [b]) => a.localeCompare(b))) {
+    // One order at a time, each its own movement in the ledger (naming the order), in product id
+    // order, so two instances' batches take product locks alike.
+    const returned = expired
+      .filter((order): order is ExpiredOrder & { productId: string } => order.productId !== null)
+      .sort((a, b) => a.productId.localeCompare(b.productId) || a.id.localeCompare(b.id));
+    for (const order of returned) {
+      await stockCause(tx, { reason: "expiry", orderId: order.id });
       await tx
         .update(products)
-        .set({ quantity: sql`${products.quantity} + ${quantity}`, updatedAt: new Date() })
-        .where(eq(products.id, productId))
-        .returning({ notified: change(productId) });
+        .set({ quantity: sql`${products.quantity} + ${order.quantity}`, updatedAt: new Date() })
+        .where(eq(products.id, order.productId));
+      change(order.productId);
     }
     return expired;
   });

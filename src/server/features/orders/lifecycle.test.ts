@@ -23,6 +23,7 @@ import {
   SANDBOX_CARD,
   type Shop,
 } from "../../test/payments.js";
+import { setStockDirectly } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { fromShop, signUp, type TestUser } from "../../test/users.js";
 import { ORDER_ACTIONS, type OrderAction, toState, verdict } from "./lifecycle.js";
@@ -347,10 +348,7 @@ describe("a cap on what one customer holds unpaid", () => {
 
       // Units: a fresh customer holds 990, and 20 more would pass 1,000.
       const erin = await signUp(shop.app, { name: "Erin Capped" });
-      await shop.database.db
-        .update(products)
-        .set({ quantity: 100_000 })
-        .where(eq(products.id, product?.id ?? ""));
+      await setStockDirectly(shop.database.db, eq(products.id, product?.id ?? ""), 100_000);
       const big = await book(erin, 490);
       expect(big.statusCode).toBe(201);
       const more = await book(erin, 500);

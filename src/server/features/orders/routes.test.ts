@@ -8,6 +8,7 @@ import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { setStockDirectly } from "../../test/products.js";
 import { fromShop, ORIGIN, type TestUser } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
@@ -212,7 +213,7 @@ describe("POST /api/orders", () => {
     expect(refused.json().detail).toBe(orderMessages.outOfStock);
     const claims = await ctx.database.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(claims).toEqual([]);
-    await ctx.database.db.update(products).set({ quantity: 50 }).where(eq(products.id, productId));
+    await setStockDirectly(ctx.database.db, eq(products.id, productId), 50);
     const retried = await book(alice, { productId, quantity: 10 }, { "idempotency-key": key });
     expect(retried.statusCode).toBe(201);
     expect(await stockOf(productId)).toBe(40);

@@ -40,10 +40,10 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
       schema: {
         tags,
         summary:
-          "Book an order (stock taken atomically; Idempotency-Key supported). It holds its units until expiresAt (ORDER_HOLD_HOURS); 403 (code email-not-verified) until the account's email is verified; 409 when out of stock, when the customer's unpaid orders already hold ORDER_MAX_UNPAID orders or ORDER_MAX_UNPAID_UNITS units, or more than ORDER_MAX_SHARE_PERCENT of the product; 429 over BOOKING_LIMIT_PER_HOUR bookings of the account or BOOKING_LIMIT_PER_ADDRESS_PER_HOUR from the client address",
+          "Book an order (stock taken atomically; Idempotency-Key supported). It holds its units until expiresAt (ORDER_HOLD_HOURS); 403 (code email-not-verified) until the account's email is verified; 409 when out of stock, when the customer's unpaid orders already hold ORDER_MAX_UNPAID orders or ORDER_MAX_UNPAID_UNITS units, or more than ORDER_MAX_SHARE_PERCENT of the product; 410 (code product-archived) for a product an admin archived; 429 over BOOKING_LIMIT_PER_HOUR bookings of the account or BOOKING_LIMIT_PER_ADDRESS_PER_HOUR from the client address",
         headers: idempotencyHeaders,
         body: orderInputSchema,
-        response: { 201: orderSchema, ...problemResponses(400, 401, 403, 404, 409, 422, 429) },
+        response: { 201: orderSchema, ...problemResponses(400, 401, 403, 404, 409, 410, 422, 429) },
       },
     },
     async (request, reply) => {

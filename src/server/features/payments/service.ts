@@ -8,6 +8,7 @@ import type { Db, Tx } from "../../db/client.js";
 import { orderIntents, orders, paymentEvents, payments, products, refunds } from "../../db/schema/index.js";
 import { countOrders, countPaymentFailure } from "../../lib/metrics.js";
 import { badRequest, conflict, type HttpProblem, notFound, paymentRequired } from "../../lib/problem.js";
+import { stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, toOrder, verdict } from "../orders/index.js";
@@ -323,6 +324,8 @@ export async function refundOrder(
 
 /** paid -> refunded on a locked or conditional row, its units back in stock. */
 async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promise<OrderRow> {
+  // The ledger's cause before the order's lock, so no round trip stands between it and the product's.
+  await stockCause(tx, { reason: "refund", orderId: row.id });
   const [refunded] = await tx
     .update(orders)
     .set({ status: nextStatus("refund"), refundedAt: new Date() })
@@ -334,8 +337,8 @@ async function markRefunded(tx: Tx, row: OrderRow, change: CatalogChange): Promi
     await tx
       .update(products)
       .set({ quantity: sql`${products.quantity} + ${refunded.quantity}`, updatedAt: new Date() })
-      .where(eq(products.id, refunded.productId))
-      .returning({ notified: change(refunded.productId) });
+      .where(eq(products.id, refunded.productId));
+    change(refunded.productId);
   }
   return refunded;
 }

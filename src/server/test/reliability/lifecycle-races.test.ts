@@ -5,7 +5,15 @@ import type { Order, OrderStatus } from "../../../shared/orders.js";
 import type { PaymentIntent } from "../../../shared/payments.js";
 import { buildApp } from "../../app.js";
 import { createDatabase, type Database, type Db } from "../../db/client.js";
-import { orderIntents, orders, payments, products, refunds, sandboxIntents } from "../../db/schema/index.js";
+import {
+  orderIntents,
+  orders,
+  payments,
+  products,
+  refunds,
+  sandboxIntents,
+  stockMovements,
+} from "../../db/schema/index.js";
 import { createTestDatabase, testConfig } from "../app.js";
 import { post, stripeEnv, webhook } from "../payments.js";
 import { type StripeStandIn, startStripeStandIn } from "../stripe-stand-in.js";
@@ -20,6 +28,9 @@ import { FIGURES, recordResults, seededRandom } from "./figures.js";
 // (see `violations`). A trigger on the test database logs every status change of an order, with the
 // instance that made it, so that "exactly one legal path" and "expired once, by one instance" are
 // read rather than inferred. The random timings of a run are replayed with RELIABILITY_SEED.
+// Admins adjust the product's stock on both instances through every round (issue 31), and the
+// stock ledger is checked with the rest: the stock is the sum of its movements, each order booked
+// once and given back at most once, by its own reason (features/stock).
 
 const STOCK = 100_000;
 /** The smallest order the shop takes (orderInputSchema). */
@@ -117,7 +128,7 @@ async function startPair(provider: Pair["provider"], hold: Record<string, string
       url.searchParams.set("application_name", name);
       const database = createDatabase(url.toString(), { max: 6 });
       const app = await buildApp(testConfig(env), database, {
-        logger: { level: "error" },
+        logger: { level: "warn" },
         rateLimit: { max: 100_000, windowSeconds: 60 },
       });
       instances.push({ name, app, database });
@@ -152,6 +163,8 @@ const anyInstance = (pair: Pair) => pick(pair.instances);
 /** Every answer of a round by what was asked, to count branches and to find any 5xx. */
 class Answers {
   readonly codes: Record<string, Record<number, number>> = {};
+  /** Work of the round besides its orders (the admins' adjustments), awaited before the check. */
+  readonly beside: Promise<unknown>[] = [];
   add(what: string, code: number) {
     const byCode = this.codes[what] ?? {};
     this.codes[what] = byCode;
@@ -304,7 +317,7 @@ interface Round {
 /** What the database and the provider hold of a round's orders. */
 async function ledger(pair: Pair, round: Round) {
   const ids = round.orderIds;
-  const [rows, [product], paid, recorded, transitions, atProvider] = await Promise.all([
+  const [rows, [product], paid, recorded, transitions, atProvider, movements] = await Promise.all([
     pair.db.select().from(orders).where(inArray(orders.id, ids)),
     pair.db
       .select({ stock: products.quantity })
@@ -318,6 +331,16 @@ async function ledger(pair: Pair, round: Round) {
           order by id`,
     ),
     providerIntents(pair, ids),
+    pair.db
+      .select({
+        change: stockMovements.change,
+        after: stockMovements.stockAfter,
+        reason: stockMovements.reason,
+        orderId: stockMovements.orderId,
+      })
+      .from(stockMovements)
+      .where(sql`${stockMovements.productId} = ${round.productId}`)
+      .orderBy(stockMovements.id),
   ]);
   const intentIds = atProvider.map((i) => i.id);
   const shopRefunds = intentIds.length
@@ -331,6 +354,7 @@ async function ledger(pair: Pair, round: Round) {
     transitions: transitions.rows,
     atProvider,
     shopRefunds,
+    movements,
   };
 }
 type Ledger = Awaited<ReturnType<typeof ledger>>;
@@ -391,6 +415,24 @@ function violations(l: Ledger, round: Round): string[] {
       at = t.to_state as State;
     }
     if (at !== state) found.push(`${id}: its moves end in ${at}, it is ${state}`);
+    // The stock ledger: booked once; given back once, by its own reason, when it no longer holds units.
+    const moves = l.movements.filter((m) => m.orderId === id);
+    const booked = moves.filter((m) => m.reason === "booking");
+    const back = moves.filter((m) => m.reason !== "booking");
+    const giveBack: Partial<Record<State, string>> = {
+      removed: "removal",
+      expired: "expiry",
+      refunded: "refund",
+    };
+    // A removed order's row is gone: its units are then read from the booking itself.
+    const units = row ? row.quantity : -(booked[0]?.change ?? 0);
+    if (booked.length !== 1 || booked[0]?.change !== -units || units <= 0)
+      found.push(`${id}: booked in the ledger ${JSON.stringify(booked)}`);
+    const reason = giveBack[state];
+    if (reason === undefined ? back.length > 0 : back.length !== 1 || back[0]?.reason !== reason)
+      found.push(`${id}: ${state} with movements ${JSON.stringify(back)}`);
+    else if (reason !== undefined && back[0]?.change !== -(booked[0]?.change ?? 0))
+      found.push(`${id}: ${state}, given back ${back[0]?.change} of ${-(booked[0]?.change ?? 0)} units`);
     if (state === "pending") held += row?.quantity ?? 0;
     if (state === "paid" || state === "shipped") sold += row?.quantity ?? 0;
 
@@ -422,9 +464,19 @@ function violations(l: Ledger, round: Round): string[] {
       if (!l.recordedIntents.has(intent.id)) found.push(`${intent.id}: an intent the shop did not record`);
     }
   }
-  if (l.stock < 0 || l.stock + held + sold !== STOCK) {
-    found.push(`stock ${l.stock} + held ${held} + sold ${sold} != ${STOCK}`);
+  // What the admins added or took away in the round, from the ledger.
+  const adjusted = l.movements.filter((m) => m.reason === "adjustment").reduce((n, m) => n + m.change, 0);
+  if (l.stock < 0 || l.stock + held + sold !== STOCK + adjusted) {
+    found.push(`stock ${l.stock} + held ${held} + sold ${sold} != ${STOCK} + adjusted ${adjusted}`);
   }
+  // The invariant of the ledger: the stock is the sum of its movements, each one's "after" the
+  // running sum (no movement lost, none out of order).
+  let running = 0;
+  for (const m of l.movements) {
+    running += m.change;
+    if (m.after !== running) found.push(`movement after ${m.after}, the sum so far ${running}`);
+  }
+  if (running !== l.stock) found.push(`stock ${l.stock} != the sum of its movements ${running}`);
   for (const refund of l.shopRefunds) {
     const intent = l.atProvider.find((i) => i.id === refund.intentId);
     const made = intent?.refunds.find((r) => r.id === refund.providerRefundId);
@@ -455,6 +507,7 @@ function violations(l: Ledger, round: Round): string[] {
 
 /** Waits for the round's background work, then checks it; the counts of its end states. */
 async function settleAndCheck(pair: Pair, round: Round, answers: Answers) {
+  await Promise.all(answers.beside);
   await expect.poll(() => unsettled(pair, round), { timeout: 60_000, interval: 50 }).toEqual([]);
   const l = await ledger(pair, round);
   expect(violations(l, round)).toEqual([]);
@@ -524,12 +577,49 @@ async function raceRounds(
   const figures = newFigures();
   await withPair(provider, hold, async (pair) => {
     for (let r = 0; r < FIGURES.lifecycleRounds; r += 1) {
-      await play({ pair, answers: new Answers(), productId: await newProduct(pair), figures });
+      const answers = new Answers();
+      const productId = await newProduct(pair);
+      answers.beside.push(adjustDuring(pair, productId, answers));
+      await play({ pair, answers, productId, figures });
     }
   });
   figures.ms = Date.now() - started;
   results[name] = figures;
   return figures;
+}
+
+/** Admins' adjustments in a round, each set, add or take away. */
+const ADJUSTMENTS = 8;
+
+/**
+ * The admins adjust the round's product on either instance while its orders are booked, paid,
+ * removed, expired and refunded: ADJUSTMENTS of them over the round's first 1.5 s, each adding or
+ * taking away a few units, or setting the stock near what it read (a "set" racing the orders, so
+ * the stock it sets may be off by what they moved meanwhile: the ledger records what it did).
+ */
+async function adjustDuring(pair: Pair, productId: string, answers: Answers) {
+  const start = Date.now();
+  await Promise.all(
+    Array.from({ length: ADJUSTMENTS }, async (_, i) => {
+      await at(start + chance() * 1_500);
+      const instance = anyInstance(pair);
+      const units = 1 + Math.floor(chance() * 20);
+      let body: Record<string, unknown>;
+      if (i % 3 === 0) {
+        const read = await instance.app.inject({
+          method: "GET",
+          url: `/api/products/${productId}/stock`,
+          headers: { cookie: pair.admin.cookie },
+        });
+        answers.add("stock", read.statusCode);
+        const quantity = (read.json() as { quantity: number }).quantity;
+        body = { mode: "set", quantity: quantity + units - 10, note: `Counted the shelf (${i})` };
+      } else body = { mode: i % 3 === 1 ? "add" : "remove", units, note: `Race adjustment ${i}` };
+      const res = await post(instance, pair.admin, `/api/products/${productId}/stock/adjustments`, body);
+      answers.add("adjust", res.statusCode);
+      expect(res.statusCode, res.body).toBe(200);
+    }),
+  );
 }
 
 /** Whether a charge of the order succeeded at the provider, and was refunded. */

@@ -1,12 +1,12 @@
-import type { Product, ProductPatch } from "../../../../shared/catalog.js";
+import type { AdminProduct, ProductPatch } from "../../../../shared/catalog.js";
 import { api } from "../../../lib/api.js";
 import { adminKeys, catalogKeys } from "../../../lib/query-keys.js";
 import { useApiMutation } from "../../../lib/use-api-mutation.js";
 
 type UpdateProductInput = { id: string; patch: ProductPatch };
 
-function updateProduct({ id, patch }: UpdateProductInput): Promise<Product> {
-  return api<Product>(`/api/products/${encodeURIComponent(id)}`, { method: "PATCH", json: patch });
+function updateProduct({ id, patch }: UpdateProductInput): Promise<AdminProduct> {
+  return api<AdminProduct>(`/api/products/${encodeURIComponent(id)}`, { method: "PATCH", json: patch });
 }
 
 export function useUpdateProduct() {

@@ -2,21 +2,24 @@ import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
 import { productInputSchema } from "../../../../shared/catalog.js";
-import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
-import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
 import { uploadMessages } from "../../../../shared/messages/uploads.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
-import { SelectField } from "../../../components/select-field.js";
-import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
-import { DescriptionField, PriceField, StockField } from "./product-fields.js";
+import {
+  CategoryField,
+  DescriptionField,
+  NameField,
+  PriceField,
+  SkuField,
+  StockField,
+} from "./product-fields.js";
 
 const text = adminMessages.products;
 
@@ -89,32 +92,12 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
       }
     >
       <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
-      <TextField label={text.name} autoComplete="off" error={errors.name?.message} {...register("name")} />
-      <TextField
-        label={catalogCsvMessages.sku}
-        hint={catalogCsvMessages.skuHint}
-        autoComplete="off"
-        error={errors.sku?.message}
-        {...register("sku")}
-      />
+      <NameField error={errors.name?.message} {...register("name")} />
+      <SkuField error={errors.sku?.message} {...register("sku")} />
       <div className="grid gap-5 sm:grid-cols-3">
         <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
         <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
-        <SelectField
-          label={text.category}
-          defaultValue=""
-          error={errors.category?.message}
-          {...register("category")}
-        >
-          <option value="" disabled>
-            {text.chooseCategory}
-          </option>
-          {CATEGORIES.map((category) => (
-            <option key={category} value={category}>
-              {CATEGORY_LABELS[category]}
-            </option>
-          ))}
-        </SelectField>
+        <CategoryField error={errors.category?.message} defaultValue="" {...register("category")} />
       </div>
       <DescriptionField error={errors.description?.message} {...register("description")} />
     </FormCard>

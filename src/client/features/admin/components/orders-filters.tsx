@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from "react";
+import { useCallback, useEffect, useId } from "react";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import {
@@ -17,6 +17,9 @@ type Props = {
   filter: OrdersFilter;
   onChange: (change: Partial<OrdersFilter>) => void;
 };
+
+/** Whether the search box holds a search the server cannot look up (the page then shows no list). */
+type Refusal = { refused: boolean; onRefused: (refused: boolean) => void };
 
 function StatusChips({ value, onChange }: { value: OrdersFilter["status"]; onChange: Props["onChange"] }) {
   return (
@@ -87,20 +90,28 @@ function DateRange({ filter, onChange }: Props) {
 
 /**
  * The search box, which asks the server only for what it can look up (src/shared/orders.ts
- * isSearchableTerm): a shorter term stays in the box, the list stays as it is, and an alert under
- * the box says what the search needs.
+ * isSearchableTerm): a shorter term stays in the box, an alert under the box says what the search
+ * needs, and the page shows no list until the search is one it can look up (issue 31: the old
+ * results stayed under the alert, as if they matched it).
  */
-function OrderSearch({ value, onChange }: { value: string; onChange: Props["onChange"] }) {
-  const [tooShort, setTooShort] = useState(false);
+function OrderSearch({
+  value,
+  onChange,
+  refused,
+  onRefused,
+}: { value: string; onChange: Props["onChange"] } & Refusal) {
   // Stable, so a render of the page does not restart the search box's pause.
   const onSearch = useCallback(
     (search: string) => {
       const searchable = isSearchableTerm(search);
-      setTooShort(!searchable);
+      onRefused(!searchable);
       if (searchable) onChange({ search });
     },
-    [onChange],
+    [onChange, onRefused],
   );
+  // A search from outside (the back button, a link, Clear filters) replaces a refused one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the list's search changes
+  useEffect(() => onRefused(false), [value, onRefused]);
   return (
     <div className="w-full sm:max-w-md">
       <SearchBox
@@ -112,20 +123,20 @@ function OrderSearch({ value, onChange }: { value: string; onChange: Props["onCh
         onSearch={onSearch}
       />
       <p role="alert" className="mt-1 text-sm text-error empty:hidden">
-        {tooShort ? orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN) : ""}
+        {refused ? orderMessages.list.searchTooShort(ORDER_SEARCH_MIN_RUN) : ""}
       </p>
     </div>
   );
 }
 
 /** Manage Orders' filters: search, status chips, a date range, and Clear filters. */
-export function OrdersFilters({ filter, onChange }: Props) {
+export function OrdersFilters({ filter, onChange, refused, onRefused }: Props & Refusal) {
   return (
     <section
       aria-label={text.filters}
       className="flex flex-col gap-4 rounded-box border border-base-content/10 bg-base-200 p-4 xl:flex-row xl:flex-wrap xl:items-start"
     >
-      <OrderSearch value={filter.search} onChange={onChange} />
+      <OrderSearch value={filter.search} onChange={onChange} refused={refused} onRefused={onRefused} />
       <StatusChips value={filter.status} onChange={onChange} />
       <DateRange filter={filter} onChange={onChange} />
       {isFiltered(filter) ? (

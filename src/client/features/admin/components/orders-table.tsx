@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { orderNumber } from "../../../../shared/format.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import type { Order } from "../../../../shared/orders.js";
@@ -34,7 +35,15 @@ type RowActions = {
   onRefund: (order: Order) => void;
 };
 
+/**
+ * Paid or Not Paid (the spec's words), except that a refunded order says Refunded alone: it was
+ * paid, but the money went back, and "Paid" beside "Refunded" read as both (issue 31).
+ */
 function PaymentBadge({ order }: { order: Order }) {
+  if (order.status === "refunded")
+    return (
+      <span className="badge badge-secondary badge-soft whitespace-nowrap">{text.statuses.refunded}</span>
+    );
   return (
     <span className={`badge badge-soft whitespace-nowrap ${order.paid ? "badge-success" : "badge-warning"}`}>
       {order.paid ? text.paid : text.notPaid}
@@ -44,7 +53,8 @@ function PaymentBadge({ order }: { order: Order }) {
 
 /**
  * Remove (unpaid), Ship and Refund (paid), or what became of the order: Shipped with its carrier and
- * tracking number, Refunded, Expired. Ship and Refund open their dialogs.
+ * tracking number, Expired (a refunded order's payment column says Refunded). Ship and Refund open
+ * their dialogs.
  */
 function OrderAction({ order, onRemove, onShip, onRefund }: RowActions & { order: Order }) {
   switch (order.status) {
@@ -85,15 +95,14 @@ function OrderAction({ order, onRemove, onShip, onRefund }: RowActions & { order
         </div>
       );
     case "refunded":
-      return (
-        <span className="badge badge-secondary badge-soft whitespace-nowrap">{text.statuses.refunded}</span>
-      );
+      // Nothing more to do; its payment column says Refunded.
+      return null;
     case "expired":
       return <span className="badge badge-error badge-soft whitespace-nowrap">{text.statuses.expired}</span>;
   }
 }
 
-/** The customer's name, email and phone. */
+/** The customer's name, email and phone, and the address to ship to. */
 function Customer({ order }: { order: Order }) {
   return (
     <>
@@ -103,7 +112,21 @@ function Customer({ order }: { order: Order }) {
         <span className="sr-only">{text.phone}: </span>
         {order.phone}
       </span>
+      <span className="mt-1 block whitespace-pre-line break-words text-sm">
+        <span className="font-medium">{text.shipTo}: </span>
+        {order.address}
+      </span>
     </>
+  );
+}
+
+/** The order's number, as the customer's mails name it. */
+function OrderNumber({ order }: { order: Order }) {
+  return (
+    <span className="block font-mono text-xs text-base-content/75">
+      <span className="sr-only">{text.orderNumber}: </span>
+      {orderNumber(order.id)}
+    </span>
   );
 }
 
@@ -116,7 +139,10 @@ function OrderRow({ order, serial, ...actions }: RowProps) {
       <td className="min-w-44">
         <div className="flex items-center gap-3">
           <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
-          <span className="font-medium">{order.productName}</span>
+          <span>
+            <span className="block font-medium">{order.productName}</span>
+            <OrderNumber order={order} />
+          </span>
         </div>
       </td>
       <td className="min-w-44">
@@ -145,6 +171,10 @@ function OrderCard({ order, serial, headingId, ...actions }: RowProps & { headin
       {...orderCardHead(order, text.imageAlt)}
       subtitle={<Customer order={order} />}
       details={[
+        {
+          label: text.orderNumber,
+          value: <span className="font-mono text-xs">{orderNumber(order.id)}</span>,
+        },
         { label: text.ordered, value: formatDay(order.createdAt) },
         { label: text.quantity, value: formatCount(order.quantity) },
         { label: text.total, value: formatPrice(order.totalPrice) },

@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import type { AdminOverview } from "../../../../shared/admin.js";
-import { LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { formatCount } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
@@ -32,7 +31,19 @@ export function OverviewCards({ overview }: { overview: AdminOverview }) {
       tone: "text-success",
     },
     {
-      label: text.lowStock(LOW_STOCK_THRESHOLD),
+      label: text.refunded,
+      value: overview.orders.refunded,
+      to: `${paths.dashboard.manageOrders}?status=refunded`,
+      tone: "text-secondary",
+    },
+    {
+      label: text.expired,
+      value: overview.orders.expired,
+      to: `${paths.dashboard.manageOrders}?status=expired`,
+      tone: "text-base-content",
+    },
+    {
+      label: text.lowStock,
       value: overview.lowStockCount,
       to: paths.dashboard.addProduct,
       tone: "text-error",
@@ -67,14 +78,25 @@ export function OverviewCards({ overview }: { overview: AdminOverview }) {
         >
           <div className="card-body gap-3">
             <h2 id="overview-low-stock" className="card-title text-lg">
-              {text.lowStock(LOW_STOCK_THRESHOLD)}
+              {text.lowStock}
             </h2>
             <ul className="divide-y divide-base-content/10">
               {overview.lowStock.map((product) => (
                 <li key={product.id} className="flex items-center justify-between gap-4 py-2">
-                  <span>{product.name}</span>
-                  <span className="badge badge-error badge-soft whitespace-nowrap">
-                    {adminMessages.products.stock(formatCount(product.quantity))}
+                  <Link
+                    to={paths.dashboard.stock(product.id)}
+                    className="link link-hover"
+                    aria-label={text.stockOf(product.name)}
+                  >
+                    {product.name}
+                  </Link>
+                  <span className="flex flex-wrap items-center justify-end gap-2 whitespace-nowrap">
+                    <span className="badge badge-error badge-soft">
+                      {adminMessages.products.stock(formatCount(product.quantity))}
+                    </span>
+                    <span className="text-sm text-base-content/80">
+                      {text.belowThreshold(formatCount(product.threshold))}
+                    </span>
                   </span>
                 </li>
               ))}

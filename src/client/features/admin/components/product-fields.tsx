@@ -1,5 +1,9 @@
 import type { UseFormRegisterReturn } from "react-hook-form";
+import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
+import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
+import { SelectField } from "../../../components/select-field.js";
+import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
 
@@ -21,4 +25,37 @@ export function StockField({ error, ...registration }: Props) {
 
 export function DescriptionField({ error, ...registration }: Props) {
   return <TextareaField label={text.description} rows={4} error={error} {...registration} />;
+}
+
+export function NameField({ error, ...registration }: Props) {
+  return <TextField label={text.name} autoComplete="off" error={error} {...registration} />;
+}
+
+/** The product's SKU: optional on Add Product (the shop makes one), unique. */
+export function SkuField({ error, ...registration }: Props) {
+  return (
+    <TextField
+      label={catalogCsvMessages.sku}
+      hint={catalogCsvMessages.skuHint}
+      autoComplete="off"
+      error={error}
+      {...registration}
+    />
+  );
+}
+
+/** The categories, with a disabled "Choose a category" first while none is chosen (Add Product). */
+export function CategoryField({ error, ...registration }: Props & { defaultValue?: string }) {
+  return (
+    <SelectField label={text.category} error={error} {...registration}>
+      <option value="" disabled>
+        {text.chooseCategory}
+      </option>
+      {CATEGORIES.map((category) => (
+        <option key={category} value={category}>
+          {CATEGORY_LABELS[category]}
+        </option>
+      ))}
+    </SelectField>
+  );
 }

@@ -6,18 +6,35 @@ import { useSession } from "../../../lib/auth.js";
 import { NewProductForm } from "../components/new-product-form.js";
 import { ProductList } from "../components/product-list.js";
 
-/** /dashboard/addProduct (admin): the form for a new product, then every product with Edit. */
+/**
+ * /dashboard/addProduct (admin): the form for a new product, then the products on sale or the
+ * archived ones, each with Edit, Archive or Restore, and Delete.
+ */
 export function AddProductPage() {
   const { user } = useSession();
   const [page, setPage] = useState(1);
+  const [archived, setArchived] = useState(false);
   return (
     <>
       <DashboardHeading title={dashboardMessages.addProduct} lead={dashboardMessages.addProductLead} />
-      {/* The product list is public, so no 403 tells a customer this page is not theirs: the role does. */}
+      {/* The role decides what a customer sees here (the admin list would answer them 403 anyway). */}
       {user?.role === "admin" ? (
         <div className="flex flex-col gap-10">
-          <NewProductForm onCreated={() => setPage(1)} />
-          <ProductList page={page} onPage={setPage} />
+          <NewProductForm
+            onCreated={() => {
+              setArchived(false);
+              setPage(1);
+            }}
+          />
+          <ProductList
+            page={page}
+            onPage={setPage}
+            archived={archived}
+            onArchived={(view) => {
+              setArchived(view);
+              setPage(1);
+            }}
+          />
         </div>
       ) : (
         <AdminOnly />

@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
@@ -54,8 +54,12 @@ export function ManageOrdersPage() {
   const { filter, update } = useOrdersFilter();
   const position = usePagePosition();
   const query = useMemo(() => ordersApiQuery(filter), [filter]);
+  // A search the server cannot look up, or a range that ends before it starts: no list is asked
+  // for, and none is shown, so no old results sit under the message as if they matched.
+  const [searchRefused, setSearchRefused] = useState(false);
   const reversed = Boolean(filter.from && filter.to && filter.from > filter.to);
-  const orders = useAllOrders(query, position, !reversed);
+  const refused = reversed || searchRefused;
+  const orders = useAllOrders(query, position, !refused);
   const clear = () => update(NO_FILTER);
   const page = orders.data;
 
@@ -74,18 +78,18 @@ export function ManageOrdersPage() {
   return (
     <>
       {heading}
-      <OrdersFilters filter={filter} onChange={update} />
+      <OrdersFilters filter={filter} onChange={update} refused={searchRefused} onRefused={setSearchRefused} />
       <div className="my-4 flex flex-wrap items-center justify-between gap-3">
         <p role="status" className="font-medium">
-          {page && !reversed ? orderMessages.list.count(page.total.count, page.total.exact) : ""}
+          {page && !refused ? orderMessages.list.count(page.total.count, page.total.exact) : ""}
         </p>
         <PendingStatus pending={orders.isFetching && !orders.isPending} />
         <a
-          href={reversed ? undefined : ordersExportHref(query)}
+          href={refused ? undefined : ordersExportHref(query)}
           download
           aria-label={text.downloadLabel}
-          aria-disabled={reversed || undefined}
-          className={`btn btn-sm btn-outline border-base-content/25 ${reversed ? "btn-disabled" : ""}`}
+          aria-disabled={refused || undefined}
+          className={`btn btn-sm btn-outline border-base-content/25 ${refused ? "btn-disabled" : ""}`}
         >
           <Icon
             path="M12 4v11m0 0l-4.5-4.5M12 15l4.5-4.5M5 19h14"
@@ -94,7 +98,7 @@ export function ManageOrdersPage() {
           {text.download}
         </a>
       </div>
-      {reversed ? null : orders.isPending ? (
+      {refused ? null : orders.isPending ? (
         <Spinner />
       ) : orders.isError ? (
         orders.error instanceof ApiError && orders.error.status === 400 ? (

@@ -4,11 +4,12 @@ import type { Product } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS, MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { catalogMessages } from "../../../../shared/messages/catalog.js";
 import { commonMessages } from "../../../../shared/messages/common.js";
+import { problemCodes } from "../../../../shared/problem-codes.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
 import { ProductImage } from "../../../components/product-image.js";
 import { Spinner } from "../../../components/spinner.js";
-import { ApiError } from "../../../lib/api.js";
+import { ApiError, hasCode } from "../../../lib/api.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 import { useProduct } from "../../../lib/get-product.js";
 import { paths } from "../../../lib/paths.js";
@@ -29,9 +30,20 @@ export function ProductPage({ renderAction }: Props) {
   if (product.isError) {
     const missing =
       product.error instanceof ApiError && (product.error.status === 404 || product.error.status === 400);
+    // An archived product answers 410 with its code: the page says it is no longer sold.
+    const archived = hasCode(product.error, problemCodes.productArchived);
     return (
       <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
-        {missing ? (
+        {archived ? (
+          <div className="text-center">
+            <PageTitle title={text.archived} />
+            <h1 className="text-3xl font-bold">{text.archived}</h1>
+            <p className="mt-4 text-base-content/80">{text.archivedLead}</p>
+            <Link to={paths.tools} className="btn btn-primary mt-8">
+              {text.backToProducts}
+            </Link>
+          </div>
+        ) : missing ? (
           <div className="text-center">
             <PageTitle title={commonMessages.notFound} />
             <h1 className="text-3xl font-bold">{commonMessages.notFound}</h1>

@@ -1,0 +1,116 @@
+import { Readable } from "node:stream";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { productIdParamsSchema } from "../../../shared/catalog.js";
+import {
+  lowStockThresholdSchema,
+  productStockSchema,
+  stockAdjustedSchema,
+  stockAdjustmentSchema,
+  stockHistoryQuerySchema,
+  stockHistorySchema,
+} from "../../../shared/stock.js";
+import { problemResponses } from "../../lib/schemas.js";
+import { changeCatalog } from "../catalog/index.js";
+import { stockCsv } from "./csv.js";
+import { adjustStock, getStock, setThreshold, stockHistory } from "./service.js";
+
+/** The stock ledger's admin routes (docs/product.md, "Stock ledger" and "Low-stock alerts"). */
+export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ["stock"];
+
+  app.get(
+    "/api/products/:id/stock",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "A product's stock and low-stock threshold (admin)",
+        params: productIdParamsSchema,
+        response: { 200: productStockSchema, ...problemResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getStock(app.db, request.params.id),
+  );
+
+  app.post(
+    "/api/products/:id/stock/adjustments",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Set a product's stock, or add or take away units, with a note (admin)",
+        description:
+          "Written to the stock ledger as an adjustment by the signed-in admin. 409 when it would take the stock below zero or above the largest stock.",
+        params: productIdParamsSchema,
+        body: stockAdjustmentSchema,
+        response: { 200: stockAdjustedSchema, ...problemResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      changeCatalog(app.catalogCache, (change) =>
+        adjustStock(app.db, request.params.id, request.user.id, request.body, change),
+      ),
+  );
+
+  app.put(
+    "/api/products/:id/stock/threshold",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Set a product's low-stock threshold, or null for the shop's default (admin)",
+        params: productIdParamsSchema,
+        body: lowStockThresholdSchema,
+        response: { 200: productStockSchema, ...problemResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => setThreshold(app.db, request.params.id, request.body),
+  );
+
+  app.get(
+    "/api/products/:id/stock/movements",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "A product's stock history, newest first, a page at a time (admin)",
+        params: productIdParamsSchema,
+        querystring: stockHistoryQuerySchema,
+        response: { 200: stockHistorySchema, ...problemResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => stockHistory(app.db, request.params.id, request.query),
+  );
+
+  app.get(
+    "/api/products/:id/stock/movements.csv",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "A product's whole stock history as CSV, newest first (admin)",
+        params: productIdParamsSchema,
+        produces: ["text/csv"],
+        response: {
+          200: {
+            description: "RFC 4180 CSV, formula-safe",
+            content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
+          },
+          ...problemResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const csv = await stockCsv(app.database, request.params.id);
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header(
+          "content-disposition",
+          `attachment; filename="gearhouse-stock-${request.params.id.slice(0, 8)}-${day}.csv"`,
+        )
+        .type("text/csv; charset=utf-8")
+        .send(csv);
+    },
+  );
+};
