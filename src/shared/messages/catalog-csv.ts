@@ -5,6 +5,8 @@ export const catalogCsvMessages = {
   skuInvalid: (max: number) =>
     `SKU must be 1 to ${max} letters, digits, dots, dashes or underscores, starting with a letter or digit`,
   skuTaken: "Another product has this SKU.",
+  /** The note of the stock movements an import writes (the product's stock history). */
+  ledgerNote: "Imported from a CSV file",
   import: {
     title: "Import products",
     lead: "Upload a CSV of products. You see what it would change before anything is saved.",

@@ -8,10 +8,12 @@ import { products } from "../../db/schema/index.js";
 import { BOM, CRLF, cell, csvLine, quote, quoted } from "../../lib/csv.js";
 
 /**
- * The whole catalog as CSV, in the import's columns (so a downloaded file, edited, imports back),
- * by SKU: read in keyset batches on product_sku_idx, each line written by PostgreSQL with the
- * cells of every export of the shop (lib/csv.ts: quoted, formula-safe), and sent only as fast as
- * the client takes it, so memory stays flat at any size of catalog.
+ * The catalog on sale as CSV, in the import's columns (so a downloaded file, edited, imports back),
+ * by SKU. Archived products are left out: they are not sold, so not restocked or repriced (the
+ * import still updates one named by its SKU, and it stays archived). Read in keyset batches on
+ * product_sku_idx, each line written by PostgreSQL with the cells of every export of the shop
+ * (lib/csv.ts: quoted, formula-safe), and sent only as fast as the client takes it, so memory
+ * stays flat at any size of catalog.
  */
 const EXPORT_BATCH = 1_000;
 const HEADER_LINE = CATALOG_CSV_COLUMNS.map(quoted).join(",");
@@ -23,8 +25,8 @@ const LINE = csvLine([
   quote(sql`${products.price}::text`),
   quote(sql`${products.quantity}::text`),
   cell(sql`${products.description}`),
-  // MERGE(h31b): quote(sql`${products.lowStockThreshold}::text`) in place of the empty cell (0018).
-  quote(sql`null`),
+  // Empty for the shop's default, as the import reads it.
+  quote(sql`${products.lowStockThreshold}::text`),
   cell(sql`${products.image}`),
 ]);
 
@@ -61,6 +63,7 @@ async function* csvText(
 }
 
 function batchQueryOf(after: string | undefined) {
-  const where = after === undefined ? sql`` : sql`where ${products.sku} > ${after}`;
-  return sql`select ${LINE}, ${products.sku} from ${products} ${where} order by ${products.sku} limit ${EXPORT_BATCH}`;
+  const next = after === undefined ? sql`` : sql`and ${products.sku} > ${after}`;
+  return sql`select ${LINE}, ${products.sku} from ${products}
+    where ${products.archivedAt} is null ${next} order by ${products.sku} limit ${EXPORT_BATCH}`;
 }

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
-import { inArray, sql } from "drizzle-orm";
+import { eq, inArray, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { IMPORT_MAX_REPORTED } from "../../../shared/catalog-csv.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
-import { images, products } from "../../db/schema/index.js";
+import { images, products, stockMovements } from "../../db/schema/index.js";
 import { readCsv } from "../../lib/csv-reader.js";
 import { setUpTestApp } from "../../test/app.js";
 import { ORIGIN } from "../../test/users.js";
@@ -37,6 +37,28 @@ const importCsv = (csv: string, apply = false, cookie = admin.cookie) =>
     payload: csv,
   });
 const bySku = (skus: string[]) => db().select().from(products).where(inArray(products.sku, skus));
+
+/** A product's stock movements, oldest first, as the ledger's history tells them. */
+const movementsOf = (productId: string) =>
+  db()
+    .select({
+      reason: stockMovements.reason,
+      change: stockMovements.change,
+      stockAfter: stockMovements.stockAfter,
+      adminId: stockMovements.adminId,
+      note: stockMovements.note,
+    })
+    .from(stockMovements)
+    .where(eq(stockMovements.productId, productId))
+    .orderBy(stockMovements.id);
+
+/** The stock ledger's invariant, for every product: its stock is the sum of its movements. */
+async function expectBalanced() {
+  const off = await db().execute<{ sku: string }>(sql`
+    select p.sku from ${products} p
+    where p.quantity <> (select coalesce(sum(m.change), 0) from ${stockMovements} m where m.product_id = p.id)`);
+  expect(off.rows).toEqual([]);
+}
 
 describe("the CSV reader", () => {
   it("reads quoted cells, doubled quotes, line breaks in cells and either line end, from any chunks", async () => {
@@ -152,28 +174,77 @@ describe("POST /api/products/import", () => {
     expect((await importCsv(`${HEADER}\n"open,`)).json().detail).toBe(catalogCsvMessages.refused.quote(2));
   });
 
-  it("sets the stock ledger's reason and admin in the transaction that writes the stock", async () => {
-    // Stands in for h31b's ledger trigger (migration 0018): records what the writer set.
-    await db().execute(sql`create table if not exists import_seen (reason text, admin text)`);
-    await db().execute(sql`create or replace function import_seen() returns trigger language plpgsql as $$
-      begin insert into import_seen values (current_setting('gearhouse.stock_reason', true),
-        current_setting('gearhouse.stock_admin', true)); return null; end $$`);
-    await db().execute(sql`create trigger import_seen after update of quantity on product
-      for each row execute function import_seen()`);
-    try {
-      await importCsv([HEADER, line("LEDGER-1", 10)].join("\n"), true);
-      await importCsv([HEADER, line("LEDGER-1", 12)].join("\n"), true);
-      const seen = await db().execute<{ reason: string; admin: string }>(sql`select * from import_seen`);
-      expect(seen.rows).toEqual([{ reason: "import", admin: admin.id }]);
-    } finally {
-      await db().execute(sql`drop trigger import_seen on product`);
-    }
+  it("records each stock change as an import movement, none when applied again: the ledger balances", async () => {
+    const csv = (quantity: number, threshold: string) =>
+      [HEADER, line("LEDGER-1", quantity), line("LEDGER-2", 30, 25, { threshold })].join("\n");
+    expect((await importCsv(csv(10, "5"), true)).json()).toMatchObject({ created: 2, bad: 0 });
+    const [one] = await bySku(["LEDGER-1"]);
+    const [two] = await bySku(["LEDGER-2"]);
+    // A new product's first movement is the import's, with the admin and the import's note.
+    expect(await movementsOf(one?.id ?? "")).toEqual([
+      {
+        reason: "import",
+        change: 10,
+        stockAfter: 10,
+        adminId: admin.id,
+        note: catalogCsvMessages.ledgerNote,
+      },
+    ]);
+    expect(two?.lowStockThreshold).toBe(5);
+    await expectBalanced();
+
+    // The same file again: nothing written, so no second movement.
+    expect((await importCsv(csv(10, "5"), true)).json()).toMatchObject({ unchanged: 2, changed: 0 });
+    expect(await movementsOf(one?.id ?? "")).toHaveLength(1);
+    expect(await movementsOf(two?.id ?? "")).toHaveLength(1);
+    await expectBalanced();
+
+    // A restock of one, the other's threshold back to the shop's default (its stock unchanged).
+    expect((await importCsv(csv(12, ""), true)).json()).toMatchObject({ changed: 2 });
+    expect((await movementsOf(one?.id ?? "")).at(-1)).toMatchObject({
+      reason: "import",
+      change: 2,
+      stockAfter: 12,
+    });
+    expect(await movementsOf(two?.id ?? "")).toHaveLength(1);
+    expect((await bySku(["LEDGER-2"]))[0]?.lowStockThreshold).toBeNull();
+    await expectBalanced();
+  });
+
+  it("updates an archived product by its SKU and leaves it archived", async () => {
+    await importCsv([HEADER, line("ARCHIVED-1", 10)].join("\n"), true);
+    const [product] = await bySku(["ARCHIVED-1"]);
+    const archived = await ctx.app.inject({
+      method: "POST",
+      url: `/api/products/${product?.id}/archive`,
+      headers: { origin: ORIGIN, cookie: admin.cookie },
+    });
+    expect(archived.statusCode).toBe(200);
+    expect((await importCsv([HEADER, line("ARCHIVED-1", 25)].join("\n"), true)).json()).toMatchObject({
+      changed: 1,
+    });
+    const [after] = await bySku(["ARCHIVED-1"]);
+    expect(after?.quantity).toBe(25);
+    expect(after?.archivedAt).not.toBeNull();
+    await expectBalanced();
   });
 });
 
 describe("GET /api/products/export.csv", () => {
   it("downloads the catalog in the import's columns, formula-safe, and imports back unchanged", async () => {
-    await importCsv([HEADER, line("EXPORT-1", 10, 10, { name: "=HYPERLINK(1)" })].join("\n"), true);
+    await importCsv(
+      [
+        HEADER,
+        line("EXPORT-1", 10, 10, { name: "=HYPERLINK(1)", threshold: "7" }),
+        line("EXPORT-2", 10, 10, { name: "Archived and left out" }),
+      ].join("\n"),
+      true,
+    );
+    const [gone] = await bySku(["EXPORT-2"]);
+    await db()
+      .update(products)
+      .set({ archivedAt: new Date() })
+      .where(eq(products.id, gone?.id ?? ""));
     const res = await ctx.app.inject({ url: "/api/products/export.csv", headers: { cookie: admin.cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
@@ -184,8 +255,14 @@ describe("GET /api/products/export.csv", () => {
           .join(",")}\r\n`,
       ),
     ).toBe(true);
-    expect(res.body).toContain(`"EXPORT-1","'=HYPERLINK(1)","cooling-fans","10","10"`);
-    const [count] = await db().select({ n: sql<number>`count(*)::int` }).from(products);
+    expect(res.body).toContain(
+      `"EXPORT-1","'=HYPERLINK(1)","cooling-fans","10","10","A fan, quiet; ""silent"" even","7",`,
+    );
+    expect(res.body).not.toContain("EXPORT-2");
+    const [count] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(products)
+      .where(isNull(products.archivedAt));
     expect(res.body.trimEnd().split("\r\n")).toHaveLength((count?.n ?? 0) + 1);
     const forbidden = await ctx.app.inject({
       url: "/api/products/export.csv",

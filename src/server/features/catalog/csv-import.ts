@@ -18,6 +18,7 @@ import type { Db, Tx } from "../../db/client.js";
 import { images, products } from "../../db/schema/index.js";
 import { CsvError, readCsv } from "../../lib/csv-reader.js";
 import { badRequest, payloadTooLarge } from "../../lib/problem.js";
+import { stockCause } from "../../lib/stock.js";
 import type { CatalogChange } from "./changes.js";
 
 /**
@@ -30,8 +31,8 @@ import type { CatalogChange } from "./changes.js";
  *
  * Safe to repeat: a line whose product already reads as the line says is left alone (no write, no
  * stock movement), so applying a file twice changes nothing the second time. A stock change is
- * written in the transaction that sets the stock ledger's reason to import (issue 31, the ledger's
- * contract: the trigger of migration 0018 records the movement, with the admin), and the catalog's
+ * written in the transaction that sets the stock ledger's reason to import (lib/stock.ts: the
+ * trigger of migration 0018 records the movement, with the admin), and the catalog's
  * caches are told once per batch. Bad lines are left out and reported, with their line numbers.
  */
 
@@ -83,6 +84,7 @@ type Existing = {
   quantity: number;
   description: string;
   image: string;
+  threshold: number | null;
 };
 
 function sameAs(row: Row, product: Existing): boolean {
@@ -92,8 +94,8 @@ function sameAs(row: Row, product: Existing): boolean {
     product.price === row.price &&
     product.quantity === row.quantity &&
     product.description === row.description &&
-    (row.image === null || product.image === row.image)
-    // MERGE(h31b): && product.lowStockThreshold === row.threshold  (product.low_stock_threshold, 0018)
+    (row.image === null || product.image === row.image) &&
+    product.threshold === row.threshold
   );
 }
 
@@ -207,11 +209,13 @@ async function handleBatch(
   report: Report,
   options: { apply: boolean; adminId: string; change: CatalogChange },
 ): Promise<void> {
-  const work = async (tx: Db | Tx) => {
+  // `writer`: the transaction that applies the batch; none for a dry run.
+  const work = async (tx: Db | Tx, writer?: Tx) => {
     const skus = rows.map((r) => r.sku);
     const lock = options.apply ? sql`for update` : sql``;
     const found = await tx.execute<Existing>(sql`
-      select sku, name, category::text as category, price, quantity, description, image
+      select sku, name, category::text as category, price, quantity, description, image,
+        low_stock_threshold as threshold
       from ${products} where sku in ${skus} ${lock}`);
     const existing = new Map(found.rows.map((row) => [row.sku, row]));
     // Uploaded images a line names must be in the shop (they may have been swept since).
@@ -243,30 +247,36 @@ async function handleBatch(
         writes.push(row);
       }
     }
-    if (!options.apply || writes.length === 0) return;
-    // The stock ledger's contract (issue 31): the reason and the admin, for this transaction only.
-    await tx.execute(sql`select set_config('gearhouse.stock_reason', 'import', true),
-      set_config('gearhouse.stock_admin', ${options.adminId}, true)`);
+    if (!writer || writes.length === 0) return;
+    // The stock ledger's cause for this transaction (lib/stock.ts): the trigger of migration 0018
+    // writes an import movement for each stock changed, and a new product's first movement.
+    await stockCause(writer, {
+      reason: "import",
+      adminId: options.adminId,
+      note: catalogCsvMessages.ledgerNote,
+    });
     const values = sql.join(
       writes.map(
         (r) =>
-          sql`(${r.sku}::text, ${r.name}::text, ${r.category}::category, ${r.price}::int, ${r.quantity}::int, ${r.description}::text, ${r.image}::text)`,
+          sql`(${r.sku}::text, ${r.name}::text, ${r.category}::category, ${r.price}::int, ${r.quantity}::int, ${r.description}::text, ${r.image}::text, ${r.threshold}::int)`,
       ),
       sql`, `,
     );
-    await tx.execute(sql`
-      insert into ${products} as p (sku, name, category, price, quantity, description, image)
-      select v.sku, v.name, v.category, v.price, v.quantity, v.description, coalesce(v.image, '')
-      from (values ${values}) as v (sku, name, category, price, quantity, description, image)
+    await writer.execute(sql`
+      insert into ${products} as p (sku, name, category, price, quantity, description, image, low_stock_threshold)
+      select v.sku, v.name, v.category, v.price, v.quantity, v.description, coalesce(v.image, ''), v.threshold
+      from (values ${values}) as v (sku, name, category, price, quantity, description, image, threshold)
       on conflict (sku) do update set
         name = excluded.name, category = excluded.category, price = excluded.price,
         quantity = excluded.quantity, description = excluded.description,
         image = case when excluded.image = '' then p.image else excluded.image end,
-        -- MERGE(h31b): low_stock_threshold = v.threshold (add threshold to the values above; 0018)
+        -- Empty: the shop's default (LOW_STOCK_THRESHOLD). archived_at is not set: an archived
+        -- product updated by its SKU stays archived (restoring it is the admin's own act).
+        low_stock_threshold = excluded.low_stock_threshold,
         updated_at = now()
       returning ${options.change()}`);
   };
-  if (options.apply) await db.transaction((tx) => work(tx));
+  if (options.apply) await db.transaction((tx) => work(tx, tx));
   else await work(db);
 }
 
