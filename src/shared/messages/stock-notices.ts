@@ -10,6 +10,7 @@ export const stockNoticeMessages = {
   signInToSubscribe: "Sign in to be emailed when it is back in stock.",
   inStock: `This product can be booked now (${MIN_ORDER_QUANTITY} units or more are in stock).`,
   productNotFound: "This product does not exist.",
+  productArchived: "This product is no longer sold, so it will not be back in stock.",
   notFound: "This back-in-stock subscription does not exist or has ended.",
   badLink: "This unsubscribe link is not valid.",
   list: {

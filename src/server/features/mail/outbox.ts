@@ -108,6 +108,7 @@ export const DROPPED = {
   settled: (status: string) => `the order is ${status} already`,
   notAdmin: "its recipient is no longer an admin",
   productRemoved: "the product was removed",
+  archived: "the product was archived",
 };
 
 /** What happens to a mail over its recipient's cap (see the module's comment). */
@@ -179,8 +180,8 @@ async function orderMail(db: Db, kind: MailKind, orderId: string): Promise<Found
 /**
  * A back-in-stock mail (features/stock-notices): its subscription's customer and product, told as
  * the order mails are (the product's name and id, the customer's name and address), with the
- * signed unsubscribe link. Dropped when the subscription was unsubscribed meanwhile, or the
- * customer's address is not verified.
+ * signed unsubscribe link. Dropped when the subscription was unsubscribed meanwhile, the product
+ * archived, or the customer's address is not verified.
  */
 async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Found> {
   const [notice] = await options.db
@@ -188,6 +189,7 @@ async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Fou
       productId: stockNotices.productId,
       productName: products.name,
       stock: products.quantity,
+      archivedAt: products.archivedAt,
       name: users.name,
       email: users.email,
       verified: users.emailVerified,
@@ -197,6 +199,8 @@ async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Fou
     .innerJoin(users, eq(users.id, stockNotices.userId))
     .where(eq(stockNotices.id, noticeId));
   if (!notice) return { dropped: DROPPED.unsubscribed };
+  // Archived after the mail was queued: it is no longer sold, so it is not back.
+  if (notice.archivedAt) return { dropped: DROPPED.archived };
   if (!notice.verified) return { dropped: DROPPED.notVerified };
   const order: MailOrder = {
     id: noticeId,

@@ -14,7 +14,8 @@ const BATCHES_PER_RUN = 20;
 
 /**
  * Queues the mail of up to `batch` open subscriptions whose product is back (stock at the booking
- * minimum or more), the oldest asked first, and ends them, in one statement: each gets its outbox
+ * minimum or more, and on sale: an archived product's subscriptions wait, unmailed, until it is
+ * restored or they are STOCK_NOTICE_DAYS old), the oldest asked first, and ends them, in one statement: each gets its outbox
  * row (kind back_in_stock, order_id naming it) in the transaction that sets its notified_at, so a
  * subscription is mailed once, and the outbox's ids follow the order the customers asked in (the
  * sender takes due rows by due_at, id). Rows another instance's step holds are skipped. Returns how
@@ -23,7 +24,7 @@ const BATCHES_PER_RUN = 20;
 export async function queueBackInStock(db: Db, batch = STOCK_NOTICE_BATCH): Promise<number> {
   const due = oldestBatch(
     sql`select n.id, n.created_at from ${stockNotices} n join ${products} p on p.id = n.product_id
-      where n.notified_at is null and p.quantity >= ${MIN_ORDER_QUANTITY}
+      where n.notified_at is null and p.quantity >= ${MIN_ORDER_QUANTITY} and p.archived_at is null
         and n.created_at > now() - make_interval(days => ${STOCK_NOTICE_DAYS})`,
     sql`n.created_at, n.id`,
     batch,

@@ -25,9 +25,9 @@ export const stockNoticeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Ask to be mailed when a product that cannot be booked is back in stock",
-        description: `One per customer and product (asking again answers the same one); 409 when the product can be booked now. It ends with its mail, after ${STOCK_NOTICE_DAYS} days, or when cancelled.`,
+        description: `One per customer and product (asking again answers the same one); 409 when the product can be booked now, 410 when it is archived (no longer sold). It ends with its mail, after ${STOCK_NOTICE_DAYS} days, or when cancelled.`,
         body: stockNoticeInputSchema,
-        response: { 201: stockNoticeSchema, ...problemResponses(400, 401, 404, 409) },
+        response: { 201: stockNoticeSchema, ...problemResponses(400, 401, 404, 409, 410) },
       },
     },
     async (request, reply) =>

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { MIN_ORDER_QUANTITY } from "../../../shared/constants.js";
 import { stockNoticeMessages as m } from "../../../shared/messages/stock-notices.js";
+import { problemCodes } from "../../../shared/problem-codes.js";
 import {
   STOCK_NOTICE_DAYS,
   type StockNotice,
@@ -12,7 +13,7 @@ import type { Db } from "../../db/client.js";
 import { products, stockNotices } from "../../db/schema/index.js";
 import { countedPage, decodePosition } from "../../lib/keyset.js";
 import { UUID_ID } from "../../lib/paging.js";
-import { conflict, notFound } from "../../lib/problem.js";
+import { conflict, gone, notFound } from "../../lib/problem.js";
 
 /** Open: not mailed yet and younger than STOCK_NOTICE_DAYS (the job removes older ones in its time). */
 const open = and(
@@ -31,16 +32,19 @@ const noticeColumns = {
 };
 
 /**
- * Subscribes `userId` to `productId`, which must exist and be below the booking minimum; asking
+ * Subscribes `userId` to `productId`, which must exist, be on sale (not archived: 410) and be
+ * below the booking minimum; asking
  * again while subscribed answers the same subscription (its place in the queue kept). A
  * subscription older than STOCK_NOTICE_DAYS that the job has not removed yet starts afresh.
  */
 export async function subscribe(db: Db, userId: string, productId: string): Promise<StockNotice> {
   const [product] = await db
-    .select({ quantity: products.quantity })
+    .select({ quantity: products.quantity, archivedAt: products.archivedAt })
     .from(products)
     .where(eq(products.id, productId));
   if (!product) throw notFound(m.productNotFound);
+  // No longer sold (the product page answers the same 410): it will not be back.
+  if (product.archivedAt) throw gone(m.productArchived, problemCodes.productArchived);
   if (product.quantity >= MIN_ORDER_QUANTITY) throw conflict(m.inStock);
   const [row] = await db
     .execute<{ id: string }>(sql`

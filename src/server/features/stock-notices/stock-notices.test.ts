@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mailMessages } from "../../../shared/messages/mail.js";
+import { problemCodes } from "../../../shared/problem-codes.js";
 import { mailOutbox, products, stockNotices, users } from "../../db/schema/index.js";
 import type { Mail, Mailer } from "../../lib/mailer.js";
 import { setUpTestApp } from "../../test/app.js";
@@ -27,6 +28,12 @@ const restock = (productId: string, quantity: number) =>
     await tx.execute(sql`select set_config('gearhouse.stock_reason', 'adjustment', true)`);
     await tx.update(products).set({ quantity }).where(eq(products.id, productId));
   });
+
+const archive = (productId: string) =>
+  db().update(products).set({ archivedAt: new Date() }).where(eq(products.id, productId));
+/** The id of `user`'s subscription to `productId` (as a subquery: the outbox names it in order_id). */
+const noticeOf = (user: TestUser, productId: string) =>
+  sql`(select id from ${stockNotices} where user_id = ${user.id} and product_id = ${productId})`;
 
 function mailServer() {
   const received: Mail[] = [];
@@ -157,6 +164,41 @@ describe("back-in-stock subscriptions", () => {
       .where(eq(mailOutbox.kind, "back_in_stock"))
       .orderBy(mailOutbox.id);
     expect(reasons.slice(-2).map((r) => r.reason)).toEqual([DROPPED.unsubscribed, DROPPED.notVerified]);
+  });
+
+  it("takes none for an archived product (410), and mails none while it is archived", async () => {
+    const waiting = await stockedProduct(db(), 0);
+    const queued = await stockedProduct(db(), 0);
+    const erin = await signUp(ctx.app);
+    await subscribe(erin, waiting);
+    await subscribe(erin, queued);
+    await archive(waiting);
+    const refused = await subscribe(alice, waiting);
+    expect(refused.statusCode).toBe(410);
+    expect(refused.json().code).toBe(problemCodes.productArchived);
+
+    // Restocked while archived: its subscription waits, unmailed.
+    await restock(waiting, 50);
+    await runStockNotices(db());
+    expect(
+      await db()
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.orderId, noticeOf(erin, waiting))),
+    ).toEqual([]);
+
+    // Archived after its mail was queued: the mail is dropped, not sent.
+    await restock(queued, 50);
+    await runStockNotices(db());
+    await archive(queued);
+    const { received, mailer } = mailServer();
+    await send(mailer);
+    expect(received.filter((mail) => mail.to === erin.email)).toEqual([]);
+    const [row] = await db()
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.orderId, noticeOf(erin, queued)));
+    expect(row?.lastError).toBe(DROPPED.archived);
   });
 
   it("ends a subscription unmailed after 90 days", async () => {
