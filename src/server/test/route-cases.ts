@@ -76,7 +76,7 @@ export interface RouteWorld {
 const post = (world: RouteWorld, url: string, cookie: string, payload: object) =>
   world.ctx.app.inject({ method: "POST", url, headers: { cookie, origin: ORIGIN }, payload });
 
-async function newProduct(world: RouteWorld): Promise<string> {
+async function newProduct(world: RouteWorld, quantity = 1000): Promise<string> {
   const [row] = await world.ctx.database.db
     .insert(products)
     .values({
@@ -84,7 +84,7 @@ async function newProduct(world: RouteWorld): Promise<string> {
       description: "A fan for the authorization matrix.",
       image: "/media/products/gale-120-high-static-pressure-fan.svg",
       price: 12,
-      quantity: 1000,
+      quantity,
       category: "cooling-fans",
     })
     .returning({ id: products.id });
@@ -92,10 +92,8 @@ async function newProduct(world: RouteWorld): Promise<string> {
 }
 
 /** A product below the booking minimum, which customers may ask to be told about. */
-async function soldOutProduct(world: RouteWorld): Promise<string> {
-  const id = await newProduct(world);
-  await world.ctx.database.db.update(products).set({ quantity: 0 }).where(eq(products.id, id));
-  return id;
+function soldOutProduct(world: RouteWorld): Promise<string> {
+  return newProduct(world, 0);
 }
 
 /** A back-in-stock subscription of customer A, to a product of its own. */
