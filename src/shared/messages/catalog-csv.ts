@@ -2,6 +2,7 @@
 export const catalogCsvMessages = {
   sku: "SKU",
   skuHint: "Letters, digits, dots, dashes and underscores; left empty, the shop makes one.",
+  skuEditHint: "Letters, digits, dots, dashes and underscores; a CSV import finds the product by it.",
   skuInvalid: (max: number) =>
     `SKU must be 1 to ${max} letters, digits, dots, dashes or underscores, starting with a letter or digit`,
   skuTaken: "Another product has this SKU.",

@@ -31,12 +31,12 @@ export function NameField({ error, ...registration }: Props) {
   return <TextField label={text.name} autoComplete="off" error={error} {...registration} />;
 }
 
-/** The product's SKU: optional on Add Product (the shop makes one), unique. */
-export function SkuField({ error, ...registration }: Props) {
+/** The product's SKU: optional on Add Product (the shop makes one), unique; `editing`: a card's Edit. */
+export function SkuField({ error, editing = false, ...registration }: Props & { editing?: boolean }) {
   return (
     <TextField
       label={catalogCsvMessages.sku}
-      hint={catalogCsvMessages.skuHint}
+      hint={editing ? catalogCsvMessages.skuEditHint : catalogCsvMessages.skuHint}
       autoComplete="off"
       error={error}
       {...registration}
