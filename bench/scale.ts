@@ -6,7 +6,8 @@
 // the largest size, growth ≤ 2×; Lighthouse's LCP ≤ 2.5 s on Manage Orders, All users and Reviews
 // at the largest size. Then Manage Orders in Chromium at the largest size, each view checked and
 // screenshotted (admin-screens.ts). The stock ledger's history is read at as many movements as
-// orders (stock-history.ts). Prints the tables, writes them as JSON and the screenshots to
+// orders (stock-history.ts), and the CSV import of 100,000 lines is timed with the server's peak
+// memory (import-scale.ts). Prints the tables, writes them as JSON and the screenshots to
 // bench/results/, and exits 1 when a budget or a view fails. Timings mean something only on a quiet machine (the load average is printed).
 //
 // Settings: BENCH_SCALE_SIZES (orders per size, "10000,100000,1000000"), BENCH_SCALE_REQUESTS
@@ -20,6 +21,7 @@ import { seedScale } from "../src/server/db/seed/scale.js";
 import { encodeCursor } from "../src/server/lib/paging.js";
 import { manageOrdersAtScale, type ScreenCheck } from "./admin-screens.js";
 import { signInAdmin, signUpCustomers } from "./fixtures.js";
+import { IMPORT_LINES, type ImportRun, importAtScale } from "./import-scale.js";
 import { LIGHTHOUSE_BUDGETS, lighthouse } from "./lighthouse.js";
 import { ROOT, spawnNode, startFlags, stopProcess, waitForOk } from "./processes.js";
 import { historyProduct, lowStockProducts, middleMovement, seedStockHistory } from "./stock-history.js";
@@ -263,6 +265,7 @@ async function main() {
   const seeded: { orders: number; seconds: number }[] = [];
   const lcp: { page: string; lcpMs: number; pass: boolean }[] = [];
   let screens: ScreenCheck[] = [];
+  let imports: ImportRun[] = [];
   const results = path.join(ROOT, "bench/results");
   const stamp = `scale-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   mkdirSync(results, { recursive: true });
@@ -320,6 +323,8 @@ async function main() {
       }
       // Throws when a view is wrong: the run fails.
       if (orders === SIZES.at(-1)) screens = await manageOrdersAtScale(base, cookie, results, stamp, orders);
+      // Last, so its 100,000 products change no list measured above.
+      if (orders === SIZES.at(-1) && app.pid) imports = await importAtScale(base, cookie, app.pid);
     }
   } finally {
     await client.end().catch(() => {});
@@ -355,6 +360,10 @@ async function main() {
   console.log(
     `seeding: ${seeded.map((s) => `${s.orders.toLocaleString("en-US")} orders in ${s.seconds} s`).join(", ")}`,
   );
+  for (const i of imports)
+    console.log(
+      `CSV import of ${IMPORT_LINES.toLocaleString("en-US")} lines (${i.run}): ${i.seconds} s, server RSS ${i.rssBeforeMb} MB before, ${i.rssPeakMb} MB at peak; ${JSON.stringify(i.report)}`,
+    );
   console.log(`load average after: ${load()}`);
 
   for (const screen of screens)
@@ -364,7 +373,11 @@ async function main() {
   const file = path.join(results, `${stamp}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ sizes: SIZES, requests: REQUESTS, budget: BUDGET, rows, lcp, screens, seeded }, null, 2),
+    JSON.stringify(
+      { sizes: SIZES, requests: REQUESTS, budget: BUDGET, rows, lcp, screens, seeded, imports },
+      null,
+      2,
+    ),
   );
   console.log(`written to ${path.relative(ROOT, file)}`);
   if (rows.some((r) => !r.pass) || lcp.some((l) => !l.pass)) process.exitCode = 1;

@@ -3,6 +3,7 @@ import sharp from "sharp";
 import type { Product } from "../src/shared/catalog.js";
 import { adminMessages } from "../src/shared/messages/admin.js";
 import { catalogMessages } from "../src/shared/messages/catalog.js";
+import { catalogCsvMessages } from "../src/shared/messages/catalog-csv.js";
 import { expectAccessible } from "./support/axe.js";
 import { uniqueName } from "./support/data.js";
 import { expect, type Products, test } from "./support/fixtures.js";
@@ -48,6 +49,7 @@ test("an admin edits every field of a product from its card, previewing a new im
 }) => {
   const product = await fan(products, "Edit");
   const renamed = uniqueName("Archive Mouse Edited");
+  const sku = `E2E-${product.id.slice(0, 8)}`.toUpperCase();
   await page.setViewportSize(WIDE);
   await openAddProduct(page);
   const card = cardOf(page, product.name);
@@ -56,6 +58,8 @@ test("an admin edits every field of a product from its card, previewing a new im
   await expect(edit.getByLabel(p.name, { exact: true })).toBeFocused();
 
   await edit.getByLabel(p.name, { exact: true }).fill(renamed);
+  await expect(edit.getByLabel(catalogCsvMessages.sku)).toHaveValue(product.sku);
+  await edit.getByLabel(catalogCsvMessages.sku).fill(sku.toLowerCase());
   await edit.getByLabel(p.category).selectOption({ label: "Mice" });
   await edit.getByLabel(p.price).fill("27");
   await edit.getByLabel(p.quantity).fill("60");
@@ -78,7 +82,7 @@ test("an admin edits every field of a product from its card, previewing a new im
     /^\/api\/images\/[a-f0-9]{64}\./,
   );
   const now: Product = await (await page.request.get(`/api/products/${product.id}`)).json();
-  expect(now).toMatchObject({ name: renamed, category: "mice", price: 27, quantity: 60 });
+  expect(now).toMatchObject({ name: renamed, sku, category: "mice", price: 27, quantity: 60 });
 
   await page.setViewportSize(PHONE);
   await saved.getByRole("button", { name: p.editFor(renamed) }).click();

@@ -76,6 +76,8 @@ const app = spawn(process.execPath, serverArgs, {
     ORDER_EXPIRY_INTERVAL_SECONDS: "1",
     // Order mails go out within half a second (e2e/order-mails.spec.ts).
     MAIL_OUTBOX_INTERVAL_SECONDS: "0.5",
+    // Back-in-stock mails are queued within a second of a restock (e2e/stock-notices.spec.ts).
+    STOCK_NOTICE_INTERVAL_SECONDS: "1",
     // Journeys page through one customer's 30 unpaid orders (e2e/manage-orders.spec.ts); the
     // units' cap keeps its default, which e2e/order-lifecycle.spec.ts runs into.
     ORDER_MAX_UNPAID: "50",

@@ -15,6 +15,7 @@ import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/acc
 import { accountRoutes } from "./features/accounts/routes.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
+import { catalogCsvRoutes } from "./features/catalog/csv-routes.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
 import { invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
@@ -29,6 +30,8 @@ import { profileRoutes } from "./features/profile/routes.js";
 import { retentionPlugin } from "./features/retention/index.js";
 import { reviewRoutes } from "./features/reviews/routes.js";
 import { stockRoutes, stockSettings } from "./features/stock/index.js";
+import { stockNoticePlugin, unsubscribeUrl } from "./features/stock-notices/index.js";
+import { stockNoticeRoutes } from "./features/stock-notices/routes.js";
 import { uploadBodyProblems, uploadRoutes } from "./features/uploads/routes.js";
 import uploadWorkers from "./features/uploads/workers.js";
 import { userRoutes } from "./features/users/routes.js";
@@ -194,7 +197,9 @@ export async function buildApp(
   await app.register(accountRoutes);
   await app.register(profileRoutes);
   await app.register(catalogRoutes, { search: options.catalogSearch });
+  await app.register(catalogCsvRoutes);
   await app.register(reviewRoutes);
+  await app.register(stockNoticeRoutes);
   // One payment provider: payments take and refund money through it, and orders that are removed
   // or expire have their intents cancelled through it (the orders feature never imports payments).
   const provider = createPaymentProvider(config, database.db);
@@ -223,6 +228,7 @@ export async function buildApp(
   // The receipt mail attaches the paid order's invoice, as My Orders downloads it.
   await app.register(mailOutboxPlugin, {
     mailer,
+    unsubscribeUrl: (noticeId) => unsubscribeUrl(config.publicUrl, config.authSecret, noticeId),
     invoiceFor: async (orderId) => {
       const invoice = await invoicePdf(database.db, orderId, config.seller, invoices.render);
       return invoice && { ...invoice, number: invoiceNumber(invoice.number) };
@@ -230,6 +236,8 @@ export async function buildApp(
   });
   // Removes rows that outlived their use: idempotency keys, old outbox rows, cancelled intents.
   await app.register(retentionPlugin);
+  // Queues the back-in-stock mails of products that are back, and ends old subscriptions.
+  await app.register(stockNoticePlugin);
 
   await app.register(spa, {
     staticDir: config.staticDir,

@@ -86,6 +86,8 @@ const envSchema = z
     MAIL_OUTBOX_RETENTION_DAYS: z.coerce.number().min(1).max(3_650).default(30),
     // Cancelled sandbox payment intents are removed this long after they were made.
     CANCELLED_INTENT_RETENTION_DAYS: z.coerce.number().min(1).max(3_650).default(7),
+    // How often the back-in-stock job queues the mails of products that are back (0: never, on this instance).
+    STOCK_NOTICE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     // How often the retention job removes what has outlived its use (0: never, on this instance).
     RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
     // The payment reminder goes this long before an unpaid order's hold ends; 0 sends none.
@@ -221,6 +223,8 @@ export interface Config {
     /** Mails of every kind (order and account mails) one address may receive an hour (lib/mail-cap.ts). */
     perRecipientPerHour: number;
   };
+  /** How often the back-in-stock job runs (features/stock-notices); 0 for never. */
+  stockNoticeIntervalSeconds: number;
   /** What the retention job removes, and how often it runs (features/retention). */
   retention: {
     /** Seconds between passes; 0 for none on this instance. */
@@ -407,6 +411,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       reminderSeconds: Math.round(env.ORDER_REMINDER_MINUTES * 60),
       perRecipientPerHour: env.MAIL_LIMIT_PER_RECIPIENT_PER_HOUR,
     },
+    stockNoticeIntervalSeconds: env.STOCK_NOTICE_INTERVAL_SECONDS,
     retention: {
       intervalSeconds: env.RETENTION_INTERVAL_SECONDS,
       outboxDays: env.MAIL_OUTBOX_RETENTION_DAYS,

@@ -10,6 +10,7 @@ import {
   SEARCH_COUNT_LIMIT,
 } from "./constants.js";
 import { adminMessages } from "./messages/admin.js";
+import { catalogCsvMessages } from "./messages/catalog-csv.js";
 import { requiredText } from "./text.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
@@ -27,6 +28,8 @@ export const productSchema = z.object({
   /** Available stock. */
   quantity: z.number().int(),
   category: categorySchema,
+  /** The shop's own code for the product, unique (the CSV import finds products by it). */
+  sku: z.string(),
 });
 export type Product = z.infer<typeof productSchema>;
 
@@ -60,7 +63,7 @@ export type ProductList = z.infer<typeof productListSchema>;
 export const productIdParamsSchema = z.object({ id: z.uuid() });
 
 /** The shop's own art under /media (no dots in folder names, so no way out of it). */
-const SHOP_MEDIA_PATTERN = /^\/media\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:svg|webp|png|jpe?g|gif)$/;
+export const SHOP_MEDIA_PATTERN = /^\/media\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(?:svg|webp|png|jpe?g|gif)$/;
 
 const PRODUCT_NAME_MAX_LENGTH = 120;
 const PRODUCT_DESCRIPTION_MAX_LENGTH = 2000;
@@ -70,6 +73,17 @@ const PRODUCT_PRICE_MIN = 1;
 export const PRODUCT_PRICE_MAX = 100_000;
 
 const m = adminMessages.products;
+
+const SKU_MAX_LENGTH = 40;
+const SKU_PATTERN = /^[A-Z0-9][A-Z0-9._-]*$/;
+/** A SKU as kept: trimmed, upper case (so "kb-1" and "KB-1" are one product). */
+export const skuSchema = z
+  .string({ error: catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH) })
+  .trim()
+  .toUpperCase()
+  .min(1, catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH))
+  .max(SKU_MAX_LENGTH, catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH))
+  .regex(SKU_PATTERN, catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH));
 const priceInvalid = m.priceInvalid(PRODUCT_PRICE_MIN);
 
 /** POST /api/products: a new product; every field required. */
@@ -95,6 +109,11 @@ export const productInputSchema = z.object({
     m.descriptionTooLong(PRODUCT_DESCRIPTION_MAX_LENGTH),
   ),
   category: z.enum(CATEGORIES, { error: m.categoryInvalid }),
+  /** Unset (or empty, as a form sends it): the shop makes one (GH-000123). */
+  sku: z
+    .string({ error: catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH) })
+    .pipe(z.union([z.literal("").transform(() => undefined), skuSchema]))
+    .optional(),
 });
 export type ProductInput = z.input<typeof productInputSchema>;
 

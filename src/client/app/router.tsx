@@ -26,6 +26,7 @@ const adminPages = {
   manageOrders: () => import("../features/admin/pages/manage-orders-page.js"),
   addProduct: () => import("../features/admin/pages/add-product-page.js"),
   overview: () => import("../features/admin/pages/admin-overview-page.js"),
+  importProducts: () => import("../features/admin/pages/import-products-page.js"),
   stock: () => import("../features/stock/pages/stock-page.js"),
 };
 const orderPages = {
@@ -78,6 +79,12 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      {
+        path: paths.unsubscribe,
+        lazy: async () => ({
+          Component: (await import("../features/stock-notices/pages/unsubscribe-page.js")).UnsubscribePage,
+        }),
+      },
       { path: paths.business, element: <BusinessPage /> },
       { path: paths.reviews, element: <ReviewsPage /> },
       { path: paths.video, element: <VideoPage /> },
@@ -128,6 +135,17 @@ export const routes: RouteObject[] = [
           {
             path: paths.dashboard.adminOverview,
             lazy: async () => ({ Component: (await adminPages.overview()).AdminOverviewPage }),
+          },
+          {
+            path: paths.dashboard.stockNotices,
+            lazy: async () => ({
+              Component: (await import("../features/stock-notices/pages/stock-notices-page.js"))
+                .StockNoticesPage,
+            }),
+          },
+          {
+            path: paths.dashboard.importProducts,
+            lazy: async () => ({ Component: (await adminPages.importProducts()).ImportProductsPage }),
           },
         ],
       },

@@ -13,6 +13,7 @@ export const paths = {
   video: "/video",
   footer: "/footer",
   ique: "/ique",
+  unsubscribe: "/stock-notices/unsubscribe",
   dashboard: {
     root: "/dashboard",
     addReview: "/dashboard/addReview",
@@ -23,6 +24,8 @@ export const paths = {
     admin: "/dashboard/admin",
     payment: (id: string) => `/dashboard/payment/${encodeURIComponent(id)}`,
     adminOverview: "/dashboard/adminmakingPage",
+    stockNotices: "/dashboard/stockNotices",
+    importProducts: "/dashboard/importProducts",
     /** A product's stock, adjustments, low-stock threshold and history (admin). */
     stock: (id: string) => `/dashboard/stock/${encodeURIComponent(id)}`,
   },

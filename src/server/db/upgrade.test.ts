@@ -49,8 +49,9 @@ function migrationsUpTo(last: string): string {
 
 /** Every row of the tables the release had, in a stable order, to compare before and after. */
 async function contents(db: Database["db"]) {
-  // Columns later migrations add (each with its value for the rows there were) are left out.
-  const added = ["search_text", "archived_at", "low_stock_threshold", "threshold"]
+  // Columns later migrations add (each with its value for the rows there were) are left out; a
+  // product's SKU (0019) is checked apart, below.
+  const added = ["search_text", "archived_at", "low_stock_threshold", "threshold", "sku"]
     .map((c) => ` - '${c}'`)
     .join("");
   const read = (table: string) =>
@@ -143,6 +144,14 @@ describe("upgrading from the last release", () => {
     const numbered = await db.select().from(invoices).orderBy(invoices.number);
     expect(numbered.map((i) => [i.number, i.orderId])).toEqual(paidBefore.map((o, i) => [i + 1, o.id]));
     expect(await db.select().from(mailOutbox)).toEqual([]);
+    // Every product got a SKU of its category and a number, each its own (0019).
+    const skus = await db.execute<{ sku: string; category: string }>(
+      sql`select sku, category::text as category from product`,
+    );
+    expect(skus.rows.length).toBeGreaterThan(0);
+    for (const { sku, category } of skus.rows)
+      expect(sku).toMatch(new RegExp(`^${category.replace("-", "").slice(0, 4).toUpperCase()}-\\d{6}$`));
+    expect(new Set(skus.rows.map((r) => r.sku)).size).toBe(skus.rows.length);
     const [sums] = (
       await db.execute<{ orders: number; revenue: number; units: number }>(sql`
         select (select sum(orders)::int from sales_day) as orders, (select sum(revenue)::int from sales_day) as revenue,

@@ -1,3 +1,4 @@
+import { Stream } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { commonMessages } from "../../shared/messages/common.js";
@@ -11,7 +12,8 @@ const isUnstorable = (text: string) => text.includes("\u0000") || LONE_SURROGATE
 /**
  * Whether any string or key inside the value is one the database would refuse (a 500) or store
  * changed (node-postgres writes a lone surrogate as U+FFFD). Walks with an explicit stack, so a
- * body nested a million levels deep cannot overflow the call stack.
+ * body nested a million levels deep cannot overflow the call stack. A body left a stream (the CSV
+ * import's) is its route's to check: walking it would walk the socket and server, round in circles.
  */
 function hasUnstorableText(value: unknown): boolean {
   const pending: unknown[] = [value];
@@ -21,7 +23,12 @@ function hasUnstorableText(value: unknown): boolean {
       if (isUnstorable(item)) return true;
     } else if (Array.isArray(item)) {
       pending.push(...item);
-    } else if (item !== null && typeof item === "object" && !Buffer.isBuffer(item)) {
+    } else if (
+      item !== null &&
+      typeof item === "object" &&
+      !Buffer.isBuffer(item) &&
+      !(item instanceof Stream)
+    ) {
       for (const [key, child] of Object.entries(item)) {
         if (isUnstorable(key)) return true;
         pending.push(child);

@@ -67,6 +67,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     BOOKING_LIMIT_PER_ADDRESS_PER_HOUR: "0",
     // Order mails are sent when a test asks (sendDueMails), not by a timer beside every test.
     MAIL_OUTBOX_INTERVAL_SECONDS: "0",
+    // Back-in-stock mails are queued when a test asks (runStockNotices), likewise.
+    STOCK_NOTICE_INTERVAL_SECONDS: "0",
     ...overrides,
   });
 }

@@ -3,8 +3,9 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
-import { orders, products, profiles, users } from "../db/schema/index.js";
+import { orders, products, profiles, stockNotices, users } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
+import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
 import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
 
@@ -75,7 +76,7 @@ export interface RouteWorld {
 const post = (world: RouteWorld, url: string, cookie: string, payload: object) =>
   world.ctx.app.inject({ method: "POST", url, headers: { cookie, origin: ORIGIN }, payload });
 
-async function newProduct(world: RouteWorld): Promise<string> {
+async function newProduct(world: RouteWorld, quantity = 1000): Promise<string> {
   const [row] = await world.ctx.database.db
     .insert(products)
     .values({
@@ -83,10 +84,24 @@ async function newProduct(world: RouteWorld): Promise<string> {
       description: "A fan for the authorization matrix.",
       image: "/media/products/gale-120-high-static-pressure-fan.svg",
       price: 12,
-      quantity: 1000,
+      quantity,
       category: "cooling-fans",
     })
     .returning({ id: products.id });
+  return row?.id ?? "";
+}
+
+/** A product below the booking minimum, which customers may ask to be told about. */
+function soldOutProduct(world: RouteWorld): Promise<string> {
+  return newProduct(world, 0);
+}
+
+/** A back-in-stock subscription of customer A, to a product of its own. */
+async function noticeOfA(world: RouteWorld): Promise<string> {
+  const [row] = await world.ctx.database.db
+    .insert(stockNotices)
+    .values({ userId: world.people.customerA.id, productId: await soldOutProduct(world) })
+    .returning({ id: stockNotices.id });
   return row?.id ?? "";
 }
 
@@ -292,6 +307,39 @@ export const ROUTES: Record<string, Entry> = {
 
   // Admin only.
   "GET /api/orders": { expect: adminOnly(200), prepare: async () => ({ url: "/api/orders" }) },
+  "POST /api/stock-notices": {
+    expect: signedIn(201),
+    prepare: async (w) => ({ url: "/api/stock-notices", payload: { productId: await soldOutProduct(w) } }),
+  },
+  "GET /api/stock-notices": { expect: signedIn(200), prepare: async () => ({ url: "/api/stock-notices" }) },
+  "DELETE /api/stock-notices/:id": {
+    expect: ownerOnly(204),
+    prepare: async (w) => ({ url: `/api/stock-notices/${await noticeOfA(w)}` }),
+  },
+  "POST /api/stock-notices/unsubscribe": {
+    expect: publicRoute(204),
+    prepare: async (w) => {
+      const id = await noticeOfA(w);
+      return {
+        url: "/api/stock-notices/unsubscribe",
+        payload: { id, token: unsubscribeToken(w.ctx.config.authSecret, id) },
+      };
+    },
+  },
+  "POST /api/products/import": {
+    expect: adminOnly(200),
+    prepare: async () => ({
+      url: "/api/products/import",
+      headers: { "content-type": "text/csv" },
+      payload: Buffer.from(
+        "sku,name,category,price,quantity,description,threshold,image\nMATRIX-1,Matrix fan,cooling-fans,12,100,A fan.,,/media/products/gale-120-high-static-pressure-fan.svg\n",
+      ),
+    }),
+  },
+  "GET /api/products/export.csv": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/products/export.csv" }),
+  },
   "GET /api/orders/export.csv": {
     expect: adminOnly(200),
     prepare: async () => ({ url: "/api/orders/export.csv" }),

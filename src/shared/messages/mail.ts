@@ -61,4 +61,14 @@ export const mailMessages = {
     lead: "Your order was not paid before its hold ended, so it has expired and its units are back on sale. Nothing was charged.",
     again: "Order again",
   },
+  backInStock: {
+    subject: (product: string) => `${product} is back in stock at Gearhouse`,
+    preview: "The part you asked about can be ordered again.",
+    lead: (product: string) => `${product} is back in stock, as you asked us to tell you.`,
+    stock: (units: number) => `${units.toLocaleString("en-US")} units are in stock as we write.`,
+    view: "See the product",
+    footer:
+      "You get this mail because you asked to be told when this product is back. This was the only one.",
+    unsubscribe: "Unsubscribe",
+  },
 };

@@ -1,5 +1,7 @@
 import { NavLink, Outlet } from "react-router";
+import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { dashboardMessages } from "../../../shared/messages/dashboard.js";
+import { stockNoticeMessages } from "../../../shared/messages/stock-notices.js";
 import { RequireAuth } from "../../components/require-auth.js";
 import { useSession } from "../../lib/auth.js";
 import { paths } from "../../lib/paths.js";
@@ -11,6 +13,7 @@ type Item = { to: string; label: string; end?: boolean };
 const USER_ITEMS: readonly Item[] = [
   { to: paths.dashboard.root, label: text.myOrders, end: true },
   { to: paths.dashboard.addReview, label: text.addReview },
+  { to: paths.dashboard.stockNotices, label: stockNoticeMessages.list.title },
 ];
 
 // The product's (docs/product.md) four admin entries, after the overview Gearhouse adds for an admin's arrival.
@@ -19,6 +22,7 @@ const ADMIN_ITEMS: readonly Item[] = [
   { to: paths.dashboard.users, label: text.users },
   { to: paths.dashboard.manageOrders, label: text.manageOrders },
   { to: paths.dashboard.addProduct, label: text.addProduct },
+  { to: paths.dashboard.importProducts, label: catalogCsvMessages.import.title },
   { to: paths.dashboard.admin, label: text.makeAdmin },
 ];
 

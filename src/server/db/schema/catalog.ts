@@ -10,6 +10,7 @@ import {
   pgTable,
   smallint,
   text,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../../../shared/catalog.js";
@@ -68,6 +69,11 @@ export const products = pgTable(
     quantity: integer("quantity").notNull(),
     category: categoryEnum("category").notNull(),
     /**
+     * The shop's own code for the product, unique, by which a CSV import finds it (features/catalog/
+     * csv-import.ts). Given by the admin or, when not, made from product_sku_seq (migration 0019).
+     */
+    sku: text("sku").notNull().default(sql`'GH-' || lpad(nextval('product_sku_seq')::text, 6, '0')`),
+    /**
      * When an admin archived (retired) the product; null while it is on sale. An archived product
      * leaves the storefront and cannot be booked; its orders, invoices and admin views keep it.
      */
@@ -103,6 +109,8 @@ export const products = pgTable(
     index("product_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
     // The image sweep asks whether any product shows an image (features/uploads/sweep.ts).
     index("product_image_idx").on(t.image),
+    // The import finds products by SKU, and the export walks them in its order.
+    uniqueIndex("product_sku_idx").on(t.sku),
   ],
 );
 

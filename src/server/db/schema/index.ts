@@ -6,3 +6,4 @@ export * from "./orders.js";
 export * from "./overview.js";
 export * from "./profile.js";
 export * from "./stock.js";
+export * from "./stock-notices.js";

@@ -11,6 +11,9 @@ export const MAIL_KINDS = [
   "order_expired",
   /** To one admin: a product's stock fell below its threshold (features/stock). */
   "low_stock",
+  // Added by 0019, after low_stock (0018): the database's order. Not an order's: order_id holds a
+  // stock_notice's id (features/stock-notices).
+  "back_in_stock",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export const mailKind = pgEnum("mail_kind", MAIL_KINDS);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Product, ProductList } from "../../../shared/catalog.js";
 import { adminMessages } from "../../../shared/messages/admin.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
+import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { fromShop } from "../../test/users.js";
@@ -32,6 +33,20 @@ const addProduct = (payload: unknown, cookie = admin.cookie) =>
 const patchProduct = (id: string, payload: object, cookie = admin.cookie) =>
   fromShop(ctx.app, "PATCH", `/api/products/${id}`, cookie, payload);
 
+describe("a product's SKU", () => {
+  it("is the admin's, in upper case, when given, and unique: another product's is a 409", async () => {
+    const sku = `kb-${Date.now()}`;
+    const res = await addProduct({ ...valid, sku: ` ${sku} ` });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().sku).toBe(sku.toUpperCase());
+    const taken = await addProduct({ ...valid, sku: sku.toUpperCase() });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().detail).toBe(catalogCsvMessages.skuTaken);
+    const bad = await addProduct({ ...valid, sku: "no spaces" });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
 describe("POST /api/products", () => {
   it("adds a product that the catalog then shows, with trimmed texts", async () => {
     const res = await addProduct({
@@ -41,7 +56,8 @@ describe("POST /api/products", () => {
     });
     expect(res.statusCode).toBe(201);
     const created: Product = res.json();
-    expect(created).toEqual({ id: expect.any(String), ...valid });
+    // Without a SKU given, the shop makes one (migration 0019's product_sku_seq).
+    expect(created).toEqual({ id: expect.any(String), ...valid, sku: expect.stringMatching(/^GH-\d{6,}$/) });
     const shown = await ctx.app.inject({ url: `/api/products/${created.id}` });
     expect(shown.json()).toEqual(created);
     const found: ProductList = (
@@ -131,6 +147,7 @@ describe("PATCH /api/products/:id", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       id: product.id,
+      sku: product.sku,
       price: 99,
       quantity: 5,
       description: "Now with PBT keycaps.",

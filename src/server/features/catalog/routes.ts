@@ -253,7 +253,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
         tags,
         summary: "Add a product (admin)",
         body: productInputSchema,
-        response: { 201: productSchema, ...problemResponses(400, 401, 403) },
+        response: { 201: productSchema, ...problemResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
@@ -274,7 +274,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
         description: "An archived product can be changed too; it stays archived.",
         params: productIdParamsSchema,
         body: productPatchSchema,
-        response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404) },
+        response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {

@@ -1,18 +1,22 @@
 import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type {
   AdminProduct,
   AdminProductList,
   AdminProductListQuery,
   Product,
-  ProductInput,
   ProductList,
   ProductListQuery,
   ProductPatch,
+  productInputSchema,
 } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
+import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
 import type { Db } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
+import { hasSqlState } from "../../db/sql-state.js";
+import { conflict } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
 import type { CatalogChange } from "./changes.js";
 
@@ -24,6 +28,7 @@ export const productColumns = {
   price: products.price,
   quantity: products.quantity,
   category: products.category,
+  sku: products.sku,
 };
 
 /**
@@ -128,16 +133,30 @@ export async function listAdminProducts(db: Db, query: AdminProductListQuery): P
     : { items, total: n, totalExact: true };
 }
 
+/** A SKU another product has is a 409, not a 500. */
+function skuTaken(error: unknown): never {
+  if (
+    hasSqlState(error, "23505") &&
+    String(
+      (error as { cause?: { constraint?: string } }).cause?.constraint ??
+        (error as { constraint?: string }).constraint,
+    ).includes("sku")
+  )
+    throw conflict(catalogCsvMessages.skuTaken);
+  throw error;
+}
+
 /** Every instance drops its cached catalog answers when this commits (see changes.ts). */
 export async function createProduct(
   db: Db,
-  input: Required<ProductInput>,
+  input: z.output<typeof productInputSchema>,
   change: CatalogChange,
 ): Promise<Product> {
   const [row] = await db
     .insert(products)
     .values(input)
-    .returning({ ...productColumns, notified: change() });
+    .returning({ ...productColumns, notified: change() })
+    .catch(skuTaken);
   if (!row) throw new Error("product insert returned nothing");
   const { notified: _notified, ...product } = row;
   return product;
@@ -163,7 +182,8 @@ export async function updateProduct(
       .update(products)
       .set({ ...patch, updatedAt: new Date() })
       .where(eq(products.id, id))
-      .returning({ ...adminProductColumns, notified: change() });
+      .returning({ ...adminProductColumns, notified: change() })
+      .catch(skuTaken);
     if (!row) return undefined;
     const { notified: _notified, ...product } = row;
     return toAdminProduct(product);

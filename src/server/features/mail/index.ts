@@ -5,8 +5,11 @@ import { type InvoiceAttachment, outboxBacklog, startMailOutbox } from "./outbox
 import { mailRenderThread } from "./render-thread.js";
 
 export type { InvoiceAttachment } from "./outbox.js";
-/** For tests of other features that send the outbox when they ask (the stock ledger's low-stock mail). */
-export { sendDueMails } from "./outbox.js";
+/**
+ * For tests of other features that send the outbox when they ask (the stock ledger's low-stock
+ * mail, the back-in-stock notices), and the reasons a mail is dropped that they check.
+ */
+export { DROPPED, sendDueMails } from "./outbox.js";
 
 /**
  * The order mails: this instance sends the outbox's due mails every MAIL_OUTBOX_INTERVAL_SECONDS
@@ -16,7 +19,8 @@ export { sendDueMails } from "./outbox.js";
 export const mailOutboxPlugin: FastifyPluginAsync<{
   mailer: Mailer;
   invoiceFor?: InvoiceAttachment;
-}> = async (app, { mailer, invoiceFor }) => {
+  unsubscribeUrl?: (noticeId: string) => string;
+}> = async (app, { mailer, invoiceFor, unsubscribeUrl }) => {
   app.gauge(
     "gearhouse_mail_outbox_backlog",
     "Order mails queued and not sent yet (due now or waiting for their next try).",
@@ -33,6 +37,7 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
         maxAttempts: app.config.mail.maxAttempts,
         perRecipientPerHour: app.config.mail.perRecipientPerHour,
         invoiceFor,
+        unsubscribeUrl,
         log: app.log,
         intervalSeconds: app.config.mail.outboxIntervalSeconds,
         reminderSeconds: app.config.mail.reminderSeconds,

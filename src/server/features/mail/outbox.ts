@@ -3,11 +3,19 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
-import { type MailKind, mailOutbox, orders, products, stockSetting, users } from "../../db/schema/index.js";
+import {
+  type MailKind,
+  mailOutbox,
+  orders,
+  products,
+  stockNotices,
+  stockSetting,
+  users,
+} from "../../db/schema/index.js";
 import { claimRecipient, releaseRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
-import type { RenderMail } from "./templates.js";
+import type { MailLinks, MailOrder, RenderMail } from "./templates.js";
 
 /**
  * The order mails' outbox. Triggers on "order" (migration 0012) write a row per order and kind in
@@ -60,6 +68,8 @@ export interface OutboxOptions {
   render?: RenderMail;
   /** Mails one address may receive an hour, every kind counted (MAIL_LIMIT_PER_RECIPIENT_PER_HOUR); unset for no cap. */
   perRecipientPerHour?: number;
+  /** The signed unsubscribe link of a back-in-stock mail (features/stock-notices); none without it. */
+  unsubscribeUrl?: (noticeId: string) => string;
   /** How long a claimed row stays its sender's (LEASE_SECONDS). */
   leaseSeconds?: number;
 }
@@ -92,11 +102,13 @@ const mailOrderColumns = {
 /** The reasons a mail is dropped without being sent, kept in its row's last_error. */
 export const DROPPED = {
   removed: "the order was removed",
+  unsubscribed: "the back-in-stock subscription was unsubscribed",
   notVerified: "the address is not verified",
   overCap: "its recipient's hourly mail cap was reached",
   settled: (status: string) => `the order is ${status} already`,
   notAdmin: "its recipient is no longer an admin",
   productRemoved: "the product was removed",
+  archived: "the product was archived",
 };
 
 /** What happens to a mail over its recipient's cap (see the module's comment). */
@@ -109,6 +121,8 @@ const OVER_CAP: Record<MailKind, "send" | "wait" | "drop"> = {
   order_expired: "drop",
   // Once per crossing, and worth having: it waits for the admin's hour to end.
   low_stock: "wait",
+  // Asked for, and one per subscription: it waits rather than be lost.
+  back_in_stock: "wait",
 };
 
 type Outcome = "sent" | "failed" | "dropped" | "waiting" | "none";
@@ -142,6 +156,71 @@ async function claimNext(db: Db, lease: string, leaseSeconds: number): Promise<C
   return claimed.rows[0];
 }
 
+type Found = { order: MailOrder; links?: MailLinks } | { dropped: string };
+
+/** An order mail's order, or why it is dropped. */
+async function orderMail(db: Db, kind: MailKind, orderId: string): Promise<Found> {
+  const [order] = await db
+    .select({ ...mailOrderColumns, verified: users.emailVerified, accountEmail: users.email })
+    .from(orders)
+    .leftJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  // Removed before its mail went out: there is nothing left to tell of.
+  if (!order) return { dropped: DROPPED.removed };
+  // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
+  if ((kind === "order_placed" || kind === "payment_reminder") && order.status !== "pending")
+    return { dropped: DROPPED.settled(order.status) };
+  // Only to an address its account has verified (an order keeps its account's address; an order
+  // whose account was removed has none left to vouch for it).
+  if (!order.verified || order.accountEmail?.toLowerCase() !== order.email.toLowerCase())
+    return { dropped: DROPPED.notVerified };
+  return { order };
+}
+
+/**
+ * A back-in-stock mail (features/stock-notices): its subscription's customer and product, told as
+ * the order mails are (the product's name and id, the customer's name and address), with the
+ * signed unsubscribe link. Dropped when the subscription was unsubscribed meanwhile, the product
+ * archived, or the customer's address is not verified.
+ */
+async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Found> {
+  const [notice] = await options.db
+    .select({
+      productId: stockNotices.productId,
+      productName: products.name,
+      stock: products.quantity,
+      archivedAt: products.archivedAt,
+      name: users.name,
+      email: users.email,
+      verified: users.emailVerified,
+    })
+    .from(stockNotices)
+    .innerJoin(products, eq(products.id, stockNotices.productId))
+    .innerJoin(users, eq(users.id, stockNotices.userId))
+    .where(eq(stockNotices.id, noticeId));
+  if (!notice) return { dropped: DROPPED.unsubscribed };
+  // Archived after the mail was queued: it is no longer sold, so it is not back.
+  if (notice.archivedAt) return { dropped: DROPPED.archived };
+  if (!notice.verified) return { dropped: DROPPED.notVerified };
+  const order: MailOrder = {
+    id: noticeId,
+    productId: notice.productId,
+    productName: notice.productName,
+    name: notice.name,
+    email: notice.email,
+    quantity: notice.stock,
+    unitPrice: 0,
+    totalPrice: 0,
+    expiresAt: null,
+    paidAt: null,
+    transactionId: null,
+    carrier: null,
+    trackingNumber: null,
+  };
+  const links = options.unsubscribeUrl && { unsubscribe: options.unsubscribeUrl(noticeId) };
+  return { order, links: links || undefined };
+}
+
 /** Takes one due mail, if any, and sends it (see the module's comment). */
 async function sendOne(options: OutboxOptions): Promise<Outcome> {
   const { db, mailer, publicUrl, maxAttempts } = options;
@@ -170,22 +249,13 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
   };
 
   if (row.kind === "low_stock") return sendLowStock(options, row, settle, drop);
-  const [order] = row.order_id
-    ? await db
-        .select({ ...mailOrderColumns, verified: users.emailVerified, accountEmail: users.email })
-        .from(orders)
-        .leftJoin(users, eq(users.id, orders.userId))
-        .where(eq(orders.id, row.order_id))
-    : [];
-  // Removed before its mail went out: there is nothing left to tell of.
-  if (!order) return drop(DROPPED.removed);
-  // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
-  if ((row.kind === "order_placed" || row.kind === "payment_reminder") && order.status !== "pending")
-    return drop(DROPPED.settled(order.status));
-  // Only to an address its account has verified (an order keeps its account's address; an order
-  // whose account was removed has none left to vouch for it).
-  if (!order.verified || order.accountEmail?.toLowerCase() !== order.email.toLowerCase())
-    return drop(DROPPED.notVerified);
+  const found: Found = !row.order_id
+    ? { dropped: DROPPED.removed }
+    : row.kind === "back_in_stock"
+      ? await noticeMail(options, row.order_id)
+      : await orderMail(db, row.kind, row.order_id);
+  if ("dropped" in found) return drop(found.dropped);
+  const { order, links } = found;
   const capped = options.perRecipientPerHour !== undefined;
   if (capped) {
     const rule = OVER_CAP[row.kind];
@@ -205,7 +275,7 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
   }
   try {
     const invoice = row.kind === "payment_receipt" ? await options.invoiceFor?.(order.id) : undefined;
-    const mail = await (options.render ?? renderHere)(row.kind, order, publicUrl, invoice?.number);
+    const mail = await (options.render ?? renderHere)(row.kind, order, publicUrl, invoice?.number, links);
     await mailer.send({
       to: order.email,
       ...mail,

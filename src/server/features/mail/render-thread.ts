@@ -56,8 +56,8 @@ export function mailRenderThread(options: MailRenderOptions = {}): MailRenderer 
     },
   });
   return {
-    render: async (kind, order, publicUrl, invoiceNumber) =>
-      (await thread.ask({ kind, order, publicUrl, invoiceNumber })).mail,
+    render: async (kind, order, publicUrl, invoiceNumber, links) =>
+      (await thread.ask({ kind, order, publicUrl, invoiceNumber, links })).mail,
     close: () => thread.close(),
   };
 }

@@ -3,7 +3,7 @@
 import { parentPort } from "node:worker_threads";
 import { lowerThisThread, type ThreadReady } from "../../lib/threads.js";
 import type { OrderMailKind } from "./templates.js";
-import { type MailOrder, type RenderedMail, renderMail } from "./templates.js";
+import { type MailLinks, type MailOrder, type RenderedMail, renderMail } from "./templates.js";
 
 export interface RenderRequest {
   id: number;
@@ -11,6 +11,7 @@ export interface RenderRequest {
   order: MailOrder;
   publicUrl: string;
   invoiceNumber?: string;
+  links?: MailLinks;
 }
 
 export type RenderReply = { id: number; mail: RenderedMail } | { id: number; error: string };
@@ -18,11 +19,11 @@ export type RenderReply = { id: number; mail: RenderedMail } | { id: number; err
 const port = parentPort;
 if (port) {
   const tid = lowerThisThread();
-  port.on("message", async ({ id, kind, order, publicUrl, invoiceNumber }: RenderRequest) => {
+  port.on("message", async ({ id, kind, order, publicUrl, invoiceNumber, links }: RenderRequest) => {
     try {
       port.postMessage({
         id,
-        mail: await renderMail(kind, order, publicUrl, invoiceNumber),
+        mail: await renderMail(kind, order, publicUrl, invoiceNumber, links),
       } satisfies RenderReply);
     } catch (error) {
       port.postMessage({

@@ -37,6 +37,11 @@ export interface MailOrder {
   trackingNumber: string | null;
 }
 
+/** Links a mail carries besides the shop's own: a back-in-stock mail's signed unsubscribe link. */
+export interface MailLinks {
+  unsubscribe?: string;
+}
+
 export interface RenderedMail {
   subject: string;
   html: string;
@@ -61,7 +66,14 @@ const when = (at: Date) =>
 const colors = { text: "#1f2937", muted: "#4b5563", accent: "#7c3aed", line: "#e5e7eb" };
 const paragraph = { color: colors.text, fontSize: "15px", lineHeight: "22px" };
 
-function Layout(props: { preview: string; name: string; publicUrl: string; children: ReactNode }) {
+function Layout(props: {
+  preview: string;
+  name: string;
+  publicUrl: string;
+  children: ReactNode;
+  /** The footer of a mail that is not about an order (a back-in-stock mail's). */
+  footer?: ReactNode;
+}) {
   return (
     <Html lang="en">
       <Head />
@@ -76,7 +88,11 @@ function Layout(props: { preview: string; name: string; publicUrl: string; child
           <Text style={paragraph}>{m.signature}</Text>
           <Hr style={{ borderColor: colors.line }} />
           <Text style={{ color: colors.muted, fontSize: "13px" }}>
-            {m.footer} <Link href={`${props.publicUrl}/dashboard`}>{m.myOrders}</Link>
+            {props.footer ?? (
+              <>
+                {m.footer} <Link href={`${props.publicUrl}/dashboard`}>{m.myOrders}</Link>
+              </>
+            )}
           </Text>
         </Container>
       </Body>
@@ -125,12 +141,19 @@ interface Parts {
   subject: string;
   preview: string;
   body: ReactNode;
+  footer?: ReactNode;
 }
 
-/** The mails about an order (low_stock is about a product: renderLowStockMail). */
+/** The mails about an order, and back_in_stock told like one (low_stock is about a product: renderLowStockMail). */
 export type OrderMailKind = Exclude<MailKind, "low_stock">;
 
-function parts(kind: OrderMailKind, order: MailOrder, publicUrl: string, invoiceNumber?: string): Parts {
+function parts(
+  kind: OrderMailKind,
+  order: MailOrder,
+  publicUrl: string,
+  invoiceNumber?: string,
+  links?: MailLinks,
+): Parts {
   const pay = `${publicUrl}/dashboard/payment/${order.id}`;
   /** Every order mail: its subject and preview, its lead, the order's lines, then what is its own. */
   const mail = (
@@ -191,6 +214,26 @@ function parts(kind: OrderMailKind, order: MailOrder, publicUrl: string, invoice
         m.expired.lead,
         order.productId && <Action href={`${publicUrl}/tool/${order.productId}`}>{m.expired.again}</Action>,
       );
+    case "back_in_stock": {
+      // `order` is the subscription (outbox.ts): its product, and the stock as the mail is sent.
+      const t = m.backInStock;
+      return {
+        subject: t.subject(order.productName),
+        preview: t.preview,
+        body: (
+          <>
+            <Text style={paragraph}>{t.lead(order.productName)}</Text>
+            <Text style={paragraph}>{t.stock(order.quantity)}</Text>
+            <Action href={`${publicUrl}/tool/${order.productId}`}>{t.view}</Action>
+          </>
+        ),
+        footer: (
+          <>
+            {t.footer} {links?.unsubscribe && <Link href={links.unsubscribe}>{t.unsubscribe}</Link>}
+          </>
+        ),
+      };
+    }
   }
 }
 
@@ -198,17 +241,18 @@ export type RenderMail = typeof renderMail;
 
 /**
  * The mail of `kind` about `order`, as HTML and as plain text. `invoiceNumber`: the receipt's
- * attached invoice, when there is one.
+ * attached invoice, when there is one; `links`: a back-in-stock mail's unsubscribe link.
  */
 export async function renderMail(
   kind: OrderMailKind,
   order: MailOrder,
   publicUrl: string,
   invoiceNumber?: string,
+  links?: MailLinks,
 ): Promise<RenderedMail> {
-  const { subject, preview, body } = parts(kind, order, publicUrl, invoiceNumber);
+  const { subject, preview, body, footer } = parts(kind, order, publicUrl, invoiceNumber, links);
   const element = (
-    <Layout preview={preview} name={order.name} publicUrl={publicUrl}>
+    <Layout preview={preview} name={order.name} publicUrl={publicUrl} footer={footer}>
       {body}
     </Layout>
   );

@@ -5,19 +5,14 @@ import { adminMessages } from "../../../shared/messages/admin.js";
 import type { OrderFilter } from "../../../shared/orders.js";
 import type { Database, Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
+import { BOM, CRLF, cell, quote, quoted } from "../../lib/csv.js";
 import { cursorAt, keysetWindow } from "../../lib/keyset.js";
 import type { KeyCursor } from "../../lib/paging.js";
 import { filterCondition } from "./list.js";
 
 /**
- * The CSV export of Manage Orders' current filter (RFC 4180: comma-separated, CRLF line ends,
- * every cell quoted, quotes doubled), made safe for spreadsheets: a cell that a spreadsheet would
- * read as a formula (starting with =, +, -, @, a tab or a carriage return) starts with a ' instead,
- * as OWASP advises against CSV injection. Every cell is quoted, not only those holding a comma: a
- * spreadsheet set to another list separator (Excel with `;` in much of Europe) or reading tabs
- * splits a line at those, and an unquoted `safe;=1+1;@cmd` then gave it a cell `=1+1` that it
- * evaluated (issue 28). With every cell quoted, each separator a customer typed stays inside quotes
- * whichever separator the reader uses. A UTF-8 byte order mark lets Excel read names such as
+ * The CSV export of Manage Orders' current filter, its cells quoted and made safe for spreadsheets
+ * as every export of the shop's (lib/csv.ts). A UTF-8 byte order mark lets Excel read names such as
  * Müller correctly.
  *
  * PostgreSQL writes each order's line, so the server handles one string per order rather than
@@ -27,8 +22,6 @@ import { filterCondition } from "./list.js";
 
 /** Orders per query: the export reads the list in keyset batches, so memory stays flat at any size. */
 const EXPORT_BATCH = 1_000;
-const BOM = "\uFEFF";
-const CRLF = "\r\n";
 
 const c = adminMessages.orders.csv;
 /** The header's cells: the shop's own texts, quoted like every other cell (HEADER_LINE). */
@@ -54,22 +47,7 @@ export const CSV_HEADER = [
   c.trackingNumber,
 ];
 
-/** A text the server writes as one quoted cell, quotes doubled. */
-const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 const HEADER_LINE = CSV_HEADER.map(quoted).join(",");
-
-/** Any value as a quoted cell, quotes doubled; null is an empty one (""). */
-function quote(value: SQL): SQL {
-  return sql`'"' || replace(coalesce(${value}, ''), '"', '""') || '"'`;
-}
-
-/**
- * A text column as a cell: formula-like text gets a leading ', then the cell is quoted. The tab
- * and CR in the pattern are those characters themselves (this is a JavaScript template).
- */
-function cell(value: SQL): SQL {
-  return quote(sql`(case when ${value} ~ '^[-=+@\t\r]' then '''' || ${value} else ${value} end)`);
-}
 
 /** A moment as ISO 8601 in UTC, to the millisecond; null stays null (an empty cell). */
 function utc(moment: SQL): SQL {

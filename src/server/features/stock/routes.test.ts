@@ -285,6 +285,33 @@ describe("low-stock alerts", () => {
     expect(await db().select().from(lowStockProducts).where(eq(lowStockProducts.productId, id))).toEqual([]);
   });
 
+  it("leaves archived products off the list and unalerted; a restore puts one back, with no mail", async () => {
+    const onList = (id: string) =>
+      db().select().from(lowStockProducts).where(eq(lowStockProducts.productId, id));
+    const inOverview = async (id: string) => {
+      const body: AdminOverview = (await get("/api/admin/overview")).json();
+      return body.lowStock.some((item) => item.id === id);
+    };
+    const id = await stockedProduct(db(), 5);
+    expect(await onList(id)).toHaveLength(1);
+    expect(await inOverview(id)).toBe(true);
+    const archived = await fromShop(ctx.app, "POST", `/api/products/${id}/archive`, admin.cookie);
+    expect(archived.statusCode, archived.body).toBe(200);
+    expect(await onList(id)).toEqual([]);
+    expect(await inOverview(id)).toBe(false);
+    // Its stock falls (an adjustment) or the default rises: still off the list, and no mail.
+    const mailsBefore = (await lowStockMails(id)).length;
+    await adjust(id, { mode: "remove", units: 2, note: "Written off" });
+    expect(await applyLowStockDefault(db(), 80)).toBe(true);
+    expect(await applyLowStockDefault(db(), 50)).toBe(true);
+    expect(await onList(id)).toEqual([]);
+    expect(await lowStockMails(id)).toHaveLength(mailsBefore);
+    // Restored: back on the list, as its stock is low, without a mail.
+    await fromShop(ctx.app, "POST", `/api/products/${id}/restore`, admin.cookie);
+    expect(await onList(id)).toMatchObject([{ quantity: 3, threshold: 50 }]);
+    expect(await lowStockMails(id)).toHaveLength(mailsBefore);
+  });
+
   it("follows a new shop default for the products without their own, with no mail", async () => {
     const id = await stockedProduct(db(), 70);
     const before = (await lowStockMails(id)).length;

@@ -167,7 +167,7 @@ export async function applyLowStockDefault(db: Db, threshold: number): Promise<b
     await tx.execute(sql`
       insert into ${lowStockProducts} (product_id, name, quantity, threshold)
       select id, name, quantity, ${threshold}::int from ${products}
-      where low_stock_threshold is null and quantity < ${threshold}
+      where low_stock_threshold is null and quantity < ${threshold} and archived_at is null
       on conflict (product_id) do update set quantity = excluded.quantity, threshold = excluded.threshold`);
     return true;
   });

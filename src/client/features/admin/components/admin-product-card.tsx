@@ -22,18 +22,26 @@ import { useArchiveProduct } from "../api/archive-product.js";
 import { useDeleteProduct } from "../api/delete-product.js";
 import { adminProductQueryOptions } from "../api/get-admin-products.js";
 import { useUpdateProduct } from "../api/update-product.js";
-import { CategoryField, DescriptionField, NameField, PriceField, StockField } from "./product-fields.js";
+import {
+  CategoryField,
+  DescriptionField,
+  NameField,
+  PriceField,
+  SkuField,
+  StockField,
+} from "./product-fields.js";
 
 const text = adminMessages.products;
 
 /** Every field of a product; the image is a file until it is uploaded, then its URL joins them. */
 const editSchema = productInputSchema.omit({ image: true });
 type EditInput = z.input<typeof editSchema>;
-const FIELDS: readonly Path<EditInput>[] = ["name", "category", "price", "quantity", "description"];
+const FIELDS: readonly Path<EditInput>[] = ["name", "sku", "category", "price", "quantity", "description"];
 
 function editFields(product: AdminProduct): EditInput {
   return {
     name: product.name,
+    sku: product.sku,
     category: product.category,
     price: product.price,
     quantity: product.quantity,
@@ -98,6 +106,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
       }}
     >
       <NameField error={errors.name?.message} {...register("name")} />
+      <SkuField editing error={errors.sku?.message} {...register("sku")} />
       <CategoryField error={errors.category?.message} {...register("category")} />
       <div className="grid grid-cols-2 gap-3">
         <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />

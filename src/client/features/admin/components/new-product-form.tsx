@@ -12,14 +12,21 @@ import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
-import { CategoryField, DescriptionField, NameField, PriceField, StockField } from "./product-fields.js";
+import {
+  CategoryField,
+  DescriptionField,
+  NameField,
+  PriceField,
+  SkuField,
+  StockField,
+} from "./product-fields.js";
 
 const text = adminMessages.products;
 
 /** The form's fields; the image is a file until it is uploaded, then its URL joins them. */
 const formSchema = productInputSchema.omit({ image: true });
 type FormInput = z.input<typeof formSchema>;
-const FIELDS: readonly Path<FormInput>[] = ["name", "price", "quantity", "description", "category"];
+const FIELDS: readonly Path<FormInput>[] = ["name", "sku", "price", "quantity", "description", "category"];
 
 /**
  * Add Product: the image goes to /api/uploads first; only once it is stored is the product posted
@@ -86,6 +93,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     >
       <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
       <NameField error={errors.name?.message} {...register("name")} />
+      <SkuField error={errors.sku?.message} {...register("sku")} />
       <div className="grid gap-5 sm:grid-cols-3">
         <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
         <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />

@@ -1,6 +1,7 @@
 import type { UseFormRegisterReturn } from "react-hook-form";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
+import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
 import { SelectField } from "../../../components/select-field.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
@@ -28,6 +29,19 @@ export function DescriptionField({ error, ...registration }: Props) {
 
 export function NameField({ error, ...registration }: Props) {
   return <TextField label={text.name} autoComplete="off" error={error} {...registration} />;
+}
+
+/** The product's SKU: optional on Add Product (the shop makes one), unique; `editing`: a card's Edit. */
+export function SkuField({ error, editing = false, ...registration }: Props & { editing?: boolean }) {
+  return (
+    <TextField
+      label={catalogCsvMessages.sku}
+      hint={editing ? catalogCsvMessages.skuEditHint : catalogCsvMessages.skuHint}
+      autoComplete="off"
+      error={error}
+      {...registration}
+    />
+  );
 }
 
 /** The categories, with a disabled "Choose a category" first while none is chosen (Add Product). */
