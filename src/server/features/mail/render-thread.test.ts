@@ -23,11 +23,18 @@ const order: MailOrder = {
 
 /** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
 function threadNiceValues(): number[] {
-  return readdirSync("/proc/self/task").map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+  return readdirSync("/proc/self/task").flatMap((tid) => {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    } catch (error) {
+      // A thread that ended between the listing and the read (an ended render thread) has none.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
     // The fields after the name in parentheses, which may hold spaces: state is field 3.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[19 - 3]);
+    return [Number(fields[19 - 3])];
   });
 }
 
