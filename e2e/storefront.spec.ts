@@ -8,6 +8,7 @@ import { contentMessages } from "../src/shared/messages/content.js";
 import { dashboardMessages } from "../src/shared/messages/dashboard.js";
 import { homeMessages } from "../src/shared/messages/home.js";
 import { paymentMessages } from "../src/shared/messages/payments.js";
+import { stockNoticeMessages } from "../src/shared/messages/stock-notices.js";
 import { expectAccessible } from "./support/axe.js";
 import { expect, test } from "./support/fixtures.js";
 
@@ -340,6 +341,8 @@ test.describe("signed in", () => {
       dashboardMessages.myOrders,
       dashboardMessages.addReview,
       dashboardMessages.myProfile,
+      // Gearhouse's own page (issue 31), after the spec's menu.
+      stockNoticeMessages.list.title,
     ]);
     await menu.getByRole("link", { name: dashboardMessages.myProfile }).click();
     await expect(page).toHaveURL("/dashboard/myProfile");

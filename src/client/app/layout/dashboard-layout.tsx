@@ -13,7 +13,6 @@ type Item = { to: string; label: string; end?: boolean };
 const USER_ITEMS: readonly Item[] = [
   { to: paths.dashboard.root, label: text.myOrders, end: true },
   { to: paths.dashboard.addReview, label: text.addReview },
-  { to: paths.dashboard.stockNotices, label: stockNoticeMessages.list.title },
 ];
 
 // The product's (docs/product.md) four admin entries, after the overview Gearhouse adds for an admin's arrival.
@@ -22,15 +21,27 @@ const ADMIN_ITEMS: readonly Item[] = [
   { to: paths.dashboard.users, label: text.users },
   { to: paths.dashboard.manageOrders, label: text.manageOrders },
   { to: paths.dashboard.addProduct, label: text.addProduct },
-  { to: paths.dashboard.importProducts, label: catalogCsvMessages.import.title },
   { to: paths.dashboard.admin, label: text.makeAdmin },
 ];
 
 const EVERYONE_ITEMS: readonly Item[] = [{ to: paths.dashboard.myProfile, label: text.myProfile }];
 
+// Pages Gearhouse adds (issue 31), after the spec's menu, so its entries keep their order.
+const USER_EXTRAS: readonly Item[] = [
+  { to: paths.dashboard.stockNotices, label: stockNoticeMessages.list.title },
+];
+const ADMIN_EXTRAS: readonly Item[] = [
+  { to: paths.dashboard.importProducts, label: catalogCsvMessages.import.title },
+];
+
 function Sidebar() {
   const { user } = useSession();
-  const items = [...(user?.role === "admin" ? ADMIN_ITEMS : USER_ITEMS), ...EVERYONE_ITEMS];
+  const admin = user?.role === "admin";
+  const items = [
+    ...(admin ? ADMIN_ITEMS : USER_ITEMS),
+    ...EVERYONE_ITEMS,
+    ...(admin ? ADMIN_EXTRAS : USER_EXTRAS),
+  ];
   return (
     <nav aria-label={text.menu} className="lg:sticky lg:top-24 lg:h-fit">
       <p className="px-4 text-sm font-semibold uppercase tracking-wider text-base-content/80">{text.title}</p>
