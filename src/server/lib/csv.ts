@@ -1,4 +1,6 @@
+import { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
+import type pg from "pg";
 
 /**
  * CSV cells as the shop's exports write them (the orders export, features/orders/csv.ts, and the
@@ -33,4 +35,40 @@ export function cell(value: SQL): SQL {
 /** The cells of one line, joined by commas and ended with CRLF. */
 export function csvLine(cells: SQL[]): SQL {
   return sql`${sql.join(cells, sql` || ',' || `)} || ${CRLF}`;
+}
+
+/** A row of an export's batch: its line, written by PostgreSQL, then the keys to read on after it. */
+export type LineRow = [line: string, ...keys: string[]];
+
+/**
+ * An export as a stream: the BOM and the header line, then each batch's lines as one string; the
+ * next batch (`next`, after the last row of this one) is read only once the client has taken this
+ * one, so one batch waits at most, whatever the size of the export. A batch shorter than
+ * `batchSize` is the last.
+ */
+export function csvStream<R extends LineRow>(
+  headerLine: string,
+  batchSize: number,
+  first: pg.QueryArrayResult<R>,
+  next: (last: R) => Promise<pg.QueryArrayResult<R>>,
+): Readable {
+  async function* lines(): AsyncGenerator<string> {
+    yield `${BOM}${headerLine}${CRLF}`;
+    let answer: pg.QueryArrayResult<R> | undefined = first;
+    while (answer) {
+      const rows: R[] = answer.rows;
+      // node-postgres keeps each query, its answer included, in the closure of its query_timeout
+      // timer (db/client.ts), and V8 keeps that closure in its old generation: rows left in the
+      // answer would pile up there until a full collection (over 100 MB for a million orders).
+      // Taken out of it, they die young.
+      answer.rows = [];
+      answer = undefined;
+      const last = rows.at(-1);
+      if (!last) return;
+      yield rows.map(([line]) => line).join("");
+      if (rows.length < batchSize) return;
+      answer = await next(last);
+    }
+  }
+  return Readable.from(lines(), { highWaterMark: 1 });
 }

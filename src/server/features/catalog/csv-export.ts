@@ -1,11 +1,10 @@
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import type pg from "pg";
 import { CATALOG_CSV_COLUMNS } from "../../../shared/catalog-csv.js";
 import type { Database } from "../../db/client.js";
 import { products } from "../../db/schema/index.js";
-import { BOM, CRLF, cell, csvLine, quote, quoted } from "../../lib/csv.js";
+import { cell, csvLine, csvStream, quote, quoted } from "../../lib/csv.js";
 
 /**
  * The catalog on sale as CSV, in the import's columns (so a downloaded file, edited, imports back),
@@ -40,26 +39,7 @@ export async function catalogCsv(database: Database): Promise<Readable> {
     return database.pool.query<Row>({ text: built.sql, values: built.params as unknown[], rowMode: "array" });
   };
   const first = await run();
-  return Readable.from(csvText(run, first), { highWaterMark: 1 });
-}
-
-async function* csvText(
-  run: (after?: string) => Promise<pg.QueryArrayResult<Row>>,
-  first: pg.QueryArrayResult<Row>,
-): AsyncGenerator<string> {
-  yield `${BOM}${HEADER_LINE}${CRLF}`;
-  let answer: pg.QueryArrayResult<Row> | undefined = first;
-  while (answer) {
-    const rows: Row[] = answer.rows;
-    // As the orders export (features/orders/csv.ts): rows left in the answer live long.
-    answer.rows = [];
-    answer = undefined;
-    const last = rows.at(-1);
-    if (!last) return;
-    yield rows.map(([line]) => line).join("");
-    if (rows.length < EXPORT_BATCH) return;
-    answer = await run(last[1]);
-  }
+  return csvStream(HEADER_LINE, EXPORT_BATCH, first, (last) => run(last[1]));
 }
 
 function batchQueryOf(after: string | undefined) {
