@@ -13,7 +13,7 @@ import type pg from "pg";
  * line, so the server handles one string per row.
  */
 
-export const BOM = "\uFEFF";
+const BOM = "\uFEFF";
 export const CRLF = "\r\n";
 
 /** A text the server writes as one quoted cell, quotes doubled (a header's). */
