@@ -14,7 +14,14 @@ import type { TestUser } from "../users.js";
  * load.
  */
 
-const BACKLOG = 10;
+const BACKLOG = 8;
+/**
+ * A photo the worker takes about 40 ms of CPU for (1200 x 1200 took 345 ms). The worker runs under
+ * SCHED_IDLE, so beside two busy processes (`stress-ng --cpu 2`) it gets the CPU only now and then:
+ * ten of the larger ones did not finish within the test's 180 s there. The order of completions is
+ * what is tested, and a smaller photo keeps the backlog a backlog all the same.
+ */
+const PHOTO_SIDE = 400;
 
 // One account's backlog: more uploads under way at once than UPLOAD_CONCURRENCY_PER_ACCOUNT allows.
 const ctx = setUpTestApp(UPLOADS_UNLIMITED);
@@ -25,7 +32,7 @@ const upload = (user: TestUser, bytes: Uint8Array) => postUpload(ctx.app, user.c
 
 describe("fair turns at the image worker", () => {
   it(`lets another account's upload pass a backlog of ${BACKLOG} photos after at most 2 of them`, async () => {
-    const [photo, small] = await Promise.all([noisyJpeg(1200, 1200), tinyPng(1)]);
+    const [photo, small] = await Promise.all([noisyJpeg(PHOTO_SIDE, PHOTO_SIDE), tinyPng(1)]);
     const finished: string[] = [];
     const send = (user: TestUser, bytes: Uint8Array, label: string) =>
       upload(user, bytes).then((res) => {
@@ -45,8 +52,8 @@ describe("fair turns at the image worker", () => {
     const quick = send(light, small, "B");
     await Promise.all([...backlog, quick]);
 
-    // The other upload really came behind a backlog…
-    expect(BACKLOG - doneBefore, finished.join(" ")).toBeGreaterThanOrEqual(BACKLOG / 2);
+    // The other upload really came behind a backlog, longer than the 2 it may wait for…
+    expect(BACKLOG - doneBefore, finished.join(" ")).toBeGreaterThanOrEqual(3);
     // …and waited for the photo under way when it came, and perhaps the next (first come, first
     // served, it waited for all of them).
     const passedIt = finished.indexOf("B") - doneBefore;
