@@ -90,9 +90,12 @@ export class CatalogListener {
            from unnest($2::text[]) as id`,
           [CATALOG_CHANNEL, ids],
         );
-      } catch {
-        // Cut off (onLost logs the outage): they go once the connection is back.
+      } catch (error) {
+        // Cut off (onLost logs the outage): they go once the connection is back. Refused on a
+        // connection still up (a statement timeout, say): they go with the next announcement.
         for (const id of ids) this.unannounced.add(id);
+        if (this.live() === client)
+          this.log.warn({ err: error }, "catalog change notices not sent; they go with the next ones");
         return;
       }
     }
