@@ -114,6 +114,18 @@ async function writeLandingPages(config: ResolvedConfig, outDir: string) {
     return into;
   };
   const entry = staticGraph("index.html");
+  // The entry's imports, each after what it imports: boot.ts runs them one task at a time, in the
+  // order the browser would run them as one graph (dependencies first).
+  const runOrder = (key: string, seen = new Set<string>(), order: string[] = []): string[] => {
+    if (seen.has(key)) return order;
+    seen.add(key);
+    for (const imported of manifest[key]?.imports ?? []) runOrder(imported, seen, order);
+    order.push(key);
+    return order;
+  };
+  const steps = runOrder("index.html")
+    .filter((key) => key !== "index.html")
+    .map((key) => `/${manifest[key]?.file}`);
   const boot = manifest["boot.ts"]?.file;
   if (!boot) throw new Error("boot.ts is no entry of the build (build.rolldownOptions.input)");
   const html = readFileSync(path.join(outDir, "index.html"), "utf8");
@@ -156,7 +168,7 @@ async function writeLandingPages(config: ResolvedConfig, outDir: string) {
         .replace(
           root,
           (_match, end: string) =>
-            `<div id="root" data-prerendered="${page.path}" data-entry="${entryFile}" data-chunks="${imported.join(" ")}">${markup}</div>${end}`,
+            `<div id="root" data-prerendered="${page.path}" data-entry="${entryFile}" data-chunks="${imported.join(" ")}" data-steps="${steps.join(" ")}">${markup}</div>${end}`,
         ),
     );
   }

@@ -98,6 +98,29 @@ test.describe("prerendered landing pages", () => {
     await expect(page.getByRole("button", { name: accountMessages.form.signIn, exact: true })).toBeEnabled();
   });
 
+  test("/login is usable before zod has loaded; its form still checks what is sent", async ({ page }) => {
+    // zod and the form's schema load once the form gets the focus (use-schema-form.ts), not with the
+    // page (docs/decisions/first-page-main-thread.md).
+    const zod = /\/assets\/zod-[^/]*\.js$/;
+    const early: string[] = [];
+    page.on("request", (request) => {
+      if (zod.test(request.url())) early.push(request.url());
+    });
+    await page.goto("/login");
+    const signIn = page.getByRole("button", { name: accountMessages.form.signIn, exact: true });
+    await expect(signIn).toBeEnabled();
+    await page.waitForLoadState("networkidle");
+    expect(early, "zod loaded with the page").toEqual([]);
+    const loaded = page.waitForRequest(zod);
+    await signIn.click();
+    await loaded;
+    const form = page.getByRole("main");
+    await expect(form.getByText(accountMessages.emailRequired, { exact: true })).toBeVisible();
+    await expect(form.getByText(accountMessages.passwordRequired, { exact: true })).toBeVisible();
+    await form.getByLabel(accountMessages.form.email).fill("not-an-email");
+    await expect(form.getByText(accountMessages.emailInvalid, { exact: true })).toBeVisible();
+  });
+
   test("what a visitor types or picks in /tools before its code runs is applied once it runs", async ({
     page,
   }) => {

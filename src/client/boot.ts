@@ -8,6 +8,24 @@ const entry = root?.dataset.entry;
 /** A page opened in a background tab paints no frame; its code starts after this long anyway. */
 const LATEST_START_MS = 1_000;
 
+/** Resolves in a task of its own, so the browser may paint and answer input in between. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs the entry's imports one at a time (`data-steps`: each after what it imports, as the browser
+ * would run the whole graph), each in a task of its own, then the entry. Imported as one graph, the
+ * framework, the app's modules and the entry ran in one task that held the main thread for a
+ * quarter of a second on a slow phone (docs/decisions/first-page-main-thread.md). The order is the
+ * same, so the code runs as it would have.
+ */
+async function run(entry: string, steps: string[]) {
+  for (const step of steps) {
+    await import(/* @vite-ignore */ step);
+    await nextTask();
+  }
+  await import(/* @vite-ignore */ entry);
+}
+
 let started = false;
 function start() {
   if (started || !root || !entry) return;
@@ -20,7 +38,7 @@ function start() {
     link.href = href;
     document.head.append(link);
   }
-  void import(/* @vite-ignore */ entry);
+  void run(entry, (root.dataset.steps ?? "").split(" ").filter(Boolean));
 }
 
 if (entry) {

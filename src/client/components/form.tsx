@@ -1,8 +1,10 @@
-import type { FormEventHandler, ReactNode } from "react";
+import type { FocusEventHandler, FormEventHandler, ReactNode } from "react";
 import { FormAlert } from "./form-alert.js";
 
 export type FormProps = {
   onSubmit: FormEventHandler<HTMLFormElement>;
+  /** When anything in the form gets the focus, e.g. to load what its check needs (use-schema-form.ts). */
+  onFocusCapture?: FocusEventHandler<HTMLFormElement>;
   /** The form's own error from the server (`errors.root.server`, see lib/form-errors.ts). */
   serverError: { message?: string | undefined } | undefined;
   /** Shown under the server's message, e.g. a link to what can be done about it. */
@@ -18,6 +20,7 @@ export type FormProps = {
  */
 export function Form({
   onSubmit,
+  onFocusCapture,
   serverError,
   serverErrorAction,
   actions,
@@ -25,7 +28,7 @@ export function Form({
   children,
 }: FormProps & { className?: string }) {
   return (
-    <form onSubmit={onSubmit} noValidate className={className}>
+    <form onSubmit={onSubmit} onFocusCapture={onFocusCapture} noValidate className={className}>
       {children}
       {serverError ? (
         <FormAlert>

@@ -2,7 +2,8 @@ import { orderMessages } from "../../shared/messages/orders.js";
 
 const dates = orderMessages.dates;
 // Here rather than in lib/format.ts, which the home page loads: only dashboard pages show a deadline.
-const dayAndTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+// Made on first use (see shared/format.ts): the first formatter loads the locale's data.
+let dayAndTime: Intl.DateTimeFormat | undefined;
 
 type Props = {
   /** When the unpaid order's hold ends (ISO 8601). */
@@ -20,5 +21,6 @@ type Props = {
 export function PayDeadline({ expiresAt, minutesLeft, className = "" }: Props) {
   if (minutesLeft <= 0) return <p className={`text-error ${className}`}>{dates.holdEnded}</p>;
   const left = dates.left(Math.floor(minutesLeft / 60), minutesLeft % 60);
+  dayAndTime ??= new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
   return <p className={className}>{dates.payWithin(left, dayAndTime.format(new Date(expiresAt)))}</p>;
 }

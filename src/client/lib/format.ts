@@ -1,14 +1,16 @@
 export { formatPrice } from "../../shared/format.js";
 
-const count = new Intl.NumberFormat("en-US");
+// Made on first use, as in shared/format.ts: the first formatter loads the locale's data.
+let count: Intl.NumberFormat | undefined;
+let day: Intl.DateTimeFormat | undefined;
 
 export function formatCount(value: number): string {
+  count ??= new Intl.NumberFormat("en-US");
   return count.format(value);
 }
 
-const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
-
 /** When something happened, as a day in the visitor's time zone, e.g. "Nov 23, 2026". */
 export function formatDay(iso: string): string {
+  day ??= new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
   return day.format(new Date(iso));
 }

@@ -1,5 +1,4 @@
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { signInSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { EmailField, PasswordField } from "../../../components/account-fields.js";
 import { Form } from "../../../components/form.js";
@@ -12,6 +11,13 @@ import { useSignIn } from "../api/sign-in.js";
 import { AuthCard } from "../components/auth-card.js";
 import { OtherWaysIn } from "../components/other-ways-in.js";
 import { safeRedirect, withRedirect } from "../utils/redirect.js";
+
+/**
+ * The form's schema, and zod with it, load apart from the page: /login is often the first page a
+ * visitor opens, and its form is usable sooner without them (docs/decisions/first-page-main-thread.md).
+ * They start loading when the form gets the focus; its first check waits for them.
+ */
+const loadSchema = () => import("../../../../shared/accounts.js").then((m) => m.signInSchema);
 
 const text = accountMessages.pages;
 const form = accountMessages.form;
@@ -30,7 +36,7 @@ export function LoginPage() {
   const returnedError = googleError(params.get("error"));
   const navigate = useNavigate();
   const signIn = useSignIn();
-  const { register, handleSubmit, setError, formState } = useSchemaForm(signInSchema, {
+  const { register, handleSubmit, setError, formState } = useSchemaForm(loadSchema, {
     defaultValues: { email: "", password: "" },
   });
   const { errors } = formState;
@@ -47,6 +53,7 @@ export function LoginPage() {
       {returnedError ? <FormAlert>{returnedError}</FormAlert> : null}
       <Form
         onSubmit={onSubmit}
+        onFocusCapture={() => void loadSchema()}
         serverError={errors.root?.server}
         actions={<SubmitButton pending={signIn.isPending}>{form.signIn}</SubmitButton>}
       >

@@ -1,5 +1,5 @@
 import useEmblaCarousel from "embla-carousel-react";
-import { useCallback, useEffect, useState } from "react";
+import { startTransition, useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { SLIDER_INTERVAL_MS } from "../../../../shared/constants.js";
 import { homeMessages } from "../../../../shared/messages/home.js";
@@ -46,6 +46,16 @@ function ArrowButton({
 export function HeroSlider() {
   const reducedMotion = usePrefersReducedMotion();
   const [emblaRef, emblaApi] = useEmblaCarousel({ loop: true });
+  // Embla's ref is a state setter. Called as React commits the hydrated page, it would have the
+  // page drawn again at once, with every effect of the page and Embla's start in the same long
+  // task; as a transition, that comes after, in tasks of its own
+  // (docs/decisions/first-page-main-thread.md).
+  const viewportRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      startTransition(() => emblaRef(node));
+    },
+    [emblaRef],
+  );
   const [selected, setSelected] = useState(0);
   const [playChoice, setPlayChoice] = useState<boolean | null>(null);
   const [hovered, setHovered] = useState(false);
@@ -84,7 +94,7 @@ export function HeroSlider() {
         if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
       }}
     >
-      <div ref={emblaRef} className="overflow-hidden">
+      <div ref={viewportRef} className="overflow-hidden">
         <div className="flex" aria-live={playing ? "off" : "polite"}>
           {SLIDES.map((slide, index) => {
             const copy = text.slides[slide.key];

@@ -2,9 +2,11 @@ import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import type { Review } from "../../../../shared/reviews.js";
 import { StarRating } from "./star-rating.js";
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
+// Made on first use (see shared/format.ts): the first formatter loads the locale's data.
+let dateFormat: Intl.DateTimeFormat | undefined;
 
 export function ReviewCard({ review }: { review: Review }) {
+  dateFormat ??= new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
   return (
     <figure className="card h-full border border-base-content/10 bg-base-200">
       <div className="card-body gap-4">
