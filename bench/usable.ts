@@ -14,8 +14,8 @@ import { chromium } from "playwright";
 /**
  * At most this long from navigation to a usable sign-in form, as the median of the runs. A second
  * is about where a visitor who came to sign in notices the wait; the issue saw the button disabled
- * 1.1–1.8 s on a slow machine. Whether it holds with room on a quiet machine is still to be
- * measured: this session's machine was never quiet (docs/decisions/first-page-main-thread.md).
+ * 1.1–1.8 s on a slow machine. It is not met yet: 1.3 s here, quiet (the figures and what the
+ * time goes to: docs/decisions/first-page-main-thread.md).
  */
 export const USABLE_BUDGET_MS = 1_000;
 
