@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type {
   AdminProduct,
@@ -68,24 +68,36 @@ export async function listProducts(db: Db, query: ProductListQuery): Promise<Pro
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize)
     .as("on_page");
+  const [items, counted] = await Promise.all([
+    db
+      .select(productColumns)
+      .from(products)
+      .innerJoin(onPage, eq(products.id, onPage.id))
+      .orderBy(...ORDERINGS[query.sort]),
+    countUpToLimit(db, where),
+  ]);
+  return { items, ...counted };
+}
+
+/**
+ * How many products `where` holds, exact up to SEARCH_COUNT_LIMIT ("more than 1,000" past it): a
+ * count that reads at most that many index entries, whatever the list's size.
+ */
+async function countUpToLimit(
+  db: Db,
+  where: SQL | undefined,
+): Promise<{ total: number; totalExact: boolean }> {
   const capped = db
     .select({ one: sql`1` })
     .from(products)
     .where(where)
     .limit(SEARCH_COUNT_LIMIT + 1)
     .as("capped");
-  const [rows, [count]] = await Promise.all([
-    db
-      .select(productColumns)
-      .from(products)
-      .innerJoin(onPage, eq(products.id, onPage.id))
-      .orderBy(...ORDERINGS[query.sort]),
-    db.select({ n: sql<number>`count(*)::int` }).from(capped),
-  ]);
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(capped);
   const n = count?.n ?? 0;
   return n > SEARCH_COUNT_LIMIT
-    ? { items: rows, total: SEARCH_COUNT_LIMIT, totalExact: false }
-    : { items: rows, total: n, totalExact: true };
+    ? { total: SEARCH_COUNT_LIMIT, totalExact: false }
+    : { total: n, totalExact: true };
 }
 
 /** A product, archived or not (the caller tells a visitor an archived one is no longer sold). */
@@ -110,13 +122,7 @@ export async function listAdminProducts(db: Db, query: AdminProductListQuery): P
   const order = query.archived
     ? [desc(products.archivedAt), desc(products.id)]
     : [desc(products.createdAt), desc(products.id)];
-  const capped = db
-    .select({ one: sql`1` })
-    .from(products)
-    .where(where)
-    .limit(SEARCH_COUNT_LIMIT + 1)
-    .as("capped");
-  const [rows, [count]] = await Promise.all([
+  const [rows, counted] = await Promise.all([
     db
       .select(adminProductColumns)
       .from(products)
@@ -124,13 +130,9 @@ export async function listAdminProducts(db: Db, query: AdminProductListQuery): P
       .orderBy(...order)
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
-    db.select({ n: sql<number>`count(*)::int` }).from(capped),
+    countUpToLimit(db, where),
   ]);
-  const n = count?.n ?? 0;
-  const items = rows.map(toAdminProduct);
-  return n > SEARCH_COUNT_LIMIT
-    ? { items, total: SEARCH_COUNT_LIMIT, totalExact: false }
-    : { items, total: n, totalExact: true };
+  return { items: rows.map(toAdminProduct), ...counted };
 }
 
 /** A SKU another product has is a 409, not a 500. */
