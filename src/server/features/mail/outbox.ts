@@ -223,7 +223,7 @@ async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Fou
 
 /** Takes one due mail, if any, and sends it (see the module's comment). */
 async function sendOne(options: OutboxOptions): Promise<Outcome> {
-  const { db, mailer, publicUrl, maxAttempts } = options;
+  const { db, publicUrl } = options;
   const lease = randomUUID();
   const row = await claimNext(db, lease, options.leaseSeconds ?? LEASE_SECONDS);
   if (!row) return "none";
@@ -248,20 +248,46 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     return "dropped";
   };
 
-  if (row.kind === "low_stock") return sendLowStock(options, row, settle, drop);
+  const kind = row.kind;
+  if (kind === "low_stock") return sendLowStock(options, row, settle, drop);
   const found: Found = !row.order_id
     ? { dropped: DROPPED.removed }
-    : row.kind === "back_in_stock"
+    : kind === "back_in_stock"
       ? await noticeMail(options, row.order_id)
-      : await orderMail(db, row.kind, row.order_id);
+      : await orderMail(db, kind, row.order_id);
   if ("dropped" in found) return drop(found.dropped);
   const { order, links } = found;
+  return deliver(options, row, settle, drop, order.email, "order mail", async () => {
+    const invoice = kind === "payment_receipt" ? await options.invoiceFor?.(order.id) : undefined;
+    const mail = await (options.render ?? renderHere)(kind, order, publicUrl, invoice?.number, links);
+    return {
+      ...mail,
+      attachments: invoice
+        ? [{ filename: invoice.filename, content: invoice.pdf, contentType: "application/pdf" }]
+        : undefined,
+    };
+  });
+}
+
+/**
+ * Sends the mail `compose` makes to `to`, under the recipient's hourly cap (OVER_CAP says what an
+ * over-cap mail does), and settles the row: sent, to be tried again after a backoff, or given up
+ * after maxAttempts. The same for every kind of mail.
+ */
+async function deliver(
+  options: OutboxOptions,
+  row: Claimed,
+  settle: (changes: PgUpdateSetSource<typeof mailOutbox>) => Promise<boolean>,
+  drop: (reason: string) => Promise<Outcome>,
+  to: string,
+  what: "order mail" | "low-stock mail",
+  compose: () => Promise<Omit<Parameters<Mailer["send"]>[0], "to" | "messageId">>,
+): Promise<Outcome> {
+  const { db, mailer, publicUrl, maxAttempts } = options;
   const capped = options.perRecipientPerHour !== undefined;
   if (capped) {
     const rule = OVER_CAP[row.kind];
-    const claim = await claimRecipient(db, order.email, options.perRecipientPerHour ?? 0, {
-      always: rule === "send",
-    });
+    const claim = await claimRecipient(db, to, options.perRecipientPerHour ?? 0, { always: rule === "send" });
     if (!claim.allowed && rule === "drop") return drop(DROPPED.overCap);
     if (!claim.allowed) {
       // Not a try: it waits for the recipient's hour to end, as often as it takes.
@@ -274,18 +300,10 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     }
   }
   try {
-    const invoice = row.kind === "payment_receipt" ? await options.invoiceFor?.(order.id) : undefined;
-    const mail = await (options.render ?? renderHere)(row.kind, order, publicUrl, invoice?.number, links);
-    await mailer.send({
-      to: order.email,
-      ...mail,
-      messageId: `<mail-${row.id}@${new URL(publicUrl).hostname}>`,
-      attachments: invoice
-        ? [{ filename: invoice.filename, content: invoice.pdf, contentType: "application/pdf" }]
-        : undefined,
-    });
+    const mail = await compose();
+    await mailer.send({ to, ...mail, messageId: `<mail-${row.id}@${new URL(publicUrl).hostname}>` });
   } catch (error) {
-    if (capped) await releaseRecipient(db, order.email).catch(() => {});
+    if (capped) await releaseRecipient(db, to).catch(() => {});
     const message = error instanceof Error ? error.message : String(error);
     const givenUp = row.attempts >= maxAttempts;
     await settle({
@@ -295,7 +313,7 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     });
     options.log?.[givenUp ? "error" : "warn"](
       { err: error, mail: row.id, kind: row.kind, attempts: row.attempts },
-      givenUp ? "order mail given up" : "order mail failed, to be tried again",
+      givenUp ? `${what} given up` : `${what} failed, to be tried again`,
     );
     return givenUp ? "dropped" : "failed";
   }
@@ -304,7 +322,7 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     // sender may send it again, with the same Message-ID.
     options.log?.warn(
       { mail: row.id, kind: row.kind },
-      "order mail sent after its lease ended: it may go twice (same Message-ID)",
+      `${what} sent after its lease ended: it may go twice (same Message-ID)`,
     );
   }
   return "sent";
@@ -322,7 +340,7 @@ async function sendLowStock(
   settle: (changes: PgUpdateSetSource<typeof mailOutbox>) => Promise<boolean>,
   drop: (reason: string) => Promise<Outcome>,
 ): Promise<Outcome> {
-  const { db, mailer, publicUrl, maxAttempts } = options;
+  const { db } = options;
   const [admin] = row.recipient_id
     ? await db
         .select({ name: users.name, email: users.email, verified: users.emailVerified, role: users.role })
@@ -343,42 +361,10 @@ async function sendLowStock(
         .where(eq(products.id, row.product_id))
     : [];
   if (!product) return drop(DROPPED.productRemoved);
-  const capped = options.perRecipientPerHour !== undefined;
-  if (capped) {
-    const claim = await claimRecipient(db, admin.email, options.perRecipientPerHour ?? 0);
-    if (!claim.allowed) {
-      await settle({
-        attempts: row.attempts - 1,
-        lastError: DROPPED.overCap,
-        dueAt: sql`now() + make_interval(secs => ${claim.retryAfterSeconds})`,
-      });
-      return "waiting";
-    }
-  }
-  try {
+  return deliver(options, row, settle, drop, admin.email, "low-stock mail", async () => {
     const { renderLowStockMail } = await import("./templates.js");
-    const mail = await renderLowStockMail({ ...product, adminName: admin.name }, publicUrl);
-    await mailer.send({
-      to: admin.email,
-      ...mail,
-      messageId: `<mail-${row.id}@${new URL(publicUrl).hostname}>`,
-    });
-  } catch (error) {
-    if (capped) await releaseRecipient(db, admin.email).catch(() => {});
-    const givenUp = row.attempts >= maxAttempts;
-    await settle({
-      lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500),
-      dueAt: sql`now() + make_interval(secs => ${backoffSeconds(row.attempts)})`,
-      droppedAt: givenUp ? sql`now()` : null,
-    });
-    options.log?.[givenUp ? "error" : "warn"](
-      { err: error, mail: row.id, kind: row.kind, attempts: row.attempts },
-      givenUp ? "low-stock mail given up" : "low-stock mail failed, to be tried again",
-    );
-    return givenUp ? "dropped" : "failed";
-  }
-  await settle({ sentAt: sql`now()`, lastError: null });
-  return "sent";
+    return renderLowStockMail({ ...product, adminName: admin.name }, options.publicUrl);
+  });
 }
 
 /**
