@@ -9,7 +9,7 @@
 // figure is the page's own work, not the wire's. Each run is a fresh browser context (empty cache,
 // no cookies), like each Lighthouse run.
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright";
+import { chromium } from "@playwright/test";
 
 /**
  * At most this long from navigation to a usable sign-in form, as the median of the runs. A second
@@ -55,7 +55,7 @@ const WATCH = `(() => {
   observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "readonly"] });
 })();`;
 
-export interface UsableRun {
+interface UsableRun {
   /** Since navigation, when the Sign In button was enabled with the email field typeable. */
   enabledMs: number;
   /** Since navigation, when the main thread was next free to answer a keystroke: the figure. */

@@ -8,6 +8,7 @@ import { setUpTestApp } from "../../test/app.js";
 import { bookOrder } from "../../test/payments.js";
 import { setStockDirectly, stockedProduct } from "../../test/products.js";
 import { ORIGIN, signUp, type TestUser } from "../../test/users.js";
+import type { OverviewCounts } from "./service.js";
 
 // The overview reads running counts kept by triggers (schema/overview.ts); here they race every
 // kind of change and are compared with full counts afterwards.
@@ -105,15 +106,7 @@ async function overview(): Promise<AdminOverview> {
 
 /** The overview's numbers counted the slow way, from every row. */
 async function fullCount() {
-  const { rows } = await ctx.database.db.execute<{
-    users: number;
-    unpaid: number;
-    paidNotShipped: number;
-    shipped: number;
-    refunded: number;
-    expired: number;
-    lowStockCount: number;
-  }>(sql`
+  const { rows } = await ctx.database.db.execute<OverviewCounts>(sql`
     select (select count(*) from "user")::int as "users",
            (select count(*) from "order" where status = 'pending')::int as "unpaid",
            (select count(*) from "order" where status = 'paid')::int as "paidNotShipped",

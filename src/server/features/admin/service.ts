@@ -26,15 +26,8 @@ function counted(key: string) {
 
 const ordersIn = (status: OrderStatus) => counted(`orders:${status}`);
 
-type Counts = {
-  users: number;
-  unpaid: number;
-  paidNotShipped: number;
-  shipped: number;
-  refunded: number;
-  expired: number;
-  lowStockCount: number;
-};
+/** The overview's numbers as one row: the orders' counts beside the users and the low-stock count. */
+export type OverviewCounts = Pick<AdminOverview, "users" | "lowStockCount"> & AdminOverview["orders"];
 
 /**
  * Two statements, run together, each reading a few rows however large the shop: the running counts
@@ -43,7 +36,7 @@ type Counts = {
  */
 export async function getOverview(db: Db): Promise<AdminOverview> {
   const [counts, lowStock] = await Promise.all([
-    db.execute<Counts>(sql`
+    db.execute<OverviewCounts>(sql`
       select ${counted("users")} as "users", ${ordersIn("pending")} as "unpaid",
              ${ordersIn("paid")} as "paidNotShipped", ${ordersIn("shipped")} as "shipped",
              ${ordersIn("refunded")} as "refunded", ${ordersIn("expired")} as "expired",
