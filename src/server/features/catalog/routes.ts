@@ -24,6 +24,7 @@ import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.
 import { conflict, gone, notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
+import { actorOf } from "../activity/record.js";
 import type { CachedBody } from "./cache.js";
 import { changeCatalog } from "./changes.js";
 import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";
@@ -279,7 +280,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
-        updateProduct(app.db, request.params.id, request.body, change, request.user.id),
+        updateProduct(app.db, request.params.id, request.body, change, request.user.id, actorOf(request)),
       );
       if (!product) throw notFound(catalogMessages.notFound);
       return product;

@@ -18,6 +18,7 @@ import { orders, products } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { conflict } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
+import { type Actor, changesOf, recordActivity } from "../activity/record.js";
 import type { CatalogChange } from "./changes.js";
 
 export const productColumns = {
@@ -176,10 +177,15 @@ export async function updateProduct(
   patch: ProductPatch,
   change: CatalogChange,
   adminId: string | null = null,
+  actor?: Actor,
 ): Promise<AdminProduct | undefined> {
   return db.transaction(async (tx) => {
     if (patch.quantity !== undefined)
       await stockCause(tx, { reason: "adjustment", adminId, note: stockMessages.formNote });
+    // The fields as they were, for the activity log; locked as the update would lock them.
+    const [before] = actor
+      ? await tx.select().from(products).where(eq(products.id, id)).for("no key update")
+      : [];
     const [row] = await tx
       .update(products)
       .set({ ...patch, updatedAt: new Date() })
@@ -187,6 +193,15 @@ export async function updateProduct(
       .returning({ ...adminProductColumns, notified: change() })
       .catch(skuTaken);
     if (!row) return undefined;
+    if (actor) {
+      const changes = changesOf<Record<string, unknown>>(before ?? null, patch);
+      await recordActivity(tx, actor, {
+        action: "product.updated",
+        targetType: "product",
+        targetId: id,
+        changes,
+      });
+    }
     const { notified: _notified, ...product } = row;
     return toAdminProduct(product);
   });

@@ -1,0 +1,1 @@
+export { type Actor, actorOf, changesOf, recordActivity } from "./record.js";
