@@ -7,13 +7,15 @@ import { fromShop } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
 const admin = ctx.signedUpAdmin({ name: "Ada Record" });
+const logged = ctx.signedUpUser({ name: "Logged User" });
 const db = () => ctx.database.db;
 
 const entriesOf = (targetType: "product" | "user" | "order", targetId: string) =>
   db()
     .select()
     .from(activityLog)
-    .where(and(eq(activityLog.targetType, targetType), eq(activityLog.targetId, targetId)));
+    .where(and(eq(activityLog.targetType, targetType), eq(activityLog.targetId, targetId)))
+    .orderBy(activityLog.id);
 
 describe("the activity log's entries", () => {
   it("records a product's change once, with actor, before and after, request id and address", async () => {
@@ -48,5 +50,69 @@ describe("the activity log's entries", () => {
     const refused = await fromShop(ctx.app, "PATCH", `/api/products/${id}`, admin.cookie, { sku });
     expect(refused.statusCode).toBe(409);
     expect(await entriesOf("product", id)).toHaveLength(0);
+  });
+
+  it("records a new product, its archive, restore and deletion, one entry each", async () => {
+    const made = await fromShop(ctx.app, "POST", "/api/products", admin.cookie, {
+      name: "Logged Keyboard",
+      image: `/api/images/${"ab12".repeat(16)}.webp`,
+      price: 50,
+      quantity: 5,
+      description: "A board the activity log follows.",
+      category: "keyboards",
+    });
+    expect(made.statusCode).toBe(201);
+    const id = made.json<{ id: string }>().id;
+    for (const action of ["archive", "archive", "restore"]) {
+      expect(
+        (await fromShop(ctx.app, "POST", `/api/products/${id}/${action}`, admin.cookie)).statusCode,
+      ).toBe(200);
+    }
+    expect((await fromShop(ctx.app, "DELETE", `/api/products/${id}`, admin.cookie)).statusCode).toBe(204);
+    const entries = await entriesOf("product", id);
+    // Archiving twice is one archive.
+    expect(entries.map((e) => e.action).sort()).toEqual([
+      "product.archived",
+      "product.created",
+      "product.deleted",
+      "product.restored",
+    ]);
+    const created = entries.find((e) => e.action === "product.created");
+    expect(created?.changes.price).toEqual([null, 50]);
+    const deleted = entries.find((e) => e.action === "product.deleted");
+    expect(deleted?.changes.name).toEqual(["Logged Keyboard", null]);
+    expect(entries.every((e) => e.actorId === admin.id && e.requestId)).toBe(true);
+  });
+
+  it("records a stock adjustment with the stock before and after", async () => {
+    const id = await stockedProduct(db(), 40);
+    const res = await fromShop(ctx.app, "POST", `/api/products/${id}/stock/adjustments`, admin.cookie, {
+      mode: "remove",
+      units: 4,
+      note: "Damaged in the stockroom",
+    });
+    expect(res.statusCode).toBeLessThan(300);
+    const entries = await entriesOf("product", id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: "stock.adjusted", actorId: admin.id });
+    expect(entries[0]?.changes.quantity).toEqual([40, 36]);
+  });
+
+  it("records a role change and a removal of a user, keeping who they were", async () => {
+    const user = logged;
+    const role = await fromShop(ctx.app, "PUT", `/api/users/${user.id}/role`, admin.cookie, {
+      role: "admin",
+    });
+    expect(role.statusCode).toBe(200);
+    const same = await fromShop(ctx.app, "PUT", `/api/users/${user.id}/role`, admin.cookie, {
+      role: "admin",
+    });
+    expect(same.statusCode).toBe(200);
+    expect((await fromShop(ctx.app, "DELETE", `/api/users/${user.id}`, admin.cookie)).statusCode).toBe(204);
+    const entries = await entriesOf("user", user.id);
+    expect(entries.map((e) => [e.action, e.changes])).toEqual([
+      ["user.role_changed", { role: ["user", "admin"] }],
+      ["user.removed", { email: [user.email, null], name: ["Logged User", null], role: ["admin", null] }],
+    ]);
   });
 });

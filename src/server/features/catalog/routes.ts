@@ -259,7 +259,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request, reply) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
-        createProduct(app.db, request.body, change),
+        createProduct(app.db, request.body, change, actorOf(request)),
       );
       return reply.code(201).send(product);
     },
@@ -341,7 +341,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       },
       async (request) => {
         const product = await changeCatalog(app.catalogCache, (change) =>
-          setArchived(app.db, request.params.id, archived, change),
+          setArchived(app.db, request.params.id, archived, change, actorOf(request)),
         );
         if (!product) throw notFound(catalogMessages.notFound);
         return product;
@@ -363,7 +363,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request, reply) => {
       const refused = await changeCatalog(app.catalogCache, (change) =>
-        deleteProduct(app.db, request.params.id, change),
+        deleteProduct(app.db, request.params.id, change, actorOf(request)),
       );
       if (refused === "not-found") throw notFound(catalogMessages.notFound);
       if (refused === "ordered")
