@@ -2,12 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { paidOrder, placeOrder, post } from "../../test/payments.js";
 import { stockedProduct } from "../../test/products.js";
 import { fromShop } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
 const admin = ctx.signedUpAdmin({ name: "Ada Record" });
 const logged = ctx.signedUpUser({ name: "Logged User" });
+const buyer = ctx.signedUpUser({ name: "Logged Buyer" });
 const db = () => ctx.database.db;
 
 const entriesOf = (targetType: "product" | "user" | "order", targetId: string) =>
@@ -114,5 +116,41 @@ describe("the activity log's entries", () => {
       ["user.role_changed", { role: ["user", "admin"] }],
       ["user.removed", { email: [user.email, null], name: ["Logged User", null], role: ["admin", null] }],
     ]);
+  });
+
+  it("records a shipping, a refund and an admin's removal of an order, one entry each", async () => {
+    const toShip = await paidOrder(ctx, buyer);
+    const ship = { carrier: "UPS", trackingNumber: "1Z999" };
+    expect((await post(ctx, admin, `/api/orders/${toShip.id}/ship`, ship)).statusCode).toBe(200);
+    expect((await post(ctx, admin, `/api/orders/${toShip.id}/ship`, ship)).statusCode).toBe(200);
+    const shipped = await entriesOf("order", toShip.id);
+    expect(shipped.map((e) => [e.action, e.changes])).toEqual([
+      [
+        "order.shipped",
+        { status: ["paid", "shipped"], carrier: [null, "UPS"], trackingNumber: [null, "1Z999"] },
+      ],
+    ]);
+
+    const toRefund = await paidOrder(ctx, buyer);
+    expect((await post(ctx, admin, `/api/orders/${toRefund.id}/refund`)).statusCode).toBe(200);
+    expect((await post(ctx, admin, `/api/orders/${toRefund.id}/refund`)).statusCode).toBe(200);
+    const refunded = await entriesOf("order", toRefund.id);
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]).toMatchObject({ action: "order.refunded", actorId: admin.id });
+    expect(refunded[0]?.changes.status).toEqual(["paid", "refunded"]);
+
+    const ownRemoval = await placeOrder(ctx, buyer);
+    expect((await fromShop(ctx.app, "DELETE", `/api/orders/${ownRemoval.id}`, buyer.cookie)).statusCode).toBe(
+      204,
+    );
+    expect(await entriesOf("order", ownRemoval.id)).toHaveLength(0);
+    const adminRemoval = await placeOrder(ctx, buyer);
+    expect(
+      (await fromShop(ctx.app, "DELETE", `/api/orders/${adminRemoval.id}`, admin.cookie)).statusCode,
+    ).toBe(204);
+    const removed = await entriesOf("order", adminRemoval.id);
+    expect(removed).toHaveLength(1);
+    expect(removed[0]).toMatchObject({ action: "order.removed", actorId: admin.id });
+    expect(removed[0]?.changes.status).toEqual(["pending", null]);
   });
 });
