@@ -153,4 +153,18 @@ describe("the activity log's entries", () => {
     expect(removed[0]).toMatchObject({ action: "order.removed", actorId: admin.id });
     expect(removed[0]?.changes.status).toEqual(["pending", null]);
   });
+
+  it("records an admin's sign-in and a failed one, and no customer's", async () => {
+    const signIn = (email: string, password: string) =>
+      fromShop(ctx.app, "POST", "/api/auth/sign-in/email", undefined, { email, password });
+    expect((await signIn(admin.email, admin.password)).statusCode).toBe(200);
+    expect((await signIn(admin.email, "not the password at all")).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await signIn(buyer.email, buyer.password)).statusCode).toBe(200);
+    const entries = await entriesOf("user", admin.id);
+    expect(entries.map((e) => [e.action, e.actorId, e.actorEmail, e.address])).toEqual([
+      ["admin.signed_in", admin.id, admin.email, "127.0.0.1"],
+      ["admin.sign_in_failed", null, admin.email, "127.0.0.1"],
+    ]);
+    expect(await entriesOf("user", buyer.id)).toHaveLength(0);
+  });
 });
