@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { activityLog } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { recordBackupRun } from "./backup.js";
 
 const ctx = setUpTestApp();
 const db = () => ctx.database.db;
@@ -59,5 +60,15 @@ describe("the activity log is append-only", () => {
     expect(
       rows.rows.map((r) => r.privilege).filter((p) => ["UPDATE", "DELETE", "TRUNCATE"].includes(p)),
     ).toEqual([]);
+  });
+
+  it("takes a backup's run from the command line, with no signed-in actor", async () => {
+    await recordBackupRun(db().$client, { file: "/tmp/logged.backup.gz", rows: 12, tables: 3 });
+    const [row] = await db()
+      .select()
+      .from(activityLog)
+      .where(eq(activityLog.targetId, "/tmp/logged.backup.gz"));
+    expect(row).toMatchObject({ action: "backup.run", actorId: null, changes: { rows: [null, 12] } });
+    expect(row?.actorEmail).toContain("(command line)");
   });
 });
