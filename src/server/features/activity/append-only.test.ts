@@ -63,7 +63,7 @@ describe("the activity log is append-only", () => {
   });
 
   it("takes a backup's run from the command line, with no signed-in actor", async () => {
-    await recordBackupRun(db().$client, { file: "/tmp/logged.backup.gz", rows: 12, tables: 3 });
+    await recordBackupRun(ctx.database.pool, { file: "/tmp/logged.backup.gz", rows: 12, tables: 3 });
     const [row] = await db()
       .select()
       .from(activityLog)
