@@ -1,18 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { type Ref, useEffect, useRef, useState } from "react";
-import type { Path } from "react-hook-form";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import type { z } from "zod";
-import { type AdminProduct, productInputSchema } from "../../../../shared/catalog.js";
+import type { AdminProduct } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { ProductImage } from "../../../components/product-image.js";
-import { ApiError } from "../../../lib/api.js";
-import { problemMessage, showServerError } from "../../../lib/form-errors.js";
+import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
@@ -27,18 +24,16 @@ import {
   DescriptionField,
   NameField,
   PriceField,
+  type ProductFormInput,
+  productFormSchema,
   SkuField,
   StockField,
+  showProductSaveError,
 } from "./product-fields.js";
 
 const text = adminMessages.products;
 
-/** Every field of a product; the image is a file until it is uploaded, then its URL joins them. */
-const editSchema = productInputSchema.omit({ image: true });
-type EditInput = z.input<typeof editSchema>;
-const FIELDS: readonly Path<EditInput>[] = ["name", "sku", "category", "price", "quantity", "description"];
-
-function editFields(product: AdminProduct): EditInput {
+function editFields(product: AdminProduct): ProductFormInput {
   return {
     name: product.name,
     sku: product.sku,
@@ -62,7 +57,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
   const image = useImageUpload();
   const current = useQuery({ ...adminProductQueryOptions(product.id), refetchOnMount: "always" });
   const latest = current.isFetchedAfterMount && current.data ? current.data : product;
-  const form = useSchemaForm(editSchema, { defaultValues: editFields(product) });
+  const form = useSchemaForm(productFormSchema, { defaultValues: editFields(product) });
   const { register, handleSubmit, setError, setFocus, formState } = form;
   const { errors } = formState;
   useLoadedValues(form, editFields(latest));
@@ -83,13 +78,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
           toast.success(text.updated(saved.name));
           onDone();
         },
-        onError: (error) => {
-          toast.error(problemMessage(error));
-          const imageProblem =
-            error instanceof ApiError ? error.errors.find((e) => e.path === "image") : undefined;
-          if (imageProblem) image.setError(imageProblem.message);
-          showServerError(error, FIELDS, setError);
-        },
+        onError: (error) => showProductSaveError(error, image.setError, setError),
       },
     );
   });

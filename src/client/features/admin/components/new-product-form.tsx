@@ -1,14 +1,9 @@
-import type { Path } from "react-hook-form";
 import { toast } from "sonner";
-import type { z } from "zod";
-import { productInputSchema } from "../../../../shared/catalog.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { uploadMessages } from "../../../../shared/messages/uploads.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
-import { ApiError } from "../../../lib/api.js";
-import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
@@ -17,16 +12,13 @@ import {
   DescriptionField,
   NameField,
   PriceField,
+  productFormSchema,
   SkuField,
   StockField,
+  showProductSaveError,
 } from "./product-fields.js";
 
 const text = adminMessages.products;
-
-/** The form's fields; the image is a file until it is uploaded, then its URL joins them. */
-const formSchema = productInputSchema.omit({ image: true });
-type FormInput = z.input<typeof formSchema>;
-const FIELDS: readonly Path<FormInput>[] = ["name", "sku", "price", "quantity", "description", "category"];
 
 /**
  * Add Product: the image goes to /api/uploads first; only once it is stored is the product posted
@@ -35,7 +27,7 @@ const FIELDS: readonly Path<FormInput>[] = ["name", "sku", "price", "quantity", 
 export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
   const image = useImageUpload();
-  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(formSchema);
+  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(productFormSchema);
   const { errors } = formState;
 
   const onSubmit = handleSubmit(
@@ -56,13 +48,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
             image.clear();
             onCreated();
           },
-          onError: (error) => {
-            toast.error(problemMessage(error));
-            const imageProblem =
-              error instanceof ApiError ? error.errors.find((e) => e.path === "image") : undefined;
-            if (imageProblem) image.setError(imageProblem.message);
-            showServerError(error, FIELDS, setError);
-          },
+          onError: (error) => showProductSaveError(error, image.setError, setError),
         },
       );
     },

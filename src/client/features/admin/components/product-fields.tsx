@@ -1,4 +1,7 @@
-import type { UseFormRegisterReturn } from "react-hook-form";
+import type { Path, UseFormRegisterReturn, UseFormSetError } from "react-hook-form";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { productInputSchema } from "../../../../shared/catalog.js";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
@@ -6,11 +9,40 @@ import { SelectField } from "../../../components/select-field.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
+import { ApiError } from "../../../lib/api.js";
+import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 
 const text = adminMessages.products;
 
 // The fields Add Product and a product card's Edit share, so both offer the bounds of the server's
 // product schema (a whole price of at least 1, a whole stock of 0 or more).
+
+/** Every field of a product; the image is a file until it is uploaded, then its URL joins them. */
+export const productFormSchema = productInputSchema.omit({ image: true });
+export type ProductFormInput = z.input<typeof productFormSchema>;
+const FIELDS: readonly Path<ProductFormInput>[] = [
+  "name",
+  "sku",
+  "category",
+  "price",
+  "quantity",
+  "description",
+];
+
+/**
+ * A rejected save of either form: a toast, the image's problem under the image field (the image is
+ * not one of the form's fields), and the other field errors under their fields (or above the form).
+ */
+export function showProductSaveError(
+  error: unknown,
+  setImageError: (message: string) => void,
+  setError: UseFormSetError<ProductFormInput>,
+): void {
+  toast.error(problemMessage(error));
+  const imageProblem = error instanceof ApiError ? error.errors.find((e) => e.path === "image") : undefined;
+  if (imageProblem) setImageError(imageProblem.message);
+  showServerError(error, FIELDS, setError);
+}
 
 /** A field's register() result and its validation message. */
 type Props = UseFormRegisterReturn & { error: string | undefined };

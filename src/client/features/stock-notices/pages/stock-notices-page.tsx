@@ -3,6 +3,7 @@ import { toast } from "sonner";
 import { stockNoticeMessages as m } from "../../../../shared/messages/stock-notices.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
+import { MoreButton } from "../../../components/more-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount } from "../../../lib/format.js";
@@ -65,16 +66,9 @@ export function StockNoticesPage() {
           ))}
         </ul>
       )}
-      {pages.hasNextPage ? (
-        <button
-          type="button"
-          className="btn mt-6"
-          disabled={pages.isFetchingNextPage}
-          onClick={() => void pages.fetchNextPage()}
-        >
-          {m.list.more}
-        </button>
-      ) : null}
+      <MoreButton pages={pages} className="btn mt-6">
+        {m.list.more}
+      </MoreButton>
     </>
   );
 }

@@ -13,7 +13,7 @@ import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { FormCard } from "../../../components/form-card.js";
 import { LoadError } from "../../../components/load-error.js";
-import { PendingButton } from "../../../components/pending-button.js";
+import { MoreButton } from "../../../components/more-button.js";
 import { SelectField } from "../../../components/select-field.js";
 import { Spinner } from "../../../components/spinner.js";
 import { SubmitButton } from "../../../components/submit-button.js";
@@ -173,17 +173,9 @@ function History({ id, name }: { id: string; name: string }) {
             )}
           </DataTable>
         </TableRegion>
-        {history.hasNextPage ? (
-          <PendingButton
-            type="button"
-            className="btn btn-sm self-start"
-            pending={history.isFetchingNextPage}
-            spinner="xs"
-            onClick={() => history.fetchNextPage()}
-          >
-            {t.more}
-          </PendingButton>
-        ) : null}
+        <MoreButton pages={history} className="btn btn-sm self-start" spinner="xs">
+          {t.more}
+        </MoreButton>
       </div>
     </section>
   );
