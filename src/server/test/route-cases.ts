@@ -400,6 +400,14 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(200),
     prepare: async () => ({ url: "/api/admin/sales" }),
   },
+  "GET /api/admin/activity": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/activity" }),
+  },
+  "GET /api/admin/activity.csv": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/activity.csv" }),
+  },
   // The stock ledger (features/stock): a product of its own per request where it changes.
   "GET /api/products/:id/stock": {
     expect: adminOnly(200),

@@ -11,7 +11,8 @@ const known = (column: string, values: readonly string[]) =>
  * the action (features/activity/record.ts). Append-only: triggers of migration 0021 refuse UPDATE,
  * DELETE and TRUNCATE, and PUBLIC may not do them. The actor has no foreign key: the row keeps the
  * actor's id and email as they were when a removed account is gone. Read newest first by keyset
- * (created_at desc, id desc), alone or behind one filter, each with its index.
+ * (created_at desc, id desc), alone or behind one filter, each with its index: the actor by email,
+ * as it was when they acted (a removed admin's entries are found too).
  */
 export const activityLog = pgTable(
   "activity_log",
@@ -33,7 +34,7 @@ export const activityLog = pgTable(
     check("activity_log_action_known", known("action", ACTIVITY_ACTIONS)),
     check("activity_log_target_known", known("target_type", ACTIVITY_TARGET_TYPES)),
     index("activity_log_at_idx").on(t.at.desc(), t.id.desc()),
-    index("activity_log_actor_idx").on(t.actorId, t.at.desc(), t.id.desc()),
+    index("activity_log_actor_idx").on(t.actorEmail, t.at.desc(), t.id.desc()),
     index("activity_log_action_idx").on(t.action, t.at.desc(), t.id.desc()),
     index("activity_log_target_idx").on(t.targetType, t.targetId, t.at.desc(), t.id.desc()),
   ],
