@@ -43,7 +43,7 @@ m.actions satisfies Record<ActivityAction, string>;
 m.targets satisfies Record<ActivityTargetType, string>;
 
 /** One entry as the Activity page lists it; `targetName` is what the target is called today. */
-export const activityEntrySchema = z.object({
+const activityEntrySchema = z.object({
   id: z.string(),
   at: z.string(),
   actorId: z.string().nullable(),

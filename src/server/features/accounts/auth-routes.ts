@@ -26,7 +26,7 @@ import {
 } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { actorOf, recordActivity } from "../activity/record.js";
+import { actorOf, recordActivity } from "../activity/index.js";
 import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID } from "./auth.js";
 import { accountByEmail, claimMail, endResetLinks, mailCapKey } from "./service.js";
 

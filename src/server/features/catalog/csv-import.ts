@@ -19,7 +19,7 @@ import { images, products } from "../../db/schema/index.js";
 import { CsvError, readCsv } from "../../lib/csv-reader.js";
 import { badRequest, payloadTooLarge } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
-import { type Actor, recordActivity } from "../activity/record.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "./changes.js";
 
 /**

@@ -14,7 +14,7 @@ import {
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { actorOf } from "../activity/record.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "./changes.js";
 import { catalogCsv } from "./csv-export.js";
 import { importCatalog } from "./csv-import.js";

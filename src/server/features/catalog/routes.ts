@@ -24,7 +24,7 @@ import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.
 import { conflict, gone, notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
-import { actorOf } from "../activity/record.js";
+import { actorOf } from "../activity/index.js";
 import type { CachedBody } from "./cache.js";
 import { changeCatalog } from "./changes.js";
 import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";

@@ -18,7 +18,7 @@ import { orders, products } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { conflict } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
-import { type Actor, changesOf, recordActivity } from "../activity/record.js";
+import { type Actor, changesOf, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "./changes.js";
 
 export const productColumns = {

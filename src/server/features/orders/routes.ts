@@ -12,7 +12,7 @@ import {
   shipOrderInputSchema,
 } from "../../../shared/orders.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { actorOf } from "../activity/record.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { orderCsv } from "./csv.js";
 import type { ReleaseIntents } from "./expiry.js";

@@ -26,7 +26,7 @@ import {
 } from "../../lib/problem.js";
 import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { type Actor, recordActivity } from "../activity/record.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, verdict } from "./lifecycle.js";
 

@@ -10,7 +10,7 @@ import {
 } from "../../../shared/payments.js";
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { actorOf } from "../activity/record.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import type { PaymentProvider } from "./provider.js";
 import { SandboxProvider } from "./sandbox.js";

@@ -10,7 +10,7 @@ import { countOrders, countPaymentFailure } from "../../lib/metrics.js";
 import { badRequest, conflict, type HttpProblem, notFound, paymentRequired } from "../../lib/problem.js";
 import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
-import { type Actor, recordActivity } from "../activity/record.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, toOrder, verdict } from "../orders/index.js";
 import type { PaymentProvider, ProviderEvent, ProviderIntent, RefundReason } from "./provider.js";

@@ -11,7 +11,7 @@ import {
   stockHistorySchema,
 } from "../../../shared/stock.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { actorOf } from "../activity/record.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { stockCsv } from "./csv.js";
 import { adjustStock, getStock, setThreshold, stockHistory } from "./service.js";

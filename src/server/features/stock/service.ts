@@ -15,7 +15,7 @@ import type { Db, Tx } from "../../db/client.js";
 import { lowStockProducts, products, stockMovements, stockSetting, users } from "../../db/schema/index.js";
 import { conflict, notFound } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
-import { type Actor, recordActivity } from "../activity/record.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "../catalog/index.js";
 
 const stockColumns = {

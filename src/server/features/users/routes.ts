@@ -10,7 +10,7 @@ import {
   userSchema,
 } from "../../../shared/users.js";
 import { problemResponses } from "../../lib/schemas.js";
-import { actorOf } from "../activity/record.js";
+import { actorOf } from "../activity/index.js";
 import { listUsers, removeUser, setRole } from "./service.js";
 
 /** All users and Make Admin (admin only). Accounts are created by sign-up, never here. */

@@ -12,7 +12,7 @@ import { users } from "../../db/schema/index.js";
 import { countedPage, decodePosition } from "../../lib/keyset.js";
 import { escapeLike } from "../../lib/like.js";
 import { conflict, notFound } from "../../lib/problem.js";
-import { type Actor, changesOf, recordActivity } from "../activity/record.js";
+import { type Actor, changesOf, recordActivity } from "../activity/index.js";
 
 const columns = {
   id: users.id,
