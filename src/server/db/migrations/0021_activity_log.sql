@@ -1,7 +1,8 @@
 -- The activity log (issue 32, item 4; docs/product.md, "Activity log"): one row per admin action
 -- and security event, written in the transaction of the action (features/activity/record.ts).
 -- Append-only: the triggers below refuse UPDATE, DELETE and TRUNCATE for every role, the owner's
--- included, and PUBLIC is not granted them. (A restore runs with session_replication_role =
+-- included; PUBLIC is not granted them and the shop's role gives them up. (A restore runs with
+-- session_replication_role =
 -- replica, which holds these triggers off as it does every other, so a backup can be loaded.)
 CREATE TABLE "activity_log" (
 	"id" bigserial PRIMARY KEY NOT NULL,
@@ -33,4 +34,7 @@ CREATE TRIGGER activity_log_no_change BEFORE UPDATE OR DELETE ON activity_log
   FOR EACH ROW EXECUTE FUNCTION activity_log_append_only();--> statement-breakpoint
 CREATE TRIGGER activity_log_no_truncate BEFORE TRUNCATE ON activity_log
   FOR EACH STATEMENT EXECUTE FUNCTION activity_log_append_only();--> statement-breakpoint
-REVOKE UPDATE, DELETE, TRUNCATE ON activity_log FROM PUBLIC;
+REVOKE UPDATE, DELETE, TRUNCATE ON activity_log FROM PUBLIC;--> statement-breakpoint
+-- The shop's own role runs the migrations and owns the table: it keeps INSERT and SELECT only (a
+-- superuser running them is not bound by privileges, and the triggers still hold).
+REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON activity_log FROM CURRENT_USER;
