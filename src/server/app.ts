@@ -188,7 +188,7 @@ export async function buildApp(
   await app.register(errors, { tables: [authProblems, uploadBodyProblems] });
   await app.register(security, { config });
   await app.register(input);
-  await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie) });
+  await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie, database.db) });
   await app.register(catalogCache);
   await app.register(metrics);
 

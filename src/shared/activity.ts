@@ -13,6 +13,7 @@ export const ACTIVITY_ACTIONS = [
   "admin.sign_in_failed",
   "user.role_changed",
   "user.removed",
+  "user.sessions_ended",
   "user.factor_added",
   "user.factor_removed",
   "order.refunded",

@@ -43,6 +43,7 @@ export const activityMessages = {
     "admin.sign_in_failed": "Admin sign-in failed",
     "user.role_changed": "Role changed",
     "user.removed": "User removed",
+    "user.sessions_ended": "Sessions ended",
     "user.factor_added": "Second factor added",
     "user.factor_removed": "Second factor removed",
     "order.refunded": "Order refunded",

@@ -16,7 +16,7 @@ CREATE TABLE "activity_log" (
 	"request_id" text,
 	"address" text,
 	"user_agent" text,
-	CONSTRAINT "activity_log_action_known" CHECK ("activity_log"."action" in ('admin.signed_in', 'admin.sign_in_failed', 'user.role_changed', 'user.removed', 'user.factor_added', 'user.factor_removed', 'order.refunded', 'order.shipped', 'order.removed', 'product.created', 'product.updated', 'product.archived', 'product.restored', 'product.deleted', 'stock.adjusted', 'stock.imported', 'review.hidden', 'review.restored', 'backup.run')),
+	CONSTRAINT "activity_log_action_known" CHECK ("activity_log"."action" in ('admin.signed_in', 'admin.sign_in_failed', 'user.role_changed', 'user.removed', 'user.sessions_ended', 'user.factor_added', 'user.factor_removed', 'order.refunded', 'order.shipped', 'order.removed', 'product.created', 'product.updated', 'product.archived', 'product.restored', 'product.deleted', 'stock.adjusted', 'stock.imported', 'review.hidden', 'review.restored', 'backup.run')),
 	CONSTRAINT "activity_log_target_known" CHECK ("activity_log"."target_type" in ('user', 'order', 'product', 'review', 'backup'))
 );
 --> statement-breakpoint
