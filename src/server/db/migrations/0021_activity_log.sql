@@ -20,10 +20,10 @@ CREATE TABLE "activity_log" (
 	CONSTRAINT "activity_log_target_known" CHECK ("activity_log"."target_type" in ('user', 'order', 'product', 'review', 'backup'))
 );
 --> statement-breakpoint
-CREATE INDEX "activity_log_at_idx" ON "activity_log" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "activity_log_actor_idx" ON "activity_log" USING btree ("actor_email","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "activity_log_action_idx" ON "activity_log" USING btree ("action","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "activity_log_target_idx" ON "activity_log" USING btree ("target_type","target_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "activity_log_at_idx" ON "activity_log" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "activity_log_actor_idx" ON "activity_log" USING btree ("actor_email","created_at","id");--> statement-breakpoint
+CREATE INDEX "activity_log_action_idx" ON "activity_log" USING btree ("action","created_at","id");--> statement-breakpoint
+CREATE INDEX "activity_log_target_idx" ON "activity_log" USING btree ("target_type","target_id","created_at","id");--> statement-breakpoint
 
 -- Hand-written below.
 CREATE FUNCTION activity_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$

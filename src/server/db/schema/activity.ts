@@ -33,9 +33,9 @@ export const activityLog = pgTable(
   (t) => [
     check("activity_log_action_known", known("action", ACTIVITY_ACTIONS)),
     check("activity_log_target_known", known("target_type", ACTIVITY_TARGET_TYPES)),
-    index("activity_log_at_idx").on(t.at.desc(), t.id.desc()),
-    index("activity_log_actor_idx").on(t.actorEmail, t.at.desc(), t.id.desc()),
-    index("activity_log_action_idx").on(t.action, t.at.desc(), t.id.desc()),
-    index("activity_log_target_idx").on(t.targetType, t.targetId, t.at.desc(), t.id.desc()),
+    index("activity_log_at_idx").on(t.at, t.id),
+    index("activity_log_actor_idx").on(t.actorEmail, t.at, t.id),
+    index("activity_log_action_idx").on(t.action, t.at, t.id),
+    index("activity_log_target_idx").on(t.targetType, t.targetId, t.at, t.id),
   ],
 );
