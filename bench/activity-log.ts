@@ -6,7 +6,7 @@ import type pg from "pg";
 import { encodeCursor } from "../src/server/lib/paging.js";
 import { ACTIVITY_ACTIONS } from "../src/shared/activity.js";
 
-export const ACTIVITY_ADMINS = 20;
+const ACTIVITY_ADMINS = 20;
 /** The email of admin `n` of the bench's activity log. */
 export const benchAdmin = (n: number) => `bench.admin.${n % ACTIVITY_ADMINS}@example.com`;
 /** The product a thousandth of the entries name. */
