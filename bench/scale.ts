@@ -7,7 +7,7 @@
 // at the largest size. Then Manage Orders in Chromium at the largest size, each view checked and
 // screenshotted (admin-screens.ts). The stock ledger's history is read at as many movements as
 // orders (stock-history.ts), and the CSV import of 100,000 lines is timed with the server's peak
-// memory (import-scale.ts). Prints the tables, writes them as JSON and the screenshots to
+// memory (import-scale.ts). The activity log holds as many entries as orders (activity-log.ts). Prints the tables, writes them as JSON and the screenshots to
 // bench/results/, and exits 1 when a budget or a view fails. Timings mean something only on a quiet machine (the load average is printed).
 //
 // Settings: BENCH_SCALE_SIZES (orders per size, "10000,100000,1000000"), BENCH_SCALE_REQUESTS
@@ -19,6 +19,8 @@ import pg from "pg";
 import { embeddedClientConfig } from "../src/server/db/embedded.js";
 import { seedScale } from "../src/server/db/seed/scale.js";
 import { encodeCursor } from "../src/server/lib/paging.js";
+import { ACTIVITY_ACTIONS } from "../src/shared/activity.js";
+import { ACTIVITY_PRODUCT, benchAdmin, middleActivity, middleWeek, seedActivity } from "./activity-log.js";
 import { manageOrdersAtScale, type ScreenCheck } from "./admin-screens.js";
 import { signInAdmin, signUpCustomers } from "./fixtures.js";
 import { IMPORT_LINES, type ImportRun, importAtScale } from "./import-scale.js";
@@ -113,6 +115,9 @@ interface Cursors {
   /** The product with as many stock movements as orders, and a movement in the middle of them. */
   historyProduct: string;
   movement: string;
+  /** A cursor in the middle of the activity log, and a week there. */
+  activity: string;
+  activityWeek: { from: string; to: string };
 }
 
 const word = (list: string[], n: number) => `${list[n % list.length]}${n >= list.length ? ` ${n}` : ""}`;
@@ -180,6 +185,34 @@ const CASES: Case[] = [
   // The overview's low-stock list, a tenth of the products with thresholds of their own (its cards
   // read the same rows: low_stock_product, lowest stock first).
   { name: "low-stock list (admin overview)", as: "admin", url: () => "/api/admin/overview" },
+  // The activity log (issue 32): as many entries as orders, read as the Activity page reads them.
+  { name: "activity: first page", as: "admin", url: (n) => `/api/admin/activity?limit=${25 + (n % 2)}` },
+  {
+    name: "activity: a page in the middle",
+    as: "admin",
+    url: (_n, c) => `/api/admin/activity?cursor=${c.activity}`,
+  },
+  {
+    name: "activity: one admin's",
+    as: "admin",
+    url: (n) => `/api/admin/activity?actor=${encodeURIComponent(benchAdmin(n))}`,
+  },
+  {
+    name: "activity: one action",
+    as: "admin",
+    url: (n) => `/api/admin/activity?action=${ACTIVITY_ACTIONS[n % ACTIVITY_ACTIONS.length]}`,
+  },
+  {
+    name: "activity: one product's",
+    as: "admin",
+    url: (n) => `/api/admin/activity?targetType=product&targetId=${ACTIVITY_PRODUCT}&limit=${25 + (n % 2)}`,
+  },
+  {
+    name: "activity: a week, one action",
+    as: "admin",
+    url: (n, c) =>
+      `/api/admin/activity?action=${ACTIVITY_ACTIONS[n % ACTIVITY_ACTIONS.length]}&from=${c.activityWeek.from}&to=${c.activityWeek.to}`,
+  },
 ];
 
 interface Measured {
@@ -292,6 +325,7 @@ async function main() {
         reviews: Math.round(add / 5),
       });
       await seedStockHistory(client, ledgerProduct, add);
+      await seedActivity(client, add);
       await lowStockProducts(client);
       have = orders;
       seeded.push({ orders, seconds: Math.round((performance.now() - started) / 100) / 10 });
@@ -310,6 +344,8 @@ async function main() {
         review: await middleCursor(client, "review"),
         historyProduct: ledgerProduct,
         movement: await middleMovement(client, ledgerProduct),
+        activity: await middleActivity(client),
+        activityWeek: await middleWeek(client),
       };
       for (const c of CASES) {
         const measured = await measure(c, cookies, cursors);

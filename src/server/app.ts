@@ -13,6 +13,7 @@ import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
 import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/accounts/auth-routes.js";
 import { accountRoutes } from "./features/accounts/routes.js";
+import { activityRoutes } from "./features/activity/index.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
 import { catalogCsvRoutes } from "./features/catalog/csv-routes.js";
@@ -187,7 +188,7 @@ export async function buildApp(
   await app.register(errors, { tables: [authProblems, uploadBodyProblems] });
   await app.register(security, { config });
   await app.register(input);
-  await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie) });
+  await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie, database.db) });
   await app.register(catalogCache);
   await app.register(metrics);
 
@@ -213,6 +214,7 @@ export async function buildApp(
   await app.register(invoiceRoutes, { renderer: invoices });
   await app.register(userRoutes);
   await app.register(adminRoutes);
+  await app.register(activityRoutes);
   // The stock ledger's admin routes; the shop's low-stock default written for the triggers.
   await app.register(stockSettings);
   await app.register(stockRoutes);

@@ -110,8 +110,8 @@ export const isSearchableTerm = (term: string) => term === "" || isOrderId(term)
 
 const STATUS_LIST = new RegExp(`^(${ORDER_STATUSES.join("|")})(,(${ORDER_STATUSES.join("|")}))*$`);
 
-/** An instant: a date (its midnight UTC) or a date and time with its offset. */
-const instantSchema = z
+/** An instant: a date (its midnight UTC) or a date and time with its offset (also the activity log's range). */
+export const instantSchema = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: orderMessages.list.dateInvalid })
   .transform((value) => new Date(value))
   .refine((date) => date.getUTCFullYear() >= 1970 && date.getUTCFullYear() <= 9999, {
@@ -143,8 +143,9 @@ const filterShape = {
       "Orders placed before this instant (a date means its midnight UTC), so from=2026-01-01&to=2026-02-01 is January.",
   }),
 };
-const rangeInOrder = (f: { from?: Date; to?: Date }) => !f.from || !f.to || f.from < f.to;
-const reversed = { error: orderMessages.list.rangeReversed, path: ["to"] };
+export const rangeInOrder = (f: { from?: Date | undefined; to?: Date | undefined }) =>
+  !f.from || !f.to || f.from < f.to;
+export const reversed = { error: orderMessages.list.rangeReversed, path: ["to"] };
 
 /** GET /api/orders/export.csv: the filter of the admin's order list. */
 export const orderFilterSchema = z.object(filterShape).refine(rangeInOrder, reversed);

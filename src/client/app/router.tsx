@@ -28,6 +28,7 @@ const adminPages = {
   overview: () => import("../features/admin/pages/admin-overview-page.js"),
   importProducts: () => import("../features/admin/pages/import-products-page.js"),
   stock: () => import("../features/stock/pages/stock-page.js"),
+  activity: () => import("../features/activity/pages/activity-page.js"),
 };
 const orderPages = {
   myOrders: () => import("../features/orders/pages/my-orders-page.js"),
@@ -146,6 +147,10 @@ export const routes: RouteObject[] = [
           {
             path: paths.dashboard.importProducts,
             lazy: async () => ({ Component: (await adminPages.importProducts()).ImportProductsPage }),
+          },
+          {
+            path: paths.dashboard.activity,
+            lazy: async () => ({ Component: (await adminPages.activity()).ActivityPage }),
           },
         ],
       },

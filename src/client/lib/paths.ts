@@ -26,10 +26,17 @@ export const paths = {
     adminOverview: "/dashboard/adminmakingPage",
     stockNotices: "/dashboard/stockNotices",
     importProducts: "/dashboard/importProducts",
+    /** The activity log (admin); `query` filters it, as the links from an order, a user or a product do. */
+    activity: "/dashboard/activity",
     /** A product's stock, adjustments, low-stock threshold and history (admin). */
     stock: (id: string) => `/dashboard/stock/${encodeURIComponent(id)}`,
   },
 } as const;
+
+/** The Activity page filtered to what names one user, order or product. */
+export function activityOf(targetType: "user" | "order" | "product", targetId: string): string {
+  return `${paths.dashboard.activity}?${new URLSearchParams({ targetType, targetId })}`;
+}
 
 /** The login route that brings the visitor back to `from` (path + search) after signing in. */
 export function loginPath(from: string): string {

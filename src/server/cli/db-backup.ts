@@ -11,6 +11,7 @@ import { createGzip } from "node:zlib";
 import pg from "pg";
 import { type Config, loadConfig } from "../config.js";
 import { backUp } from "../db/backup.js";
+import { recordBackupRun } from "../features/activity/backup.js";
 import { connectionString } from "./database.js";
 
 async function main() {
@@ -35,6 +36,7 @@ async function main() {
     await written;
     renameSync(partial, file);
     const total = Object.values(rows).reduce((a, b) => a + b, 0);
+    await recordBackupRun(client, { file, rows: total, tables: Object.keys(rows).length });
     console.log(
       `Backup written to ${file}: ${total.toLocaleString("en-US")} rows in ${Object.keys(rows).length} tables, ${(statSync(file).size / 1e6).toFixed(1)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s.`,
     );
@@ -57,6 +59,7 @@ async function toStandardOutput(config: Config) {
     gzip.end();
     await written;
     const total = Object.values(rows).reduce((a, b) => a + b, 0);
+    await recordBackupRun(client, { file: "-", rows: total, tables: Object.keys(rows).length });
     console.error(
       `Backup written to standard output: ${total.toLocaleString("en-US")} rows in ${Object.keys(rows).length} tables, ${((performance.now() - started) / 1000).toFixed(1)} s.`,
     );

@@ -129,6 +129,14 @@ describe("the embedded PostgreSQL's roles", () => {
        where n.nspname in ('public', 'drizzle') and pg_get_userbyid(c.relowner) <> current_user`,
     );
     expect(foreign).toEqual([]);
+    // The activity log (migration 0021): its owner may only add entries and read them.
+    const held = await query<{ privilege: string }>(
+      server.url,
+      `select p as privilege from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) p
+       where has_table_privilege('activity_log', p)`,
+    );
+    expect(held.map((r) => r.privilege)).toEqual(["SELECT", "INSERT"]);
+    await expect(query(server.url, "delete from activity_log")).rejects.toThrow(/permission denied/);
     // No fixed password opens it.
     await expect(query(legacyUrl(port, "postgres"), "select 1")).rejects.toThrow(
       /password authentication failed/,

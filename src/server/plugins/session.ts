@@ -11,6 +11,8 @@ export interface SessionUser {
   role: Role;
   /** Whether the address was proved (a followed link, or Google's word): booking needs it. */
   emailVerified: boolean;
+  /** The id of the session the request came with (never its token): the list of sessions marks it. */
+  sessionId: string;
 }
 
 declare module "fastify" {

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
-import { orders, products, profiles, stockNotices, users } from "../db/schema/index.js";
+import { orders, products, profiles, sessions, stockNotices, users } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
@@ -94,6 +94,17 @@ async function newProduct(world: RouteWorld, quantity = 1000): Promise<string> {
 /** A product below the booking minimum, which customers may ask to be told about. */
 function soldOutProduct(world: RouteWorld): Promise<string> {
   return newProduct(world, 0);
+}
+
+/** The id of a session of a new account of its own (nobody else's to end). */
+async function sessionIdOf(world: RouteWorld): Promise<string> {
+  const user = await signUp(world.ctx.app);
+  const [row] = await world.ctx.database.db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(eq(sessions.userId, user.id));
+  if (!row) throw new Error("no session");
+  return row.id;
 }
 
 /** A back-in-stock subscription of customer A, to a product of its own. */
@@ -236,6 +247,19 @@ export const ROUTES: Record<string, Entry> = {
   // Signed in, acting on one's own data.
   "GET /api/me": { expect: signedIn(200), prepare: async () => ({ url: "/api/me" }) },
   "GET /api/session": { expect: publicRoute(200), prepare: async () => ({ url: "/api/session" }) },
+  // Signed-in sessions: a session of someone else's is a 404 to everyone signed in.
+  "GET /api/account/sessions": {
+    expect: signedIn(200),
+    prepare: async () => ({ url: "/api/account/sessions" }),
+  },
+  "DELETE /api/account/sessions/:id": {
+    expect: { visitor: 401, customerA: 404, customerB: 404, admin: 404 },
+    prepare: async (w) => ({ url: `/api/account/sessions/${await sessionIdOf(w)}` }),
+  },
+  "POST /api/account/sessions/end-others": {
+    expect: signedIn(200),
+    prepare: async () => ({ url: "/api/account/sessions/end-others", payload: {} }),
+  },
   "GET /api/profile": { expect: signedIn(200), prepare: async () => ({ url: "/api/profile" }) },
   "POST /api/profile": {
     expect: signedIn(201),
@@ -385,6 +409,10 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(204),
     prepare: async (w) => ({ url: `/api/users/${(await signUp(w.ctx.app)).id}` }),
   },
+  "DELETE /api/users/:id/sessions": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/users/${(await signUp(w.ctx.app)).id}/sessions` }),
+  },
   "PUT /api/users/:id/role": {
     expect: adminOnly(200),
     prepare: async (w) => ({
@@ -399,6 +427,14 @@ export const ROUTES: Record<string, Entry> = {
   "GET /api/admin/sales": {
     expect: adminOnly(200),
     prepare: async () => ({ url: "/api/admin/sales" }),
+  },
+  "GET /api/admin/activity": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/activity" }),
+  },
+  "GET /api/admin/activity.csv": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/activity.csv" }),
   },
   // The stock ledger (features/stock): a product of its own per request where it changes.
   "GET /api/products/:id/stock": {

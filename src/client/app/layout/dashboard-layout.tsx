@@ -1,4 +1,5 @@
 import { NavLink, Outlet } from "react-router";
+import { activityMessages } from "../../../shared/messages/activity.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { dashboardMessages } from "../../../shared/messages/dashboard.js";
 import { stockNoticeMessages } from "../../../shared/messages/stock-notices.js";
@@ -32,6 +33,7 @@ const USER_EXTRAS: readonly Item[] = [
 ];
 const ADMIN_EXTRAS: readonly Item[] = [
   { to: paths.dashboard.importProducts, label: catalogCsvMessages.import.title },
+  { to: paths.dashboard.activity, label: activityMessages.heading },
 ];
 
 function Sidebar() {

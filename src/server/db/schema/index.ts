@@ -1,3 +1,4 @@
+export * from "./activity.js";
 export * from "./auth.js";
 export * from "./catalog.js";
 export * from "./invoices.js";

@@ -26,6 +26,7 @@ import {
 } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import type { SessionUser } from "../../plugins/session.js";
+import { actorOf, recordActivity } from "../activity/index.js";
 import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID } from "./auth.js";
 import { accountByEmail, claimMail, endResetLinks, mailCapKey } from "./service.js";
 
@@ -136,6 +137,29 @@ const limitPasswordChanges: Before = async (call) => {
 const limitSignInsOfAccount: Before = async (call) => {
   const { email } = call.body as z.output<typeof signInSchema>;
   await limitAttempts(call, `sign-in:account:${email}`, accountMessages.signInAccountRateLimited);
+};
+
+/**
+ * An admin account's sign-in, or a failed one, goes into the activity log (issue 32, item 4).
+ * better-auth has committed its session by now, so the entry follows it in a statement of its own.
+ * A failure names no actor (nobody signed in), only the address typed; a customer's sign-ins are
+ * not recorded.
+ */
+const recordAdminSignIn: After = async (call, response) => {
+  const { email } = call.body as z.output<typeof signInSchema>;
+  const account = await accountByEmail(call.deps.app.db, email);
+  if (account?.role !== "admin") return;
+  const ok = response.status < 400;
+  const who = ok ? { id: account.id, email: account.email } : null;
+  await recordActivity(
+    call.deps.app.db,
+    { ...actorOf(call.request, who), email: account.email },
+    {
+      action: ok ? "admin.signed_in" : "admin.sign_in_failed",
+      targetType: "user",
+      targetId: account.id,
+    },
+  );
 };
 
 /**
@@ -266,6 +290,7 @@ const ENDPOINTS: Endpoint[] = [
     limits: [limitByAddress],
     body: { schema: signInSchema },
     before: [limitSignInsOfAccount],
+    after: [recordAdminSignIn],
   }),
   post("/sign-in/social", {
     limits: [limitByAddress],

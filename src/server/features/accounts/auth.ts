@@ -9,6 +9,7 @@ import type { Mailer } from "../../lib/mailer.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { completeAdminLink, isListedAdmin, sendAdminLink } from "./admin-link.js";
 import { endResetLinks } from "./service.js";
+import { touchSession } from "./sessions.js";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const GOOGLE_PROVIDER_ID = "google";
@@ -192,9 +193,10 @@ declare module "fastify" {
 }
 
 /** The user whose better-auth session these cookies carry, or null (plugins/session.ts asks). */
-export async function readSessionUser(auth: Auth, cookie: string): Promise<SessionUser | null> {
+export async function readSessionUser(auth: Auth, cookie: string, db: Db): Promise<SessionUser | null> {
   const session = await auth.api.getSession({ headers: new Headers({ cookie }) });
   if (!session) return null;
+  await touchSession(db, session.session.id, session.session.updatedAt);
   const u = session.user as typeof session.user & { phone?: string; role?: string };
   return {
     id: u.id,
@@ -203,5 +205,6 @@ export async function readSessionUser(auth: Auth, cookie: string): Promise<Sessi
     phone: u.phone ?? "",
     role: u.role === "admin" ? "admin" : "user",
     emailVerified: u.emailVerified === true,
+    sessionId: session.session.id,
   };
 }

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { meSchema, sessionSchema } from "../../../shared/accounts.js";
+import { endedSessionsSchema, sessionIdParamsSchema, sessionListSchema } from "../../../shared/sessions.js";
+import { userIdParamsSchema } from "../../../shared/users.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
+import { endOtherSessions, endSession, endUserSessions, listSessions } from "./sessions.js";
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -30,5 +35,69 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header("cache-control", "private, no-store");
       return { user: await request.currentUser() };
     },
+  );
+
+  // Signed-in sessions (docs/product.md, "Sessions"): the user's own, and an admin's end-all.
+  const tags = ["sessions"];
+  app.get(
+    "/api/account/sessions",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "The signed-in user's sessions: browser, address, last seen, and which is this one",
+        response: { 200: sessionListSchema, ...problemResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "private, no-store");
+      return listSessions(app.db, request.user.id, request.user.sessionId);
+    },
+  );
+
+  app.delete(
+    "/api/account/sessions/:id",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "End one of the signed-in user's other sessions",
+        description:
+          "404 when it is not one of theirs or has ended; 409 for the session in use (sign out ends it).",
+        params: sessionIdParamsSchema,
+        response: { 204: z.null(), ...problemResponses(401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await endSession(app.db, request.user.id, request.user.sessionId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    "/api/account/sessions/end-others",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "End every session of the signed-in user but this one",
+        response: { 200: endedSessionsSchema, ...problemResponses(401) },
+      },
+    },
+    async (request) => ({ ended: await endOtherSessions(app.db, request.user.id, request.user.sessionId) }),
+  );
+
+  app.delete(
+    "/api/users/:id/sessions",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "End every session of a user (admin); on the activity log",
+        params: userIdParamsSchema,
+        response: { 200: endedSessionsSchema, ...problemResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ ended: await endUserSessions(app.db, actorOf(request), request.params.id) }),
   );
 };

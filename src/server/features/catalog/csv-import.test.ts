@@ -3,7 +3,7 @@ import { eq, inArray, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { IMPORT_MAX_REPORTED } from "../../../shared/catalog-csv.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
-import { images, products, stockMovements } from "../../db/schema/index.js";
+import { activityLog, images, products, stockMovements } from "../../db/schema/index.js";
 import { readCsv } from "../../lib/csv-reader.js";
 import { setUpTestApp } from "../../test/app.js";
 import { ORIGIN } from "../../test/users.js";
@@ -209,6 +209,25 @@ describe("POST /api/products/import", () => {
     expect(await movementsOf(two?.id ?? "")).toHaveLength(1);
     expect((await bySku(["LEDGER-2"]))[0]?.lowStockThreshold).toBeNull();
     await expectBalanced();
+  });
+
+  it("writes one activity entry per applied batch, naming its SKUs; none for a dry run or no change", async () => {
+    const skus = ["LOGGED-1", "LOGGED-2"];
+    const csv = [HEADER, ...skus.map((sku) => line(sku))].join("\n");
+    const logged = () =>
+      db()
+        .select()
+        .from(activityLog)
+        .where(
+          sql`${activityLog.action} = 'stock.imported' and ${activityLog.changes}->'skus'->1 ? 'LOGGED-1'`,
+        );
+    await importCsv(csv);
+    expect(await logged()).toHaveLength(0);
+    expect((await importCsv(csv, true)).json()).toMatchObject({ created: 2 });
+    await importCsv(csv, true);
+    const entries = await logged();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: admin.id, changes: { skus: [null, skus] } });
   });
 
   it("updates an archived product by its SKU and leaves it archived", async () => {

@@ -19,6 +19,7 @@ import { images, products } from "../../db/schema/index.js";
 import { CsvError, readCsv } from "../../lib/csv-reader.js";
 import { badRequest, payloadTooLarge } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "./changes.js";
 
 /**
@@ -135,7 +136,7 @@ function reasonOf(error: z.ZodError): string {
 export async function importCatalog(
   db: Db,
   chunks: AsyncIterable<Buffer | string>,
-  options: { apply: boolean; adminId: string; change: CatalogChange },
+  options: { apply: boolean; adminId: string; change: CatalogChange; actor?: Actor },
 ): Promise<ImportReport> {
   const report = new Report();
   const seen = new Map<string, number>();
@@ -207,7 +208,7 @@ async function handleBatch(
   db: Db,
   rows: Row[],
   report: Report,
-  options: { apply: boolean; adminId: string; change: CatalogChange },
+  options: { apply: boolean; adminId: string; change: CatalogChange; actor?: Actor },
 ): Promise<void> {
   // `writer`: the transaction that applies the batch; none for a dry run.
   const work = async (tx: Db | Tx, writer?: Tx) => {
@@ -275,6 +276,13 @@ async function handleBatch(
         low_stock_threshold = excluded.low_stock_threshold,
         updated_at = now()
       returning ${options.change()}`);
+    // Each batch is a transaction of its own, so each has its entry: the SKUs it wrote.
+    if (options.actor) {
+      await recordActivity(writer, options.actor, {
+        action: "stock.imported",
+        changes: { skus: [null, writes.map((r) => r.sku)] },
+      });
+    }
   };
   if (options.apply) await db.transaction((tx) => work(tx, tx));
   else await work(db);

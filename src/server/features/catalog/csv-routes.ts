@@ -14,6 +14,7 @@ import {
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "./changes.js";
 import { catalogCsv } from "./csv-export.js";
 import { importCatalog } from "./csv-import.js";
@@ -72,6 +73,7 @@ export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
           importCatalog(app.db, createReadStream(file), {
             apply: request.query.apply,
             adminId: request.user.id,
+            actor: actorOf(request),
             change,
           }),
         );

@@ -24,6 +24,7 @@ import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.
 import { conflict, gone, notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
+import { actorOf } from "../activity/index.js";
 import type { CachedBody } from "./cache.js";
 import { changeCatalog } from "./changes.js";
 import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";
@@ -258,7 +259,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request, reply) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
-        createProduct(app.db, request.body, change),
+        createProduct(app.db, request.body, change, actorOf(request)),
       );
       return reply.code(201).send(product);
     },
@@ -279,7 +280,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
-        updateProduct(app.db, request.params.id, request.body, change, request.user.id),
+        updateProduct(app.db, request.params.id, request.body, change, request.user.id, actorOf(request)),
       );
       if (!product) throw notFound(catalogMessages.notFound);
       return product;
@@ -340,7 +341,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       },
       async (request) => {
         const product = await changeCatalog(app.catalogCache, (change) =>
-          setArchived(app.db, request.params.id, archived, change),
+          setArchived(app.db, request.params.id, archived, change, actorOf(request)),
         );
         if (!product) throw notFound(catalogMessages.notFound);
         return product;
@@ -362,7 +363,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
     async (request, reply) => {
       const refused = await changeCatalog(app.catalogCache, (change) =>
-        deleteProduct(app.db, request.params.id, change),
+        deleteProduct(app.db, request.params.id, change, actorOf(request)),
       );
       if (refused === "not-found") throw notFound(catalogMessages.notFound);
       if (refused === "ordered")

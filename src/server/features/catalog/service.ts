@@ -18,6 +18,7 @@ import { orders, products } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { conflict } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
+import { type Actor, changesOf, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "./changes.js";
 
 export const productColumns = {
@@ -153,15 +154,27 @@ export async function createProduct(
   db: Db,
   input: z.output<typeof productInputSchema>,
   change: CatalogChange,
+  actor?: Actor,
 ): Promise<Product> {
-  const [row] = await db
-    .insert(products)
-    .values(input)
-    .returning({ ...productColumns, notified: change() })
-    .catch(skuTaken);
-  if (!row) throw new Error("product insert returned nothing");
-  const { notified: _notified, ...product } = row;
-  return product;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(products)
+      .values(input)
+      .returning({ ...productColumns, notified: change() })
+      .catch(skuTaken);
+    if (!row) throw new Error("product insert returned nothing");
+    const { notified: _notified, ...product } = row;
+    if (actor) {
+      const changes = changesOf<Record<string, unknown>>(null, input);
+      await recordActivity(tx, actor, {
+        action: "product.created",
+        targetType: "product",
+        targetId: row.id,
+        changes,
+      });
+    }
+    return product;
+  });
 }
 
 /**
@@ -176,10 +189,15 @@ export async function updateProduct(
   patch: ProductPatch,
   change: CatalogChange,
   adminId: string | null = null,
+  actor?: Actor,
 ): Promise<AdminProduct | undefined> {
   return db.transaction(async (tx) => {
     if (patch.quantity !== undefined)
       await stockCause(tx, { reason: "adjustment", adminId, note: stockMessages.formNote });
+    // The fields as they were, for the activity log; locked as the update would lock them.
+    const [before] = actor
+      ? await tx.select().from(products).where(eq(products.id, id)).for("no key update")
+      : [];
     const [row] = await tx
       .update(products)
       .set({ ...patch, updatedAt: new Date() })
@@ -187,6 +205,15 @@ export async function updateProduct(
       .returning({ ...adminProductColumns, notified: change() })
       .catch(skuTaken);
     if (!row) return undefined;
+    if (actor) {
+      const changes = changesOf<Record<string, unknown>>(before ?? null, patch);
+      await recordActivity(tx, actor, {
+        action: "product.updated",
+        targetType: "product",
+        targetId: id,
+        changes,
+      });
+    }
     const { notified: _notified, ...product } = row;
     return toAdminProduct(product);
   });
@@ -205,18 +232,37 @@ export async function setArchived(
   id: string,
   archived: boolean,
   change: CatalogChange,
+  actor?: Actor,
 ): Promise<AdminProduct | undefined> {
-  const [row] = await db
-    .update(products)
-    .set({
-      archivedAt: archived ? sql`coalesce(${products.archivedAt}, now())` : null,
-      updatedAt: new Date(),
-    })
-    .where(eq(products.id, id))
-    .returning({ ...adminProductColumns, notified: change() });
-  if (!row) return undefined;
-  const { notified: _notified, ...product } = row;
-  return toAdminProduct(product);
+  return db.transaction(async (tx) => {
+    const [before] = actor
+      ? await tx
+          .select({ archivedAt: products.archivedAt })
+          .from(products)
+          .where(eq(products.id, id))
+          .for("no key update")
+      : [];
+    const [row] = await tx
+      .update(products)
+      .set({
+        archivedAt: archived ? sql`coalesce(${products.archivedAt}, now())` : null,
+        updatedAt: new Date(),
+      })
+      .where(eq(products.id, id))
+      .returning({ ...adminProductColumns, notified: change() });
+    if (!row) return undefined;
+    const { notified: _notified, ...product } = row;
+    // Only an archive or restore that changed something is an entry: doing it twice is not.
+    if (actor && (before?.archivedAt != null) !== archived) {
+      await recordActivity(tx, actor, {
+        action: archived ? "product.archived" : "product.restored",
+        targetType: "product",
+        targetId: id,
+        changes: { archivedAt: [before?.archivedAt ?? null, row.archivedAt] },
+      });
+    }
+    return toAdminProduct(product);
+  });
 }
 
 /** Why deleting a product was refused. */
@@ -231,10 +277,11 @@ export async function deleteProduct(
   db: Db,
   id: string,
   change: CatalogChange,
+  actor?: Actor,
 ): Promise<DeleteRefusal | undefined> {
   return db.transaction(async (tx) => {
     const [locked] = await tx
-      .select({ id: products.id })
+      .select({ id: products.id, name: products.name, sku: products.sku })
       .from(products)
       .where(eq(products.id, id))
       .for("update");
@@ -243,6 +290,15 @@ export async function deleteProduct(
     const [ordered] = await tx.select({ one: sql`1` }).from(orders).where(eq(orders.productId, id)).limit(1);
     if (ordered) return "ordered";
     await tx.delete(products).where(eq(products.id, id)).returning({ notified: change() });
+    if (actor) {
+      const changes = changesOf<Record<string, unknown>>(locked, {}, ["name", "sku"]);
+      await recordActivity(tx, actor, {
+        action: "product.deleted",
+        targetType: "product",
+        targetId: id,
+        changes,
+      });
+    }
     return undefined;
   });
 }

@@ -12,6 +12,7 @@ import {
   shipOrderInputSchema,
 } from "../../../shared/orders.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { orderCsv } from "./csv.js";
 import type { ReleaseIntents } from "./expiry.js";
@@ -141,7 +142,7 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
     },
     async (request, reply) => {
       await changeCatalog(app.catalogCache, (change) =>
-        removeOrder(app.db, request.user, request.params.id, change),
+        removeOrder(app.db, request.user, request.params.id, change, actorOf(request)),
       );
       await releaseIntents([request.params.id], "order_removed");
       return reply.code(204).send(null);
@@ -162,6 +163,6 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
         response: { 200: orderSchema, ...problemResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => shipOrder(app.db, request.params.id, request.body ?? {}),
+    async (request) => shipOrder(app.db, request.params.id, request.body ?? {}, actorOf(request)),
   );
 };

@@ -26,6 +26,7 @@ import {
 } from "../../lib/problem.js";
 import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, verdict } from "./lifecycle.js";
 
@@ -359,6 +360,7 @@ export async function removeOrder(
   user: SessionUser,
   id: string,
   change: CatalogChange,
+  actor?: Actor,
 ): Promise<void> {
   return db.transaction(async (tx) => {
     // The ledger's cause first, before any lock is taken: a round trip between the order's lock
@@ -368,7 +370,12 @@ export async function removeOrder(
     const [removed] = await tx
       .delete(orders)
       .where(and(eq(orders.id, id), movableBy("remove"), owner))
-      .returning({ productId: orders.productId, quantity: orders.quantity });
+      .returning({
+        productId: orders.productId,
+        quantity: orders.quantity,
+        status: orders.status,
+        userId: orders.userId,
+      });
     if (!removed) {
       const [row] = await tx
         .select({ status: orders.status })
@@ -379,6 +386,19 @@ export async function removeOrder(
       throw v.kind === "refused" ? v.problem : notFound(orderMessages.notFound);
     }
     countOrders("removed");
+    // A customer removing their own unpaid order is no admin action; an admin removing one is.
+    if (actor && user.role === "admin") {
+      await recordActivity(tx, actor, {
+        action: "order.removed",
+        targetType: "order",
+        targetId: id,
+        changes: {
+          status: [removed.status, null],
+          quantity: [removed.quantity, null],
+          userId: [removed.userId, null],
+        },
+      });
+    }
     const { productId, quantity } = removed;
     if (productId) await returnToStock(tx, { productId, quantity }, change);
   });
@@ -389,14 +409,35 @@ export async function removeOrder(
  * Shipping again answers the same order, so a double click or a retry is harmless, unless it names
  * another carrier or tracking number (409: the order has already shipped).
  */
-export async function shipOrder(db: Db, id: string, input: ShipOrderInput = {}): Promise<Order> {
+export async function shipOrder(
+  db: Db,
+  id: string,
+  input: ShipOrderInput = {},
+  actor?: Actor,
+): Promise<Order> {
   const carrier = input.carrier || null;
   const trackingNumber = input.trackingNumber || null;
-  const [shipped] = await db
-    .update(orders)
-    .set({ status: nextStatus("ship"), shippedAt: new Date(), carrier, trackingNumber })
-    .where(and(eq(orders.id, id), movableBy("ship")))
-    .returning();
+  // The update and its activity entry commit together.
+  const shipped = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(orders)
+      .set({ status: nextStatus("ship"), shippedAt: new Date(), carrier, trackingNumber })
+      .where(and(eq(orders.id, id), movableBy("ship")))
+      .returning();
+    if (row && actor) {
+      await recordActivity(tx, actor, {
+        action: "order.shipped",
+        targetType: "order",
+        targetId: id,
+        changes: {
+          status: ["paid", row.status],
+          carrier: [null, carrier],
+          trackingNumber: [null, trackingNumber],
+        },
+      });
+    }
+    return row;
+  });
   if (shipped) {
     countOrders("shipped");
     return toOrder(shipped);

@@ -10,6 +10,7 @@ import {
 } from "../../../shared/payments.js";
 import { notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import type { PaymentProvider } from "./provider.js";
 import { SandboxProvider } from "./sandbox.js";
@@ -98,7 +99,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }>
       },
     },
     async (request) =>
-      changeCatalog(app.catalogCache, (change) => refundOrder(app.db, provider, request.params.id, change)),
+      changeCatalog(app.catalogCache, (change) =>
+        refundOrder(app.db, provider, request.params.id, change, actorOf(request)),
+      ),
   );
 
   app.post(

@@ -10,6 +10,7 @@ import { countOrders, countPaymentFailure } from "../../lib/metrics.js";
 import { badRequest, conflict, type HttpProblem, notFound, paymentRequired } from "../../lib/problem.js";
 import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "../catalog/index.js";
 import { movableBy, nextStatus, toOrder, verdict } from "../orders/index.js";
 import type { PaymentProvider, ProviderEvent, ProviderIntent, RefundReason } from "./provider.js";
@@ -293,6 +294,7 @@ export async function refundOrder(
   provider: PaymentProvider,
   orderId: string,
   change: CatalogChange,
+  actor?: Actor,
 ): Promise<Order> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
@@ -318,7 +320,16 @@ export async function refundOrder(
         reason: "admin",
       })
       .onConflictDoNothing();
-    return toOrder(await markRefunded(tx, row, change));
+    const refunded = await markRefunded(tx, row, change);
+    if (actor) {
+      await recordActivity(tx, actor, {
+        action: "order.refunded",
+        targetType: "order",
+        targetId: orderId,
+        changes: { status: [row.status, refunded.status], amount: [null, refund.amount] },
+      });
+    }
+    return toOrder(refunded);
   });
 }
 

@@ -11,6 +11,7 @@ import {
   stockHistorySchema,
 } from "../../../shared/stock.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { stockCsv } from "./csv.js";
 import { adjustStock, getStock, setThreshold, stockHistory } from "./service.js";
@@ -49,7 +50,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       changeCatalog(app.catalogCache, (change) =>
-        adjustStock(app.db, request.params.id, request.user.id, request.body, change),
+        adjustStock(app.db, request.params.id, request.user.id, request.body, change, actorOf(request)),
       ),
   );
 

@@ -15,6 +15,7 @@ import type { Db, Tx } from "../../db/client.js";
 import { lowStockProducts, products, stockMovements, stockSetting, users } from "../../db/schema/index.js";
 import { conflict, notFound } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "../catalog/index.js";
 
 const stockColumns = {
@@ -66,6 +67,7 @@ export async function adjustStock(
   adminId: string,
   input: StockAdjustment,
   change: CatalogChange,
+  actor?: Actor,
 ): Promise<StockAdjusted> {
   return db.transaction(async (tx) => {
     const [locked] = await tx
@@ -89,6 +91,14 @@ export async function adjustStock(
       .set({ quantity: target, updatedAt: new Date() })
       .where(eq(products.id, productId));
     change(productId);
+    if (actor) {
+      await recordActivity(tx, actor, {
+        action: "stock.adjusted",
+        targetType: "product",
+        targetId: productId,
+        changes: { quantity: [locked.quantity, target], note: [null, input.note.trim()] },
+      });
+    }
     // The newest movement of the product is this one: its row is locked until the commit.
     const [movement] = await tx
       .select(movementColumns)

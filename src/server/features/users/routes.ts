@@ -10,6 +10,7 @@ import {
   userSchema,
 } from "../../../shared/users.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
 import { listUsers, removeUser, setRole } from "./service.js";
 
 /** All users and Make Admin (admin only). Accounts are created by sign-up, never here. */
@@ -47,7 +48,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      await removeUser(app.db, request.user.id, request.params.id);
+      await removeUser(app.db, request.user.id, request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -64,6 +65,6 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userSchema, ...problemResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => setRole(app.db, request.params.id, request.body.role),
+    async (request) => setRole(app.db, request.params.id, request.body.role, actorOf(request)),
   );
 };

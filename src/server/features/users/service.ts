@@ -12,6 +12,7 @@ import { users } from "../../db/schema/index.js";
 import { countedPage, decodePosition } from "../../lib/keyset.js";
 import { escapeLike } from "../../lib/like.js";
 import { conflict, notFound } from "../../lib/problem.js";
+import { type Actor, changesOf, recordActivity } from "../activity/index.js";
 
 const columns = {
   id: users.id,
@@ -81,17 +82,22 @@ async function lockTarget(tx: Tx, id: string) {
  * cookie is refused on the next request; its orders and reviews stay as records (SET NULL), the
  * orders keeping the name and email they were placed with.
  */
-export async function removeUser(db: Db, actorId: string, id: string): Promise<void> {
+export async function removeUser(db: Db, actorId: string, id: string, actor?: Actor): Promise<void> {
   if (id === actorId) throw conflict(userMessages.cannotRemoveSelf);
   await db.transaction(async (tx) => {
     const { target, otherAdmins } = await lockTarget(tx, id);
     if (target.role === "admin" && otherAdmins === 0) throw conflict(userMessages.lastAdminRemove);
     await tx.delete(users).where(eq(users.id, id));
+    if (actor) {
+      // The account is gone: its entry keeps what it was.
+      const changes = changesOf(target as Record<string, unknown>, {}, ["email", "name", "role"]);
+      await recordActivity(tx, actor, { action: "user.removed", targetType: "user", targetId: id, changes });
+    }
   });
 }
 
 /** Makes a user admin or takes the role away; the last admin keeps it. */
-export async function setRole(db: Db, id: string, role: Role): Promise<User> {
+export async function setRole(db: Db, id: string, role: Role, actor?: Actor): Promise<User> {
   return db.transaction(async (tx) => {
     const { target, otherAdmins } = await lockTarget(tx, id);
     if (role === "user" && target.role === "admin" && otherAdmins === 0)
@@ -103,6 +109,15 @@ export async function setRole(db: Db, id: string, role: Role): Promise<User> {
       .where(eq(users.id, id))
       .returning(columns);
     if (!row) throw notFound(userMessages.notFound);
+    if (actor) {
+      const changes = { role: [target.role, role] as [unknown, unknown] };
+      await recordActivity(tx, actor, {
+        action: "user.role_changed",
+        targetType: "user",
+        targetId: id,
+        changes,
+      });
+    }
     return toUser(row);
   });
 }

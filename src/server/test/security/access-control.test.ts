@@ -53,6 +53,7 @@ const NOT_OWNED: Record<string, string> = {
   "GET /api/products/:id/stock/movements.csv": "admins only: customers get 403 (authorization matrix)",
   "DELETE /api/users/:id": "admins only: customers get 403 (authorization matrix)",
   "PUT /api/users/:id/role": "admins only: customers get 403 (authorization matrix)",
+  "DELETE /api/users/:id/sessions": "admins only: customers get 403 (authorization matrix)",
 };
 
 describe("ownership swaps", () => {

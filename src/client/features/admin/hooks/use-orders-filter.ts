@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useRef } from "react";
 import { useSearchParams } from "react-router";
 import { ORDER_SEARCH_MAX_LENGTH, ORDER_STATUSES, type OrderStatus } from "../../../../shared/orders.js";
+import { isDay, midnight } from "../../../lib/days.js";
 import { withoutPosition } from "../../../lib/use-page-position.js";
 
 /**
@@ -14,17 +15,6 @@ export type OrdersFilter = {
   from: string;
   to: string;
 };
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A calendar day's midnight in this browser's time zone, `days` later. */
-function midnight(day: string, days = 0): Date {
-  const [y, m, d] = day.split("-").map(Number);
-  return new Date(y ?? 0, (m ?? 1) - 1, (d ?? 1) + days);
-}
-
-const isDay = (value: string | null): value is string =>
-  value !== null && DAY.test(value) && !Number.isNaN(midnight(value).getTime());
 
 function isStatus(value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value);

@@ -2,4 +2,6 @@
 export const profileKeys = {
   all: ["profile"] as const,
   of: (userId: string) => [...profileKeys.all, userId] as const,
+  /** The user's signed-in sessions. */
+  sessions: (userId: string) => [...profileKeys.of(userId), "sessions"] as const,
 };

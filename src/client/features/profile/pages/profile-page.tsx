@@ -5,11 +5,13 @@ import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
 import { ProfileDetails } from "../components/profile-details.js";
 import { ProfileForm } from "../components/profile-form.js";
+import { SessionsCard } from "../components/sessions-card.js";
 
 const text = dashboardMessages;
 
 /**
- * /dashboard/myProfile, inside the dashboard layout: the profile card, then the form to save it.
+ * /dashboard/myProfile, inside the dashboard layout: the profile card, then the form to save it,
+ * then the account's signed-in sessions (Gearhouse's addition, after the spec's screen).
  * The form is there while the saved profile loads, so what the user types then is kept.
  */
 export function ProfilePage() {
@@ -29,6 +31,7 @@ export function ProfilePage() {
           <ProfileDetails profile={profile.data} account={user ?? { name: "", email: "" }} />
         )}
         <ProfileForm profile={profile.data} />
+        {user ? <SessionsCard userId={user.id} /> : null}
       </div>
     </div>
   );

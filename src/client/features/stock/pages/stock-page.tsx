@@ -1,5 +1,6 @@
-import { useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { toast } from "sonner";
+import { activityMessages } from "../../../../shared/messages/activity.js";
 import { stockMessages } from "../../../../shared/messages/stock.js";
 import {
   adjustmentOf,
@@ -24,6 +25,7 @@ import { WholeNumberField } from "../../../components/whole-number-field.js";
 import { useSession } from "../../../lib/auth.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount } from "../../../lib/format.js";
+import { activityOf } from "../../../lib/paths.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useAdjustStock, useSetThreshold } from "../api/adjust-stock.js";
 import { useStock } from "../api/get-stock.js";
@@ -200,6 +202,9 @@ function StockPanel({ id }: { id: string }) {
               <span className="badge badge-error badge-soft">{stockMessages.lowBadge(s.threshold)}</span>
             ) : null}
           </p>
+          <Link className="link self-start" to={activityOf("product", id)}>
+            {activityMessages.ofProduct}
+          </Link>
         </div>
       </section>
       <div className="grid gap-6 lg:grid-cols-2">

@@ -1,0 +1,262 @@
+import { type FormEvent, useId, useMemo } from "react";
+import { Link, useSearchParams } from "react-router";
+import {
+  ACTIVITY_ACTIONS,
+  ACTIVITY_TARGET_TYPES,
+  type ActivityEntryView,
+  type ActivityTargetType,
+} from "../../../../shared/activity.js";
+import { orderNumber } from "../../../../shared/format.js";
+import { activityMessages as t } from "../../../../shared/messages/activity.js";
+import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { DataTable } from "../../../components/data-table.js";
+import { MoreButton } from "../../../components/more-button.js";
+import { SelectField } from "../../../components/select-field.js";
+import { Spinner } from "../../../components/spinner.js";
+import { TableRegion } from "../../../components/table-region.js";
+import { TextField } from "../../../components/text-field.js";
+import { ApiError } from "../../../lib/api.js";
+import { useSession } from "../../../lib/auth.js";
+import { isDay, midnight } from "../../../lib/days.js";
+import { problemMessage } from "../../../lib/form-errors.js";
+import { formatCount } from "../../../lib/format.js";
+import { paths } from "../../../lib/paths.js";
+import { useActivity } from "../api/get-activity.js";
+
+/** The filter's fields, as the page's URL keeps them (days are calendar days of the admin's zone). */
+const FIELDS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;
+type Filter = Record<(typeof FIELDS)[number], string>;
+
+function readFilter(params: URLSearchParams): Filter {
+  const value = (name: string) => (params.get(name) ?? "").trim().slice(0, 254);
+  const day = (name: string) => {
+    const text = params.get(name);
+    return isDay(text) ? text : "";
+  };
+  return {
+    actor: value("actor"),
+    action: value("action"),
+    targetType: value("targetType"),
+    targetId: value("targetId"),
+    from: day("from"),
+    to: day("to"),
+  };
+}
+
+/** The API's query: the days become instants, from the first day's midnight to the one after the last. */
+function apiQuery(filter: Filter): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const field of FIELDS) if (filter[field]) query.set(field, filter[field]);
+  if (filter.from) query.set("from", midnight(filter.from).toISOString());
+  if (filter.to) query.set("to", midnight(filter.to, 1).toISOString());
+  return query;
+}
+
+/** "2026-11-26 14:05:09 UTC": the log's times, in the zone the CSV uses. */
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === "") return t.none;
+  if (typeof value === "number") return formatCount(value);
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Where the target's own page is: Manage Orders found by number, a user by email, a product's stock. */
+function targetLink(type: ActivityTargetType, id: string, name: string | null): string | null {
+  if (type === "order")
+    return `${paths.dashboard.manageOrders}?${new URLSearchParams({ search: orderNumber(id) })}`;
+  if (type === "user" && name) return `${paths.dashboard.users}?${new URLSearchParams({ search: name })}`;
+  if (type === "product" && name) return paths.dashboard.stock(id);
+  return null;
+}
+
+function Target({ entry }: { entry: ActivityEntryView }) {
+  const { targetType: type, targetId: id, targetName: name } = entry;
+  if (!type) return <>{t.none}</>;
+  if (!id) return <>{t.targets[type]}</>;
+  const label = `${t.targets[type]} ${type === "order" ? orderNumber(id) : (name ?? `${id.slice(0, 8)}… ${t.removedTarget}`)}`;
+  const to = targetLink(type, id, name);
+  return to ? (
+    <Link className="link" to={to}>
+      {label}
+    </Link>
+  ) : (
+    label
+  );
+}
+
+function Changes({ changes }: { changes: ActivityEntryView["changes"] }) {
+  const fields = Object.entries(changes);
+  if (fields.length === 0) return <>{t.none}</>;
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {fields.map(([field, [before, after]]) => (
+        <li key={field} className="break-words">
+          {t.change(field, shown(before), shown(after))}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Filters({ filter, onApply }: { filter: Filter; onApply: (filter: Filter) => void }) {
+  const id = useId();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    onApply(
+      Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? "").trim()])) as Filter,
+    );
+  };
+  return (
+    <form
+      aria-label={t.filters}
+      onSubmit={submit}
+      // A new filter from outside (a link, the back button) resets the fields.
+      key={JSON.stringify(filter)}
+      className="mb-6 grid gap-3 rounded-box border border-base-content/10 bg-base-200 p-4 sm:grid-cols-2 xl:grid-cols-3"
+    >
+      <TextField label={t.actor} name="actor" type="email" defaultValue={filter.actor} autoComplete="off" />
+      <SelectField label={t.action} name="action" defaultValue={filter.action}>
+        <option value="">{t.anyAction}</option>
+        {ACTIVITY_ACTIONS.map((action) => (
+          <option key={action} value={action}>
+            {t.actions[action]}
+          </option>
+        ))}
+      </SelectField>
+      <div className="grid grid-cols-2 gap-3">
+        <SelectField label={t.targetType} name="targetType" defaultValue={filter.targetType}>
+          <option value="">{t.anyTarget}</option>
+          {ACTIVITY_TARGET_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {t.targets[type]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label={t.targetId} name="targetId" defaultValue={filter.targetId} autoComplete="off" />
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        <div>
+          <label htmlFor={`${id}-from`} className="mb-1 block text-sm font-medium">
+            {t.from}
+          </label>
+          <input
+            id={`${id}-from`}
+            name="from"
+            type="date"
+            defaultValue={filter.from}
+            className="input w-full"
+          />
+        </div>
+        <div>
+          <label htmlFor={`${id}-to`} className="mb-1 block text-sm font-medium">
+            {t.to}
+          </label>
+          <input id={`${id}-to`} name="to" type="date" defaultValue={filter.to} className="input w-full" />
+        </div>
+      </div>
+      <div className="flex items-end gap-2">
+        <button type="submit" className="btn btn-primary">
+          {t.apply}
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={() => onApply(readFilter(new URLSearchParams()))}
+        >
+          {t.clear}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Entries({ query }: { query: URLSearchParams }) {
+  const activity = useActivity(query);
+  if (activity.isPending) return <Spinner />;
+  if (activity.isError) {
+    if (activity.error instanceof ApiError && activity.error.status === 400)
+      return (
+        <p role="alert" className="alert alert-error alert-soft">
+          {activity.error.errors.length > 0
+            ? activity.error.errors.map((e) => e.message).join(" ")
+            : problemMessage(activity.error)}
+        </p>
+      );
+    return <AdminLoadError error={activity.error} onRetry={() => activity.refetch()} />;
+  }
+  const rows = activity.data.pages.flatMap((page) => page.items);
+  const total = activity.data.pages[0]?.total;
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p aria-live="polite" className="text-base-content/80">
+          {total ? (total.exact ? t.count(total.count) : t.countMore(total.count)) : null}
+        </p>
+        <a className="btn btn-sm btn-outline" href={`/api/admin/activity.csv?${query}`} download>
+          {t.download}
+        </a>
+      </div>
+      <TableRegion labelledBy="activity-caption">
+        <DataTable
+          caption={t.caption}
+          captionId="activity-caption"
+          columns={[t.when, t.who, t.what, t.target, t.changes, t.from_]}
+          rows={rows}
+          empty={t.empty}
+        >
+          {(entry) => (
+            <tr key={entry.id} className="align-top">
+              <td className="whitespace-nowrap tabular-nums">{when(entry.at)}</td>
+              <td className="break-all">{entry.actorEmail ?? t.nobody}</td>
+              <td className="whitespace-nowrap">{t.actions[entry.action]}</td>
+              <td>
+                <Target entry={entry} />
+              </td>
+              <td className="max-w-sm text-sm">
+                <Changes changes={entry.changes} />
+              </td>
+              <td className="text-sm">
+                {entry.address ?? t.none}
+                {entry.requestId ? (
+                  <span className="block text-xs text-base-content/75">{t.request(entry.requestId)}</span>
+                ) : null}
+              </td>
+            </tr>
+          )}
+        </DataTable>
+      </TableRegion>
+      <MoreButton pages={activity} className="btn btn-sm self-start" spinner="xs">
+        {t.more}
+      </MoreButton>
+    </div>
+  );
+}
+
+/** /dashboard/activity (admin): the activity log, newest first, filtered, and its CSV. */
+export function ActivityPage() {
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const filter = useMemo(() => readFilter(params), [params]);
+  const query = useMemo(() => apiQuery(filter), [filter]);
+  const apply = (next: Filter) => {
+    const url = new URLSearchParams();
+    for (const field of FIELDS) if (next[field]) url.set(field, next[field]);
+    setParams(url);
+  };
+  return (
+    <>
+      <DashboardHeading title={t.heading} lead={t.lead} />
+      {user?.role === "admin" ? (
+        <>
+          <Filters filter={filter} onApply={apply} />
+          <Entries query={query} />
+        </>
+      ) : (
+        <AdminOnly />
+      )}
+    </>
+  );
+}

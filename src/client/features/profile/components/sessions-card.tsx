@@ -1,0 +1,102 @@
+import { toast } from "sonner";
+import { sessionMessages as t } from "../../../../shared/messages/sessions.js";
+import type { SignedInSession } from "../../../../shared/sessions.js";
+import { DataTable } from "../../../components/data-table.js";
+import { LoadError } from "../../../components/load-error.js";
+import { PendingButton } from "../../../components/pending-button.js";
+import { Spinner } from "../../../components/spinner.js";
+import { TableRegion } from "../../../components/table-region.js";
+import { problemMessage } from "../../../lib/form-errors.js";
+import { useEndOtherSessions, useEndSession, useSessions } from "../api/sessions.js";
+
+/** "2026-11-26 14:05 UTC", as the shop's other lists write times. */
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function EndButton({ userId, session }: { userId: string; session: SignedInSession }) {
+  const end = useEndSession(userId);
+  const browser = session.browser ?? t.unknownBrowser;
+  return (
+    <PendingButton
+      className="btn btn-sm btn-outline"
+      aria-label={t.endNamed(browser, session.address ?? t.unknownAddress)}
+      pending={end.isPending}
+      spinner="xs"
+      onClick={() =>
+        end.mutate(session.id, {
+          onSuccess: () => toast.success(t.ended),
+          onError: (error) => toast.error(problemMessage(error)),
+        })
+      }
+    >
+      {t.end}
+    </PendingButton>
+  );
+}
+
+/** The profile's list of signed-in sessions: end any other one, or all others at once. */
+export function SessionsCard({ userId }: { userId: string }) {
+  const sessions = useSessions(userId);
+  const endOthers = useEndOtherSessions(userId);
+  return (
+    <section aria-labelledby="sessions-heading" className="card border border-base-content/10 bg-base-200">
+      <div className="card-body gap-4">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="sessions-heading" className="card-title text-xl">
+            {t.heading}
+          </h2>
+          <PendingButton
+            className="btn btn-sm btn-error btn-outline"
+            pending={endOthers.isPending}
+            spinner="xs"
+            onClick={() =>
+              endOthers.mutate(undefined, {
+                onSuccess: ({ ended }) => toast.success(ended === 0 ? t.noOthers : t.endedOthers(ended)),
+                onError: (error) => toast.error(problemMessage(error)),
+              })
+            }
+          >
+            {t.endOthers}
+          </PendingButton>
+        </div>
+        <p className="text-base-content/80">{t.lead}</p>
+        {sessions.isPending ? (
+          <Spinner />
+        ) : sessions.isError ? (
+          <LoadError error={sessions.error} onRetry={() => void sessions.refetch()} />
+        ) : (
+          <>
+            <TableRegion labelledBy="sessions-caption">
+              <DataTable
+                caption={t.caption}
+                captionId="sessions-caption"
+                hideCaption
+                columns={[t.browser, t.address, t.lastSeen, t.signedIn, { label: t.end, hidden: true }]}
+                rows={sessions.data.items}
+              >
+                {(session) => (
+                  <tr key={session.id}>
+                    <td>
+                      {session.browser ?? t.unknownBrowser}
+                      {session.current ? (
+                        <span className="badge badge-primary badge-soft ml-2">{t.thisBrowser}</span>
+                      ) : null}
+                    </td>
+                    <td className="break-all">{session.address ?? t.unknownAddress}</td>
+                    <td className="whitespace-nowrap tabular-nums">{when(session.lastSeenAt)}</td>
+                    <td className="whitespace-nowrap tabular-nums">{when(session.signedInAt)}</td>
+                    <td>{session.current ? null : <EndButton userId={userId} session={session} />}</td>
+                  </tr>
+                )}
+              </DataTable>
+            </TableRegion>
+            {sessions.data.total > sessions.data.items.length ? (
+              <p className="text-sm text-base-content/75">
+                {t.more(sessions.data.total - sessions.data.items.length)}
+              </p>
+            ) : null}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import { Readable } from "node:stream";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { activityFilterSchema, activityPageSchema, activityQuerySchema } from "../../../shared/activity.js";
+import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
+import { problemResponses } from "../../lib/schemas.js";
+import { activityCsv, listActivity } from "./service.js";
+
+/** The activity log's Activity page and CSV (admin only; docs/product.md, "Activity log"). */
+export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ["activity"];
+
+  app.get(
+    "/api/admin/activity",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "A page of the activity log, newest first, by actor, action, target and dates (admin)",
+        description: [
+          `Cursor paging: \`limit\` entries (default ${LIST_PAGE_SIZE}, at most ${MAX_LIST_PAGE_SIZE}) after \`cursor\` (a page's \`nextCursor\`); a forged cursor is a 400.`,
+          `\`total\` counts the matching entries exactly up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, otherwise says "more than" (\`exact: false\`).`,
+        ].join("\n\n"),
+        querystring: activityQuerySchema,
+        response: { 200: activityPageSchema, ...problemResponses(400, 401, 403) },
+      },
+    },
+    async (request) => listActivity(app.db, request.query),
+  );
+
+  app.get(
+    "/api/admin/activity.csv",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "The activity log's entries that match the filter, newest first, as CSV (admin)",
+        querystring: activityFilterSchema,
+        produces: ["text/csv"],
+        response: {
+          200: {
+            description: "RFC 4180 CSV, formula-safe",
+            content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
+          },
+          ...problemResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const csv = await activityCsv(app.database, request.query);
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .header("content-disposition", `attachment; filename="gearhouse-activity-${day}.csv"`)
+        .type("text/csv; charset=utf-8")
+        .send(csv);
+    },
+  );
+};

@@ -1,0 +1,26 @@
+/** Signed-in sessions: the profile's list, its buttons and the API's refusals (issue 32, item 5). */
+export const sessionMessages = {
+  heading: "Signed-in sessions",
+  lead: "Where your account is signed in now. End any you do not recognise; ending all others keeps this one.",
+  caption: "Your signed-in sessions, last seen first",
+  browser: "Browser",
+  address: "Address",
+  lastSeen: "Last seen",
+  signedIn: "Signed in",
+  thisBrowser: "This browser",
+  end: "End",
+  endNamed: (browser: string, address: string) => `End the session of ${browser} at ${address}`,
+  endOthers: "End all other sessions",
+  ended: "The session has ended.",
+  endedOthers: (n: number) => (n === 1 ? "1 other session has ended." : `${n} other sessions have ended.`),
+  noOthers: "No other session is signed in.",
+  notFound: "That session is not signed in any more.",
+  current: "This is the session you are using: sign out to end it.",
+  unknownBrowser: "Unknown browser",
+  unknownAddress: "unknown address",
+  /** The users list's action (admin). */
+  endUserSessions: "End sessions",
+  endUserSessionsNamed: (email: string) => `End every session of ${email}`,
+  endedUser: (n: number) => (n === 1 ? "1 session has ended." : `${n} sessions have ended.`),
+  more: (n: number) => `and ${n.toLocaleString("en-US")} more, older`,
+} as const;
