@@ -60,7 +60,6 @@ const hiddenSchema = z.object({ at: z.string(), reason: z.string() }).nullable()
 
 /** A review as its author (GET /api/reviews/mine) sees it: on show, or hidden and why. */
 const ownReviewSchema = reviewSchema.extend({ hidden: hiddenSchema });
-export type OwnReview = z.infer<typeof ownReviewSchema>;
 export const ownReviewPageSchema = cursorPageSchema(ownReviewSchema);
 export type OwnReviewPage = z.infer<typeof ownReviewPageSchema>;
 
@@ -79,7 +78,6 @@ const reviewReportSchema = z.object({
   reporterEmail: z.string().nullable(),
   review: moderatedReviewSchema,
 });
-export type ReviewReport = z.infer<typeof reviewReportSchema>;
 export const reviewReportPageSchema = cursorPageSchema(reviewReportSchema);
 export type ReviewReportPage = z.infer<typeof reviewReportPageSchema>;
 

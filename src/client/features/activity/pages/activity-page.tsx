@@ -62,12 +62,13 @@ function shown(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Where the target's own page is: Manage Orders found by number, a user by email, a product's stock. */
+/** Where the target's own page is: Manage Orders found by number, a user by email, a product's stock, moderation. */
 function targetLink(type: ActivityTargetType, id: string, name: string | null): string | null {
   if (type === "order")
     return `${paths.dashboard.manageOrders}?${new URLSearchParams({ search: orderNumber(id) })}`;
   if (type === "user" && name) return `${paths.dashboard.users}?${new URLSearchParams({ search: name })}`;
   if (type === "product" && name) return paths.dashboard.stock(id);
+  if (type === "review") return paths.dashboard.reviewModeration;
   return null;
 }
 
@@ -75,7 +76,13 @@ function Target({ entry }: { entry: ActivityEntryView }) {
   const { targetType: type, targetId: id, targetName: name } = entry;
   if (!type) return <>{t.none}</>;
   if (!id) return <>{t.targets[type]}</>;
-  const label = `${t.targets[type]} ${type === "order" ? orderNumber(id) : (name ?? `${id.slice(0, 8)}… ${t.removedTarget}`)}`;
+  const named =
+    type === "order"
+      ? orderNumber(id)
+      : type === "user" || type === "product"
+        ? (name ?? `${id.slice(0, 8)}… ${t.removedTarget}`)
+        : id.slice(0, 8);
+  const label = `${t.targets[type]} ${named}`;
   const to = targetLink(type, id, name);
   return to ? (
     <Link className="link" to={to}>

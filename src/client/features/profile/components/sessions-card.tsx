@@ -21,11 +21,13 @@ function EndButton({ userId, session }: { userId: string; session: SignedInSessi
       aria-label={t.endNamed(browser, session.address ?? t.unknownAddress)}
       pending={end.isPending}
       spinner="xs"
+      // A promise, not mutate's callbacks: the row leaves the list as it refreshes, and mutate's
+      // callbacks die with it.
       onClick={() =>
-        end.mutate(session.id, {
-          onSuccess: () => toast.success(t.ended),
-          onError: (error) => toast.error(problemMessage(error)),
-        })
+        end.mutateAsync(session.id).then(
+          () => toast.success(t.ended),
+          (error: unknown) => toast.error(problemMessage(error)),
+        )
       }
     >
       {t.end}
