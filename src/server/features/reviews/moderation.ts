@@ -10,12 +10,12 @@ import type {
 } from "../../../shared/reviews.js";
 import type { Db } from "../../db/client.js";
 import { reviewReports, reviews, users } from "../../db/schema/index.js";
-import { cursorAt, decodePosition, keysetPage, keysetWindow } from "../../lib/keyset.js";
+import { cursorAt, decodePosition, keysetPage } from "../../lib/keyset.js";
 import { boundedCount, UUID_ID } from "../../lib/paging.js";
 import { notFound } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { type Actor, recordActivity } from "../activity/index.js";
-import { hiddenOf, onShow, type ReviewRow, selectReviews, toReview } from "./service.js";
+import { hiddenOf, onShow, type ReviewRow, reviewPage, selectReviews, toReview } from "./service.js";
 
 /**
  * Review moderation (docs/product.md, "Review moderation"): an admin hides a review with a reason
@@ -120,42 +120,19 @@ export async function reportReview(db: Db, userId: string, id: string, reason: s
 
 /** The author's own reviews, newest first, hidden ones with the shop's reason. */
 export async function listOwnReviews(db: Db, userId: string, query: PageQuery): Promise<OwnReviewPage> {
-  const position = decodePosition(query, UUID_ID);
-  const mine = eq(reviews.userId, userId);
-  const [page, total] = await Promise.all([
-    keysetPage(reviews, position, query.limit, (window, take) =>
-      selectReviews(db, {
-        where: and(mine, window.where),
-        orderBy: (key) => keysetWindow(key, position).orderBy,
-        take,
-      }),
-    ),
-    boundedCount(db, sql`from ${reviews} where ${mine}`),
-  ]);
+  const page = await reviewPage(db, query, eq(reviews.userId, userId));
   return {
     items: page.rows.map((row) => ({ ...toReview(row), hidden: hiddenOf(row) })),
     nextCursor: page.nextCursor,
-    total,
+    total: page.total,
   };
 }
 
 /** The hidden reviews, last hidden first (review_hidden_idx). */
 export async function listHiddenReviews(db: Db, query: PageQuery): Promise<HiddenReviewPage> {
-  const position = decodePosition(query, UUID_ID);
   const key = { createdAt: reviews.hiddenAt, id: reviews.id };
-  const hidden = isNotNull(reviews.hiddenAt);
-  const [page, total] = await Promise.all([
-    keysetPage(key, position, query.limit, (window, take) =>
-      selectReviews(db, {
-        where: and(hidden, window.where),
-        orderBy: (k) => keysetWindow(k, position).orderBy,
-        take,
-        key,
-      }),
-    ),
-    boundedCount(db, sql`from ${reviews} where ${hidden}`),
-  ]);
-  return { items: page.rows.map(moderated), nextCursor: page.nextCursor, total };
+  const page = await reviewPage(db, query, isNotNull(reviews.hiddenAt), key);
+  return { items: page.rows.map(moderated), nextCursor: page.nextCursor, total: page.total };
 }
 
 /** Customers' reports, newest first (review_report_newest_idx), each with its review. */

@@ -98,23 +98,39 @@ export const hiddenOf = (row: ReviewRow) =>
 /** The reviews on show: a hidden one is in no public list (review_newest_idx covers these alone). */
 export const onShow = sql`${reviews.hiddenAt} is null`;
 
-/** A page of reviews, newest first, after the query's cursor; the count is exact up to 10,000. */
+/**
+ * A page of the reviews `filter` picks, newest first by `key` (written, or last hidden) after the
+ * query's cursor, and how many match (exact up to 10,000): the public list, an author's own and
+ * the hidden ones are each this, with their own filter and index.
+ */
+export async function reviewPage(
+  db: Db,
+  query: z.output<typeof reviewListQuerySchema>,
+  filter: SQL,
+  key: NewestFirstKey = reviews,
+) {
+  const position = decodePosition(query, UUID_ID);
+  const [page, total] = await Promise.all([
+    keysetPage(key, position, query.limit, (window, take) =>
+      selectReviews(db, {
+        where: and(filter, window.where),
+        orderBy: (k) => keysetWindow(k, position).orderBy,
+        take,
+        key,
+      }),
+    ),
+    boundedCount(db, sql`from ${reviews} where ${filter}`),
+  ]);
+  return { rows: page.rows, nextCursor: page.nextCursor, total };
+}
+
+/** A page of the reviews on show, newest first, after the query's cursor. */
 export async function listReviews(
   db: Db,
   query: z.output<typeof reviewListQuerySchema>,
 ): Promise<ReviewPage> {
-  const position = decodePosition(query, UUID_ID);
-  const [page, total] = await Promise.all([
-    keysetPage(reviews, position, query.limit, (window, take) =>
-      selectReviews(db, {
-        where: and(onShow, window.where),
-        orderBy: (key) => keysetWindow(key, position).orderBy,
-        take,
-      }),
-    ),
-    boundedCount(db, sql`from ${reviews} where ${onShow}`),
-  ]);
-  return { items: page.rows.map(toReview), nextCursor: page.nextCursor, total };
+  const page = await reviewPage(db, query, onShow);
+  return { items: page.rows.map(toReview), nextCursor: page.nextCursor, total: page.total };
 }
 
 /**

@@ -20,7 +20,7 @@ import { ApiError } from "../../../lib/api.js";
 import { useSession } from "../../../lib/auth.js";
 import { isDay, midnight } from "../../../lib/days.js";
 import { problemMessage } from "../../../lib/form-errors.js";
-import { formatCount } from "../../../lib/format.js";
+import { formatCount, formatUtc } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useActivity } from "../api/get-activity.js";
 
@@ -53,8 +53,7 @@ function apiQuery(filter: Filter): URLSearchParams {
   return query;
 }
 
-/** "2026-11-26 14:05:09 UTC": the log's times, in the zone the CSV uses. */
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+const when = (iso: string) => formatUtc(iso, { seconds: true });
 
 function shown(value: unknown): string {
   if (value === null || value === undefined || value === "") return t.none;

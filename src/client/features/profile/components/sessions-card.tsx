@@ -7,10 +7,8 @@ import { PendingButton } from "../../../components/pending-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
+import { formatUtc } from "../../../lib/format.js";
 import { useEndOtherSessions, useEndSession, useSessions } from "../api/sessions.js";
-
-/** "2026-11-26 14:05 UTC", as the shop's other lists write times. */
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 function EndButton({ userId, session }: { userId: string; session: SignedInSession }) {
   const end = useEndSession(userId);
@@ -84,8 +82,8 @@ export function SessionsCard({ userId }: { userId: string }) {
                       ) : null}
                     </td>
                     <td className="break-all">{session.address ?? t.unknownAddress}</td>
-                    <td className="whitespace-nowrap tabular-nums">{when(session.lastSeenAt)}</td>
-                    <td className="whitespace-nowrap tabular-nums">{when(session.signedInAt)}</td>
+                    <td className="whitespace-nowrap tabular-nums">{formatUtc(session.lastSeenAt)}</td>
+                    <td className="whitespace-nowrap tabular-nums">{formatUtc(session.signedInAt)}</td>
                     <td>{session.current ? null : <EndButton userId={userId} session={session} />}</td>
                   </tr>
                 )}

@@ -11,12 +11,11 @@ import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { useSession } from "../../../lib/auth.js";
 import { problemMessage } from "../../../lib/form-errors.js";
+import { formatUtc } from "../../../lib/format.js";
 import { useHiddenReviews, useHideReview, useRestoreReview, useReviewReports } from "../api/moderation.js";
 import { ReasonDialog } from "../components/reason-dialog.js";
 
 const m = reviewMessages.moderation;
-/** "2026-11-26 14:05 UTC", as the shop's other admin lists write times. */
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 function ReviewCell({ review }: { review: ModeratedReview }) {
   return (
@@ -97,7 +96,7 @@ function Reports() {
         >
           {(report) => (
             <tr key={report.id} className="align-top">
-              <td className="whitespace-nowrap tabular-nums">{when(report.at)}</td>
+              <td className="whitespace-nowrap tabular-nums">{formatUtc(report.at)}</td>
               <td>
                 <ReviewCell review={report.review} />
               </td>
@@ -140,7 +139,7 @@ function Hidden() {
           {(review) => (
             <tr key={review.id} className="align-top">
               <td className="whitespace-nowrap tabular-nums">
-                {review.hidden ? when(review.hidden.at) : null}
+                {review.hidden ? formatUtc(review.hidden.at) : null}
               </td>
               <td>
                 <ReviewCell review={review} />
