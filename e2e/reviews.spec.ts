@@ -1,10 +1,11 @@
 import type { Locator } from "@playwright/test";
+import { activityMessages } from "../src/shared/messages/activity.js";
 import { commonMessages } from "../src/shared/messages/common.js";
 import { dashboardMessages } from "../src/shared/messages/dashboard.js";
 import { homeMessages } from "../src/shared/messages/home.js";
 import { reviewMessages } from "../src/shared/messages/reviews.js";
 import { expectAccessible } from "./support/axe.js";
-import { origin, uniqueSuffix } from "./support/data.js";
+import { DEMO_ADMIN, origin, signInAsAdmin, uniqueSuffix } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
 
 const text = reviewMessages.form;
@@ -134,4 +135,88 @@ test("an admin's review carries the Staff mark in the grid and on the home page"
   await expect(newest).toContainText(comment);
   await expect(staffMark(newest)).toBeVisible();
   await expectAccessible(page, "/ with a staff review", ["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]);
+});
+
+test("a customer reports a review, an admin hides it with a reason, its author sees why, and it comes back", async ({
+  page,
+  browser,
+  users,
+  customer,
+}) => {
+  const m = reviewMessages.moderation;
+  const baseURL = test.info().project.use.baseURL;
+  const comment = `Buy your fans at another shop. ${uniqueSuffix()}`;
+  await page.goto("/dashboard/addReview");
+  await page.getByLabel(text.comment, { exact: true }).fill(comment);
+  await page.getByLabel(text.rating, { exact: true }).fill("1");
+  await page.getByRole("button", { name: text.submit }).click();
+  await expect(page.getByText(text.posted)).toBeVisible();
+  const own = page.getByRole("region", { name: m.yours });
+  await expect(own.getByRole("listitem").filter({ hasText: comment })).toContainText(m.onShow);
+
+  const readerContext = await browser.newContext({ baseURL });
+  const adminContext = await browser.newContext({ baseURL });
+  try {
+    // Another customer reports it from the grid, with a reason.
+    await users.signUp(readerContext.request, { tag: "reporter" });
+    const reader = await readerContext.newPage();
+    await reader.goto("/dashboard/addReview");
+    const card = reader
+      .getByRole("region", { name: text.allReviews })
+      .getByRole("listitem")
+      .filter({ hasText: comment });
+    await card.getByRole("button", { name: m.reportFor(customer.name) }).click();
+    const reportDialog = reader.getByRole("dialog", { name: m.reportTitle });
+    await expect(reportDialog.getByLabel(m.reason)).toBeFocused();
+    await reportDialog.getByLabel(m.reason).fill("Advertising for another shop");
+    await reportDialog.getByRole("button", { name: m.report }).click();
+    await expect(reader.getByText(m.reported)).toBeVisible();
+
+    // The admin reads the report and hides the review: a reason is required.
+    await signInAsAdmin(adminContext.request);
+    const admin = await adminContext.newPage();
+    await admin.setViewportSize({ width: 1440, height: 900 });
+    await admin.goto("/dashboard/reviewModeration");
+    const reports = admin.getByRole("table", { name: m.reportsCaption });
+    const reported = reports.getByRole("row").filter({ hasText: comment });
+    await expect(reported).toContainText("Advertising for another shop");
+    await expectAccessible(admin, "review moderation, 1440 px");
+    await reported.getByRole("button", { name: m.hideFor(customer.name) }).click();
+    const hideDialog = admin.getByRole("dialog", { name: m.hideTitle });
+    await hideDialog.getByRole("button", { name: m.hide }).click();
+    await expect(hideDialog.getByRole("alert")).toHaveText(m.reasonRequired);
+    await hideDialog.getByLabel(m.reason).fill("Advertising is not a review");
+    await hideDialog.getByRole("button", { name: m.hide }).click();
+    await expect(admin.getByText(m.hidden, { exact: true })).toBeVisible();
+    const hiddenRow = admin
+      .getByRole("table", { name: m.hiddenCaption })
+      .getByRole("row")
+      .filter({ hasText: comment });
+    await expect(hiddenRow).toContainText(m.hiddenBy(DEMO_ADMIN.email, "Advertising is not a review"));
+
+    // Out of every public list; its author is told why.
+    await reader.reload();
+    await expect(
+      reader.getByRole("region", { name: text.allReviews }).getByRole("listitem").first(),
+    ).toBeVisible();
+    await expect(reader.getByText(comment)).toHaveCount(0);
+    await page.reload();
+    await expect(own.getByRole("listitem").filter({ hasText: comment })).toContainText(
+      m.hiddenNotice("Advertising is not a review"),
+    );
+    await expectAccessible(page, "add review with a hidden review");
+
+    // Restored, it is on show again, and both moves are on the record.
+    await hiddenRow.getByRole("button", { name: m.restoreFor(customer.name) }).click();
+    await expect(admin.getByText(m.restored)).toBeVisible();
+    await page.reload();
+    await expect(own.getByRole("listitem").filter({ hasText: comment })).toContainText(m.onShow);
+    await admin.goto("/dashboard/activity?targetType=review");
+    const log = admin.getByRole("table", { name: activityMessages.caption });
+    await expect(log.getByRole("row").nth(1)).toContainText(activityMessages.actions["review.restored"]);
+    await expect(log.getByRole("row").nth(2)).toContainText(activityMessages.actions["review.hidden"]);
+  } finally {
+    await readerContext.close();
+    await adminContext.close();
+  }
 });

@@ -39,3 +39,48 @@ export const reviewInputSchema = z.object({
     .max(RATING_MAX, reviewMessages.ratingRange),
 });
 export type ReviewInput = z.input<typeof reviewInputSchema>;
+
+const MODERATION_REASON_MAX_LENGTH = 500;
+const mod = reviewMessages.moderation;
+
+/** POST /api/reviews/:id/hide and POST /api/reviews/:id/reports: why. */
+export const moderationReasonSchema = z.object({
+  reason: requiredText(
+    mod.reasonRequired,
+    MODERATION_REASON_MAX_LENGTH,
+    mod.reasonTooLong(MODERATION_REASON_MAX_LENGTH),
+  ),
+});
+export type ModerationReason = z.input<typeof moderationReasonSchema>;
+
+export const reviewIdParamsSchema = z.object({ id: z.uuid({ error: mod.notFound }) });
+
+/** Why the shop hid a review: shown to its author, and to admins with who hid it. */
+const hiddenSchema = z.object({ at: z.string(), reason: z.string() }).nullable();
+
+/** A review as its author (GET /api/reviews/mine) sees it: on show, or hidden and why. */
+const ownReviewSchema = reviewSchema.extend({ hidden: hiddenSchema });
+export const ownReviewPageSchema = cursorPageSchema(ownReviewSchema);
+export type OwnReviewPage = z.infer<typeof ownReviewPageSchema>;
+
+/** A review as moderation lists it: hidden or not, by whom, how many reports. */
+const moderatedReviewSchema = reviewSchema.extend({
+  hidden: hiddenSchema,
+  hiddenBy: z.string().nullable(),
+});
+export type ModeratedReview = z.infer<typeof moderatedReviewSchema>;
+
+/** A customer's report (GET /api/admin/review-reports), with the review it is about. */
+const reviewReportSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  reason: z.string(),
+  reporterEmail: z.string().nullable(),
+  review: moderatedReviewSchema,
+});
+export const reviewReportPageSchema = cursorPageSchema(reviewReportSchema);
+export type ReviewReportPage = z.infer<typeof reviewReportPageSchema>;
+
+/** GET /api/admin/reviews/hidden: last hidden first. */
+export const hiddenReviewPageSchema = cursorPageSchema(moderatedReviewSchema);
+export type HiddenReviewPage = z.infer<typeof hiddenReviewPageSchema>;

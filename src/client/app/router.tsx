@@ -29,6 +29,7 @@ const adminPages = {
   importProducts: () => import("../features/admin/pages/import-products-page.js"),
   stock: () => import("../features/stock/pages/stock-page.js"),
   activity: () => import("../features/activity/pages/activity-page.js"),
+  reviewModeration: () => import("../features/reviews/pages/review-moderation-page.js"),
 };
 const orderPages = {
   myOrders: () => import("../features/orders/pages/my-orders-page.js"),
@@ -147,6 +148,10 @@ export const routes: RouteObject[] = [
           {
             path: paths.dashboard.importProducts,
             lazy: async () => ({ Component: (await adminPages.importProducts()).ImportProductsPage }),
+          },
+          {
+            path: paths.dashboard.reviewModeration,
+            lazy: async () => ({ Component: (await adminPages.reviewModeration()).ReviewModerationPage }),
           },
           {
             path: paths.dashboard.activity,

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import { PendingButton } from "./pending-button.js";
 
 type Props = {
@@ -12,12 +12,14 @@ type Props = {
   onConfirm(): void;
   /** Called whenever the dialog closes: Cancel, Escape, a click beside it, or `open` turning false. */
   onClose(): void;
+  /** Fields the action needs (a reason): shown under the text, and the first of them gets the focus. */
+  children?: ReactNode;
 };
 
 /**
  * A daisyUI modal on the native <dialog>: showModal() traps focus and makes the page inert, Escape
  * cancels, and closing returns focus to the button that opened it. Cancel gets the first focus so
- * Enter never confirms a removal by accident.
+ * Enter never confirms a removal by accident; a dialog with fields (a reason) focuses the first.
  */
 export function ConfirmDialog({
   open,
@@ -28,6 +30,7 @@ export function ConfirmDialog({
   pending,
   onConfirm,
   onClose,
+  children,
 }: Props) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -39,7 +42,8 @@ export function ConfirmDialog({
     if (!dialog) return;
     if (open && !dialog.open) {
       dialog.showModal();
-      cancelRef.current?.focus();
+      const field = dialog.querySelector<HTMLElement>("[data-dialog-fields] :is(input, textarea, select)");
+      (field ?? cancelRef.current)?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }
@@ -69,6 +73,11 @@ export function ConfirmDialog({
           <p id={textId} className="pt-3 text-base-content/85">
             {text}
           </p>
+        ) : null}
+        {children ? (
+          <div data-dialog-fields className="pt-3">
+            {children}
+          </div>
         ) : null}
         <div className="modal-action">
           <PendingButton className="btn btn-error" onClick={onConfirm} pending={pending ?? false}>

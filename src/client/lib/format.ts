@@ -14,3 +14,11 @@ export function formatDay(iso: string): string {
   day ??= new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
   return day.format(new Date(iso));
 }
+
+/**
+ * An instant as the admin lists and the CSV exports write it, in UTC: "2026-11-26 14:05 UTC", or
+ * with its seconds ("14:05:09") where two entries a minute apart must read apart (the activity log).
+ */
+export function formatUtc(iso: string, { seconds = false }: { seconds?: boolean } = {}): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, seconds ? 19 : 16)} UTC`;
+}

@@ -28,6 +28,8 @@ export const paths = {
     importProducts: "/dashboard/importProducts",
     /** The activity log (admin); `query` filters it, as the links from an order, a user or a product do. */
     activity: "/dashboard/activity",
+    /** Customers' reports of reviews and the hidden reviews (admin). */
+    reviewModeration: "/dashboard/reviewModeration",
     /** A product's stock, adjustments, low-stock threshold and history (admin). */
     stock: (id: string) => `/dashboard/stock/${encodeURIComponent(id)}`,
   },

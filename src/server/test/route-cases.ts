@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
-import { orders, products, profiles, sessions, stockNotices, users } from "../db/schema/index.js";
+import { orders, products, profiles, reviews, sessions, stockNotices, users } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
@@ -94,6 +94,21 @@ async function newProduct(world: RouteWorld, quantity = 1000): Promise<string> {
 /** A product below the booking minimum, which customers may ask to be told about. */
 function soldOutProduct(world: RouteWorld): Promise<string> {
   return newProduct(world, 0);
+}
+
+/** A review of its own, on show or hidden (by nobody: written so). */
+async function aReview(world: RouteWorld, hidden = false): Promise<string> {
+  const [row] = await world.ctx.database.db
+    .insert(reviews)
+    .values({
+      name: "Matrix Reviewer",
+      comment: "A review the matrix acts on.",
+      rating: 4,
+      ...(hidden ? { hiddenAt: new Date(), hiddenBy: "matrix@example.com", hiddenReason: "Matrix" } : {}),
+    })
+    .returning({ id: reviews.id });
+  if (!row) throw new Error("no review");
+  return row.id;
 }
 
 /** The id of a session of a new account of its own (nobody else's to end). */
@@ -283,6 +298,34 @@ export const ROUTES: Record<string, Entry> = {
   "POST /api/reviews": {
     expect: signedIn(201),
     prepare: async () => ({ url: "/api/reviews", payload: { comment: "Quiet and bright.", rating: 5 } }),
+  },
+  // Review moderation: a review of its own per request, so one hidden or reported changes no other.
+  "GET /api/reviews/mine": { expect: signedIn(200), prepare: async () => ({ url: "/api/reviews/mine" }) },
+  "POST /api/reviews/:id/reports": {
+    expect: signedIn(201),
+    prepare: async (w) => ({
+      url: `/api/reviews/${await aReview(w)}/reports`,
+      payload: { reason: "Off topic" },
+    }),
+  },
+  "POST /api/reviews/:id/hide": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({
+      url: `/api/reviews/${await aReview(w)}/hide`,
+      payload: { reason: "Off topic" },
+    }),
+  },
+  "POST /api/reviews/:id/restore": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/reviews/${await aReview(w, true)}/restore` }),
+  },
+  "GET /api/admin/review-reports": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/review-reports" }),
+  },
+  "GET /api/admin/reviews/hidden": {
+    expect: adminOnly(200),
+    prepare: async () => ({ url: "/api/admin/reviews/hidden" }),
   },
   "POST /api/orders": {
     expect: signedIn(201),

@@ -2,6 +2,7 @@ import { NavLink, Outlet } from "react-router";
 import { activityMessages } from "../../../shared/messages/activity.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { dashboardMessages } from "../../../shared/messages/dashboard.js";
+import { reviewMessages } from "../../../shared/messages/reviews.js";
 import { stockNoticeMessages } from "../../../shared/messages/stock-notices.js";
 import { RequireAuth } from "../../components/require-auth.js";
 import { useSession } from "../../lib/auth.js";
@@ -33,6 +34,7 @@ const USER_EXTRAS: readonly Item[] = [
 ];
 const ADMIN_EXTRAS: readonly Item[] = [
   { to: paths.dashboard.importProducts, label: catalogCsvMessages.import.title },
+  { to: paths.dashboard.reviewModeration, label: reviewMessages.moderation.title },
   { to: paths.dashboard.activity, label: activityMessages.heading },
 ];
 

@@ -139,12 +139,44 @@ export const reviews = pgTable(
      */
     staff: boolean("staff").notNull().default(false),
     createdAt: createdAt(),
+    /** Hidden by an admin (docs/product.md, "Review moderation"): out of every public list. */
+    hiddenAt: moment("hidden_at"),
+    /** The admin's email then, and the reason the author is shown. */
+    hiddenBy: text("hidden_by"),
+    hiddenReason: text("hidden_reason"),
   },
   (t) => [
     check("review_rating_range", sql`${t.rating} between 0 and 5`),
-    // Newest first, a page at a time. Ascending on purpose: "ORDER BY created_at DESC" means NULLS
-    // FIRST, which a backward scan of this index gives and an index declared DESC (NULLS LAST) does not.
-    index("review_newest_idx").on(t.createdAt, t.id),
-    index("review_user_idx").on(t.userId),
+    check("review_hidden_with_reason", sql`(${t.hiddenAt} is null) = (${t.hiddenReason} is null)`),
+    // Newest first, a page at a time, of the reviews on show. Ascending on purpose: "ORDER BY
+    // created_at DESC" means NULLS FIRST, which a backward scan of this index gives and an index
+    // declared DESC (NULLS LAST) does not.
+    index("review_newest_idx").on(t.createdAt, t.id).where(sql`hidden_at is null`),
+    // The hidden ones, last hidden first (the moderation page).
+    index("review_hidden_idx").on(t.hiddenAt, t.id).where(sql`hidden_at is not null`),
+    index("review_user_idx").on(t.userId, t.createdAt, t.id),
+  ],
+);
+
+/**
+ * A customer's report of a review (docs/product.md, "Review moderation"): one per customer and
+ * review, read by admins newest first. Goes with the review or the account.
+ */
+export const reviewReports = pgTable(
+  "review_report",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    reviewId: uuid("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("review_report_once_idx").on(t.reviewId, t.userId),
+    index("review_report_newest_idx").on(t.createdAt, t.id),
   ],
 );

@@ -1,13 +1,35 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
+import { z } from "zod";
 import {
+  cursorQuerySchema,
+  EXACT_COUNT_LIMIT,
+  LIST_PAGE_SIZE,
+  MAX_LIST_PAGE_SIZE,
+} from "../../../shared/paging.js";
+import {
+  hiddenReviewPageSchema,
+  moderationReasonSchema,
+  ownReviewPageSchema,
+  reviewIdParamsSchema,
   reviewInputSchema,
   reviewListQuerySchema,
   reviewPageSchema,
+  reviewReportPageSchema,
   reviewSchema,
 } from "../../../shared/reviews.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
+import {
+  hideReview,
+  listHiddenReviews,
+  listOwnReviews,
+  listReports,
+  reportReview,
+  restoreReview,
+} from "./moderation.js";
 import { createReview, listReviews } from "./service.js";
+
+const moderationReportedSchema = z.object({ reported: z.literal(true) });
 
 export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ["reviews"];
@@ -47,5 +69,104 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .code(201)
         .send(await createReview(app.db, request.user, request.body, app.config.reviewLimitPerHour)),
+  );
+
+  // Moderation (docs/product.md, "Review moderation").
+  const moderatedSchema = hiddenReviewPageSchema.shape.items.element;
+
+  app.get(
+    "/api/reviews/mine",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary:
+          "The signed-in user's own reviews, newest first, each on show or hidden with the shop's reason",
+        querystring: cursorQuerySchema,
+        response: { 200: ownReviewPageSchema, ...problemResponses(400, 401) },
+      },
+    },
+    async (request) => listOwnReviews(app.db, request.user.id, request.query),
+  );
+
+  app.post(
+    "/api/reviews/:id/reports",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: "Report a review on show to the shop's admins, with a reason",
+        description:
+          "Once per customer and review: 201 the first time, 200 after. At most 10 an hour, then 429.",
+        params: reviewIdParamsSchema,
+        body: moderationReasonSchema,
+        response: {
+          200: moderationReportedSchema,
+          201: moderationReportedSchema,
+          ...problemResponses(400, 401, 404, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const made = await reportReview(app.db, request.user.id, request.params.id, request.body.reason);
+      return reply.code(made ? 201 : 200).send({ reported: true });
+    },
+  );
+
+  app.post(
+    "/api/reviews/:id/hide",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Hide a review from every public list, with the reason its author is shown (admin)",
+        params: reviewIdParamsSchema,
+        body: moderationReasonSchema,
+        response: { 200: moderatedSchema, ...problemResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => hideReview(app.db, actorOf(request), request.params.id, request.body.reason),
+  );
+
+  app.post(
+    "/api/reviews/:id/restore",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Put a hidden review on show again (admin)",
+        params: reviewIdParamsSchema,
+        response: { 200: moderatedSchema, ...problemResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => restoreReview(app.db, actorOf(request), request.params.id),
+  );
+
+  app.get(
+    "/api/admin/review-reports",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "Customers' reports of reviews, newest first, each with its review (admin)",
+        querystring: cursorQuerySchema,
+        response: { 200: reviewReportPageSchema, ...problemResponses(400, 401, 403) },
+      },
+    },
+    async (request) => listReports(app.db, request.query),
+  );
+
+  app.get(
+    "/api/admin/reviews/hidden",
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        tags,
+        summary: "The hidden reviews, last hidden first (admin)",
+        querystring: cursorQuerySchema,
+        response: { 200: hiddenReviewPageSchema, ...problemResponses(400, 401, 403) },
+      },
+    },
+    async (request) => listHiddenReviews(app.db, request.query),
   );
 };

@@ -15,13 +15,20 @@ import type { SessionUser } from "../../plugins/session.js";
  * those alone (an index probe each): asked beside an ORDER BY over the whole table, PostgreSQL
  * plans the lookup as a hash of every paid order, which grows with the shop.
  */
-async function selectReviews(
+export async function selectReviews(
   db: Db,
   {
     where,
     orderBy,
     take,
-  }: { where?: SQL | undefined; orderBy: (key: NewestFirstKey) => SQL[]; take: number },
+    key = reviews,
+  }: {
+    where?: SQL | undefined;
+    orderBy: (key: NewestFirstKey) => SQL[];
+    take: number;
+    /** The sort key: newest written (the default), or last hidden (moderation). */
+    key?: NewestFirstKey;
+  },
 ) {
   const chosen = db
     .select({
@@ -32,11 +39,14 @@ async function selectReviews(
       rating: reviews.rating,
       staff: reviews.staff,
       createdAt: reviews.createdAt,
-      cursorAt: cursorAt(reviews).as("cursor_at"),
+      hiddenAt: reviews.hiddenAt,
+      hiddenBy: reviews.hiddenBy,
+      hiddenReason: reviews.hiddenReason,
+      cursorAt: cursorAt(key).as("cursor_at"),
     })
     .from(reviews)
     .where(where)
-    .orderBy(...orderBy(reviews))
+    .orderBy(...orderBy(key))
     .limit(take)
     .as("chosen");
   const verified = sql<boolean>`${exists(
@@ -53,36 +63,74 @@ async function selectReviews(
       rating: chosen.rating,
       staff: chosen.staff,
       createdAt: chosen.createdAt,
+      hiddenAt: chosen.hiddenAt,
+      hiddenBy: chosen.hiddenBy,
+      hiddenReason: chosen.hiddenReason,
       cursorAt: chosen.cursorAt,
       verified,
     })
     .from(chosen)
-    .orderBy(...orderBy(chosen));
+    .orderBy(...orderBy({ createdAt: key === reviews ? chosen.createdAt : chosen.hiddenAt, id: chosen.id }));
 }
 
-type ReviewRow = Omit<Review, "createdAt"> & { createdAt: Date; cursorAt: string };
+export type ReviewRow = Omit<Review, "createdAt"> & {
+  createdAt: Date;
+  hiddenAt: Date | null;
+  hiddenBy: string | null;
+  hiddenReason: string | null;
+  cursorAt: string;
+};
 
-function toReview({ cursorAt: _, ...r }: ReviewRow): Review {
+export function toReview({
+  cursorAt: _,
+  hiddenAt: __,
+  hiddenBy: ___,
+  hiddenReason: ____,
+  ...r
+}: ReviewRow): Review {
   return { ...r, verified: Boolean(r.verified), createdAt: r.createdAt.toISOString() };
 }
 
-/** A page of reviews, newest first, after the query's cursor; the count is exact up to 10,000. */
+/** What hid a review: when and why (its author's view), null while on show. */
+export const hiddenOf = (row: ReviewRow) =>
+  row.hiddenAt && row.hiddenReason ? { at: row.hiddenAt.toISOString(), reason: row.hiddenReason } : null;
+
+/** The reviews on show: a hidden one is in no public list (review_newest_idx covers these alone). */
+export const onShow = sql`${reviews.hiddenAt} is null`;
+
+/**
+ * A page of the reviews `filter` picks, newest first by `key` (written, or last hidden) after the
+ * query's cursor, and how many match (exact up to 10,000): the public list, an author's own and
+ * the hidden ones are each this, with their own filter and index.
+ */
+export async function reviewPage(
+  db: Db,
+  query: z.output<typeof reviewListQuerySchema>,
+  filter: SQL,
+  key: NewestFirstKey = reviews,
+) {
+  const position = decodePosition(query, UUID_ID);
+  const [page, total] = await Promise.all([
+    keysetPage(key, position, query.limit, (window, take) =>
+      selectReviews(db, {
+        where: and(filter, window.where),
+        orderBy: (k) => keysetWindow(k, position).orderBy,
+        take,
+        key,
+      }),
+    ),
+    boundedCount(db, sql`from ${reviews} where ${filter}`),
+  ]);
+  return { rows: page.rows, nextCursor: page.nextCursor, total };
+}
+
+/** A page of the reviews on show, newest first, after the query's cursor. */
 export async function listReviews(
   db: Db,
   query: z.output<typeof reviewListQuerySchema>,
 ): Promise<ReviewPage> {
-  const position = decodePosition(query, UUID_ID);
-  const [page, total] = await Promise.all([
-    keysetPage(reviews, position, query.limit, (window, take) =>
-      selectReviews(db, {
-        where: window.where,
-        orderBy: (key) => keysetWindow(key, position).orderBy,
-        take,
-      }),
-    ),
-    boundedCount(db, sql`from ${reviews}`),
-  ]);
-  return { items: page.rows.map(toReview), nextCursor: page.nextCursor, total };
+  const page = await reviewPage(db, query, onShow);
+  return { items: page.rows.map(toReview), nextCursor: page.nextCursor, total: page.total };
 }
 
 /**

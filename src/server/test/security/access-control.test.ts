@@ -54,6 +54,9 @@ const NOT_OWNED: Record<string, string> = {
   "DELETE /api/users/:id": "admins only: customers get 403 (authorization matrix)",
   "PUT /api/users/:id/role": "admins only: customers get 403 (authorization matrix)",
   "DELETE /api/users/:id/sessions": "admins only: customers get 403 (authorization matrix)",
+  "POST /api/reviews/:id/hide": "admins only: customers get 403 (authorization matrix)",
+  "POST /api/reviews/:id/restore": "admins only: customers get 403 (authorization matrix)",
+  "POST /api/reviews/:id/reports": "any customer may report any review on show: that is what reports are",
 };
 
 describe("ownership swaps", () => {

@@ -20,7 +20,7 @@ import { ApiError } from "../../../lib/api.js";
 import { useSession } from "../../../lib/auth.js";
 import { isDay, midnight } from "../../../lib/days.js";
 import { problemMessage } from "../../../lib/form-errors.js";
-import { formatCount } from "../../../lib/format.js";
+import { formatCount, formatUtc } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useActivity } from "../api/get-activity.js";
 
@@ -53,8 +53,7 @@ function apiQuery(filter: Filter): URLSearchParams {
   return query;
 }
 
-/** "2026-11-26 14:05:09 UTC": the log's times, in the zone the CSV uses. */
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+const when = (iso: string) => formatUtc(iso, { seconds: true });
 
 function shown(value: unknown): string {
   if (value === null || value === undefined || value === "") return t.none;
@@ -62,12 +61,13 @@ function shown(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Where the target's own page is: Manage Orders found by number, a user by email, a product's stock. */
+/** Where the target's own page is: Manage Orders found by number, a user by email, a product's stock, moderation. */
 function targetLink(type: ActivityTargetType, id: string, name: string | null): string | null {
   if (type === "order")
     return `${paths.dashboard.manageOrders}?${new URLSearchParams({ search: orderNumber(id) })}`;
   if (type === "user" && name) return `${paths.dashboard.users}?${new URLSearchParams({ search: name })}`;
   if (type === "product" && name) return paths.dashboard.stock(id);
+  if (type === "review") return paths.dashboard.reviewModeration;
   return null;
 }
 
@@ -75,7 +75,13 @@ function Target({ entry }: { entry: ActivityEntryView }) {
   const { targetType: type, targetId: id, targetName: name } = entry;
   if (!type) return <>{t.none}</>;
   if (!id) return <>{t.targets[type]}</>;
-  const label = `${t.targets[type]} ${type === "order" ? orderNumber(id) : (name ?? `${id.slice(0, 8)}… ${t.removedTarget}`)}`;
+  const named =
+    type === "order"
+      ? orderNumber(id)
+      : type === "user" || type === "product"
+        ? (name ?? `${id.slice(0, 8)}… ${t.removedTarget}`)
+        : id.slice(0, 8);
+  const label = `${t.targets[type]} ${named}`;
   const to = targetLink(type, id, name);
   return to ? (
     <Link className="link" to={to}>

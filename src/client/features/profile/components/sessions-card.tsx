@@ -7,10 +7,8 @@ import { PendingButton } from "../../../components/pending-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
+import { formatUtc } from "../../../lib/format.js";
 import { useEndOtherSessions, useEndSession, useSessions } from "../api/sessions.js";
-
-/** "2026-11-26 14:05 UTC", as the shop's other lists write times. */
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 function EndButton({ userId, session }: { userId: string; session: SignedInSession }) {
   const end = useEndSession(userId);
@@ -21,11 +19,13 @@ function EndButton({ userId, session }: { userId: string; session: SignedInSessi
       aria-label={t.endNamed(browser, session.address ?? t.unknownAddress)}
       pending={end.isPending}
       spinner="xs"
+      // A promise, not mutate's callbacks: the row leaves the list as it refreshes, and mutate's
+      // callbacks die with it.
       onClick={() =>
-        end.mutate(session.id, {
-          onSuccess: () => toast.success(t.ended),
-          onError: (error) => toast.error(problemMessage(error)),
-        })
+        end.mutateAsync(session.id).then(
+          () => toast.success(t.ended),
+          (error: unknown) => toast.error(problemMessage(error)),
+        )
       }
     >
       {t.end}
@@ -82,8 +82,8 @@ export function SessionsCard({ userId }: { userId: string }) {
                       ) : null}
                     </td>
                     <td className="break-all">{session.address ?? t.unknownAddress}</td>
-                    <td className="whitespace-nowrap tabular-nums">{when(session.lastSeenAt)}</td>
-                    <td className="whitespace-nowrap tabular-nums">{when(session.signedInAt)}</td>
+                    <td className="whitespace-nowrap tabular-nums">{formatUtc(session.lastSeenAt)}</td>
+                    <td className="whitespace-nowrap tabular-nums">{formatUtc(session.signedInAt)}</td>
                     <td>{session.current ? null : <EndButton userId={userId} session={session} />}</td>
                   </tr>
                 )}

@@ -1,11 +1,17 @@
+import { lazy, Suspense } from "react";
 import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import type { Review } from "../../../../shared/reviews.js";
+import { useSession } from "../../../lib/auth.js";
 import { StarRating } from "./star-rating.js";
+
+// Only a signed-in visitor may report or hide: their code loads when one is.
+const ReviewActions = lazy(async () => ({ default: (await import("./review-actions.js")).ReviewActions }));
 
 // Made on first use (see shared/format.ts): the first formatter loads the locale's data.
 let dateFormat: Intl.DateTimeFormat | undefined;
 
 export function ReviewCard({ review }: { review: Review }) {
+  const { user } = useSession();
   dateFormat ??= new Intl.DateTimeFormat("en-US", { dateStyle: "medium" });
   return (
     <figure className="card h-full border border-base-content/10 bg-base-200">
@@ -27,6 +33,11 @@ export function ReviewCard({ review }: { review: Review }) {
               <span className="badge badge-success badge-soft badge-sm">{reviewMessages.verified}</span>
             ) : null}
             <time dateTime={review.createdAt}>{dateFormat.format(new Date(review.createdAt))}</time>
+            {user ? (
+              <Suspense fallback={null}>
+                <ReviewActions review={review} admin={user.role === "admin"} />
+              </Suspense>
+            ) : null}
           </span>
         </figcaption>
       </div>

@@ -2,12 +2,16 @@ import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { useSession } from "../../../lib/auth.js";
+import { OwnReviews } from "../components/own-reviews.js";
 import { ReviewFeed } from "../components/review-feed.js";
 import { ReviewForm } from "../components/review-form.js";
 
 const text = reviewMessages.form;
 
-/** /dashboard/addReview: write a review, then every review, newest first, loaded as the visitor goes. */
+/**
+ * /dashboard/addReview: write a review, then the author's own (with the shop's reason where one is
+ * hidden), then every review, newest first, loaded as the visitor goes.
+ */
 export function AddReviewPage() {
   const { user } = useSession();
   return (
@@ -15,6 +19,7 @@ export function AddReviewPage() {
       <DashboardHeading title={dashboardMessages.addReview} lead={dashboardMessages.addReviewLead} />
       <div className="flex flex-col gap-10">
         <ReviewForm name={user?.name ?? ""} />
+        {user ? <OwnReviews /> : null}
         <section aria-labelledby="all-reviews-title">
           <h2 id="all-reviews-title" className="text-xl font-bold">
             {text.allReviews}

@@ -24,7 +24,7 @@ import { TextareaField } from "../../../components/textarea-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
 import { useSession } from "../../../lib/auth.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
-import { formatCount } from "../../../lib/format.js";
+import { formatCount, formatUtc } from "../../../lib/format.js";
 import { activityOf } from "../../../lib/paths.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useAdjustStock, useSetThreshold } from "../api/adjust-stock.js";
@@ -33,8 +33,6 @@ import { useStockHistory } from "../api/get-stock-history.js";
 
 const t = stockMessages.panel;
 
-/** "2026-11-26 14:05 UTC": the ledger's times, in the zone the CSV and the mails use. */
-const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 const signed = (n: number) => (n > 0 ? `+${formatCount(n)}` : formatCount(n));
 
 function AdjustForm({ id, name }: { id: string; name: string }) {
@@ -157,7 +155,7 @@ function History({ id, name }: { id: string; name: string }) {
           >
             {(m) => (
               <tr key={m.id}>
-                <td className="whitespace-nowrap">{when(m.at)}</td>
+                <td className="whitespace-nowrap">{formatUtc(m.at)}</td>
                 <td>
                   {stockMessages.reasons[m.reason]}
                   {m.orderId ? (

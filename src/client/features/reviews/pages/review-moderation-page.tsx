@@ -1,0 +1,187 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import { reviewMessages } from "../../../../shared/messages/reviews.js";
+import type { ModeratedReview } from "../../../../shared/reviews.js";
+import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { DataTable } from "../../../components/data-table.js";
+import { MoreButton } from "../../../components/more-button.js";
+import { PendingButton } from "../../../components/pending-button.js";
+import { Spinner } from "../../../components/spinner.js";
+import { TableRegion } from "../../../components/table-region.js";
+import { useSession } from "../../../lib/auth.js";
+import { problemMessage } from "../../../lib/form-errors.js";
+import { formatUtc } from "../../../lib/format.js";
+import { useHiddenReviews, useHideReview, useRestoreReview, useReviewReports } from "../api/moderation.js";
+import { ReasonDialog } from "../components/reason-dialog.js";
+
+const m = reviewMessages.moderation;
+
+function ReviewCell({ review }: { review: ModeratedReview }) {
+  return (
+    <>
+      <span className="font-semibold">{review.name}</span>
+      <span className="block max-w-md whitespace-pre-line break-words text-sm">{review.comment}</span>
+      {review.hidden && review.hiddenBy ? (
+        <span className="mt-1 block text-xs text-base-content/75">
+          {m.hiddenBy(review.hiddenBy, review.hidden.reason)}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** Hide (asking why) or Restore, as the review stands. */
+function ModerateButton({ review }: { review: ModeratedReview }) {
+  const [asking, setAsking] = useState(false);
+  const hide = useHideReview();
+  const restore = useRestoreReview();
+  if (review.hidden)
+    return (
+      <PendingButton
+        className="btn btn-sm btn-outline"
+        aria-label={m.restoreFor(review.name)}
+        pending={restore.isPending}
+        spinner="xs"
+        // A promise, not mutate's callbacks: the row leaves the hidden list as the lists refresh,
+        // and mutate's callbacks die with it.
+        onClick={() =>
+          restore.mutateAsync(review.id).then(
+            () => toast.success(m.restored),
+            (error: unknown) => toast.error(problemMessage(error)),
+          )
+        }
+      >
+        {m.restore}
+      </PendingButton>
+    );
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-sm btn-error btn-outline"
+        aria-label={m.hideFor(review.name)}
+        onClick={() => setAsking(true)}
+      >
+        {m.hide}
+      </button>
+      <ReasonDialog
+        open={asking}
+        title={m.hideTitle}
+        text={m.hideHint}
+        confirmLabel={m.hide}
+        pending={hide.isPending}
+        onConfirm={(reason) =>
+          hide.mutateAsync({ id: review.id, reason }).then(() => toast.success(m.hidden))
+        }
+        onClose={() => setAsking(false)}
+      />
+    </>
+  );
+}
+
+function Reports() {
+  const reports = useReviewReports();
+  if (reports.isPending) return <Spinner />;
+  if (reports.isError) return <AdminLoadError error={reports.error} onRetry={() => void reports.refetch()} />;
+  return (
+    <div className="flex flex-col gap-3">
+      <TableRegion labelledBy="reports-caption">
+        <DataTable
+          caption={m.reportsCaption}
+          captionId="reports-caption"
+          columns={[m.when, m.review, m.reason, { label: m.hide, hidden: true }]}
+          rows={reports.data.pages.flatMap((page) => page.items)}
+          empty={m.reportsNone}
+        >
+          {(report) => (
+            <tr key={report.id} className="align-top">
+              <td className="whitespace-nowrap tabular-nums">{formatUtc(report.at)}</td>
+              <td>
+                <ReviewCell review={report.review} />
+              </td>
+              <td className="max-w-xs break-words">
+                {report.reason}
+                {report.reporterEmail ? (
+                  <span className="block text-xs text-base-content/75">
+                    {m.reportedBy(report.reporterEmail)}
+                  </span>
+                ) : null}
+              </td>
+              <td>
+                <ModerateButton review={report.review} />
+              </td>
+            </tr>
+          )}
+        </DataTable>
+      </TableRegion>
+      <MoreButton pages={reports} className="btn btn-sm self-start" spinner="xs">
+        {m.more}
+      </MoreButton>
+    </div>
+  );
+}
+
+function Hidden() {
+  const hidden = useHiddenReviews();
+  if (hidden.isPending) return <Spinner />;
+  if (hidden.isError) return <AdminLoadError error={hidden.error} onRetry={() => void hidden.refetch()} />;
+  return (
+    <div className="flex flex-col gap-3">
+      <TableRegion labelledBy="hidden-caption">
+        <DataTable
+          caption={m.hiddenCaption}
+          captionId="hidden-caption"
+          columns={[m.when, m.review, { label: m.restore, hidden: true }]}
+          rows={hidden.data.pages.flatMap((page) => page.items)}
+          empty={m.hiddenNone}
+        >
+          {(review) => (
+            <tr key={review.id} className="align-top">
+              <td className="whitespace-nowrap tabular-nums">
+                {review.hidden ? formatUtc(review.hidden.at) : null}
+              </td>
+              <td>
+                <ReviewCell review={review} />
+              </td>
+              <td>
+                <ModerateButton review={review} />
+              </td>
+            </tr>
+          )}
+        </DataTable>
+      </TableRegion>
+      <MoreButton pages={hidden} className="btn btn-sm self-start" spinner="xs">
+        {m.more}
+      </MoreButton>
+    </div>
+  );
+}
+
+/** /dashboard/reviewModeration (admin): customers' reports and the hidden reviews. */
+export function ReviewModerationPage() {
+  const { user } = useSession();
+  return (
+    <>
+      <DashboardHeading title={m.title} lead={m.lead} />
+      {user?.role === "admin" ? (
+        <div className="flex flex-col gap-10">
+          <section aria-labelledby="reports-title">
+            <h2 id="reports-title" className="mb-4 text-xl font-bold">
+              {m.reports}
+            </h2>
+            <Reports />
+          </section>
+          <section aria-labelledby="hidden-title">
+            <h2 id="hidden-title" className="mb-4 text-xl font-bold">
+              {m.hiddenList}
+            </h2>
+            <Hidden />
+          </section>
+        </div>
+      ) : (
+        <AdminOnly />
+      )}
+    </>
+  );
+}
