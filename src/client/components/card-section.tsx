@@ -10,18 +10,20 @@ type Props = {
   /** Buttons or links on the heading's line, at its far end. */
   actions?: ReactNode;
   spacing?: keyof typeof BODY;
+  /** Still loading: aria-busy, so a screen reader waits for what is filled in. */
+  busy?: boolean;
   children: ReactNode;
 };
 
 /** A dashboard card that is a section of its page, named by its h2 (FormCard is the one of a form). */
-export function CardSection({ id, title, actions, spacing = "default", children }: Props) {
+export function CardSection({ id, title, actions, spacing = "default", busy, children }: Props) {
   const heading = (
     <h2 id={id} className="card-title text-xl">
       {title}
     </h2>
   );
   return (
-    <section aria-labelledby={id} className="card border border-base-content/10 bg-base-200">
+    <section aria-labelledby={id} aria-busy={busy} className="card border border-base-content/10 bg-base-200">
       <div className={BODY[spacing]}>
         {actions ? (
           <div className="flex flex-wrap items-center justify-between gap-3">
