@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
-import { orders, products, profiles, reviews, sessions, stockNotices, users } from "../db/schema/index.js";
+import { orders, profiles, reviews, sessions, stockNotices, users } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
