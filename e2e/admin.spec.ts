@@ -61,7 +61,15 @@ test("an admin makes a user admin, then removes admin", async ({ page, request, 
   const row = rowOf(page, target.email);
   await expect(row.getByText(userMessages.roles.user, { exact: true })).toBeVisible();
 
+  // Make Admin asks first: Cancel changes nothing.
   await row.getByRole("button", { name: userMessages.makeAdminFor(target.name) }).click();
+  const confirm = page.getByRole("dialog", { name: userMessages.makeAdminTitle(target.name) });
+  await expect(confirm).toContainText(target.email);
+  await confirm.getByRole("button", { name: userMessages.cancel }).click();
+  await expect(confirm).toBeHidden();
+  expect(await (await request.get("/api/me")).json()).toMatchObject({ role: "user" });
+  await row.getByRole("button", { name: userMessages.makeAdminFor(target.name) }).click();
+  await confirm.getByRole("button", { name: userMessages.makeAdmin }).click();
   await expect(page.getByText(userMessages.madeAdmin)).toBeVisible();
   await expect(row.getByText(userMessages.roles.admin, { exact: true })).toBeVisible();
   expect(await (await request.get("/api/me")).json()).toMatchObject({ role: "admin" });

@@ -147,6 +147,10 @@ test("Make Admin: pages of users with Previous and Next, one page in the page, n
   if (!oldest) throw new Error("not signed up");
   const row = bodyRows(page).filter({ hasText: oldest.email });
   await row.getByRole("button", { name: t.makeAdminFor(oldest.name) }).click();
+  await page
+    .getByRole("dialog", { name: t.makeAdminTitle(oldest.name) })
+    .getByRole("button", { name: t.makeAdmin })
+    .click();
   await expect(page.getByText(userMessages.madeAdmin)).toBeVisible();
   await expect(row.getByText(t.roles.admin, { exact: true })).toBeVisible();
   await expect(bodyRows(page)).toHaveCount(2);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { addressSchema, phoneSchema } from "./accounts.js";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY, PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { orderMessages } from "./messages/orders.js";
-import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
+import { twoWayPageSchema, twoWayQuerySchema } from "./paging.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 /**
@@ -151,17 +151,12 @@ export const reversed = { error: orderMessages.list.rangeReversed, path: ["to"] 
 export const orderFilterSchema = z.object(filterShape).refine(rangeInOrder, reversed);
 export type OrderFilter = z.output<typeof orderFilterSchema>;
 
-/** A page after `cursor` (the next page) or before `before` (the previous one). */
-const pageQuerySchema = cursorQuerySchema.extend({
-  before: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
-});
-
 /** GET /api/orders: a page of every order, newest first, filtered. */
-export const orderListQuerySchema = pageQuerySchema.extend(filterShape).refine(rangeInOrder, reversed);
+export const orderListQuerySchema = twoWayQuerySchema.extend(filterShape).refine(rangeInOrder, reversed);
 
 /** GET /api/orders/mine: a page of the customer's own orders, newest first. */
-export const myOrdersQuerySchema = pageQuerySchema;
+export const myOrdersQuerySchema = twoWayQuerySchema;
 
 /** A page of orders; `prevCursor` leads to the page before it (null on the first). */
-export const orderPageSchema = cursorPageSchema(orderSchema).extend({ prevCursor: z.string().nullable() });
+export const orderPageSchema = twoWayPageSchema(orderSchema);
 export type OrderPage = z.infer<typeof orderPageSchema>;

@@ -24,6 +24,11 @@ export const cursorQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_LIST_PAGE_SIZE).optional().default(LIST_PAGE_SIZE),
 });
 
+/** A page after `cursor` (the next page) or before `before` (the previous one), never both. */
+export const twoWayQuerySchema = cursorQuerySchema.extend({
+  before: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+});
+
 /** How many rows match: exact up to a list's limit (EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT), otherwise "more than `count`". */
 const listCountSchema = z.object({
   count: z.number().int().min(0),
@@ -38,4 +43,9 @@ export function cursorPageSchema<T extends z.ZodType>(item: T) {
     nextCursor: z.string().nullable(),
     total: listCountSchema,
   });
+}
+
+/** A page of a list paged both ways; `prevCursor` leads to the page before it (null on the first). */
+export function twoWayPageSchema<T extends z.ZodType>(item: T) {
+  return cursorPageSchema(item).extend({ prevCursor: z.string().nullable() });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { stockMessages as m } from "./messages/stock.js";
+import { cursorQuerySchema, LIST_PAGE_SIZE } from "./paging.js";
 
 /**
  * The stock ledger (docs/product.md, "Stock ledger"): every change of a product's stock is a
@@ -100,22 +101,18 @@ const stockMovementSchema = z.object({
 });
 export type StockMovement = z.infer<typeof stockMovementSchema>;
 
-export const STOCK_HISTORY_PAGE_SIZE = 25;
-const STOCK_HISTORY_MAX_PAGE_SIZE = 100;
+/** The history's page: the `limit` of every cursor-paged list. */
+export const STOCK_HISTORY_PAGE_SIZE = LIST_PAGE_SIZE;
 
-/** A page after `cursor`: the id of the last movement of the page before (newest first). */
-export const stockHistoryQuerySchema = z.object({
+/**
+ * A page after `cursor`: the id of the last movement of the page before (newest first), a number
+ * where the other lists' cursors are opaque tokens.
+ */
+export const stockHistoryQuerySchema = cursorQuerySchema.extend({
   cursor: z
     .string()
     .regex(/^[1-9][0-9]{0,17}$/, m.cursorInvalid)
     .optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(STOCK_HISTORY_MAX_PAGE_SIZE)
-    .optional()
-    .default(STOCK_HISTORY_PAGE_SIZE),
 });
 export type StockHistoryQuery = z.output<typeof stockHistoryQuerySchema>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROLES } from "./accounts.js";
 import { userMessages } from "./messages/users.js";
-import { cursorPageSchema, cursorQuerySchema, MAX_CURSOR_LENGTH } from "./paging.js";
+import { twoWayPageSchema, twoWayQuerySchema } from "./paging.js";
 
 /** A row of the admin's users tables (GET /api/users). */
 export const userSchema = z.object({
@@ -26,8 +26,7 @@ export const USER_SEARCH_SUBSTRING_MIN = 3;
  * GET /api/users: newest accounts first, a page after `cursor` (the next page) or before `before`
  * (the previous one), filtered by a search of name or email and by role.
  */
-export const userListQuerySchema = cursorQuerySchema.extend({
-  before: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+export const userListQuerySchema = twoWayQuerySchema.extend({
   // A search of only spaces and punctuation finds nothing an index can look up: it is refused.
   search: z
     .string()
@@ -40,7 +39,7 @@ export const userListQuerySchema = cursorQuerySchema.extend({
 export type UserListParams = z.output<typeof userListQuerySchema>;
 
 /** A page of users; `prevCursor` leads to the page before it (null on the first). */
-export const userPageSchema = cursorPageSchema(userSchema).extend({ prevCursor: z.string().nullable() });
+export const userPageSchema = twoWayPageSchema(userSchema);
 export type UserPage = z.infer<typeof userPageSchema>;
 
 // better-auth owns the ids (UUIDs today); only their size is checked here.

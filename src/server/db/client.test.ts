@@ -105,35 +105,36 @@ describe("the database pool", () => {
       return name;
     }
 
-    it("is run again on its own, and succeeds", async () => {
+    /** A pool of its own for one test, closed after it whatever it did. */
+    async function withDatabase(use: (database: ReturnType<typeof createDatabase>) => Promise<void>) {
       const database = createDatabase(testDb.url, { max: 2 });
       try {
+        await use(database);
+      } finally {
+        await database.close();
+      }
+    }
+
+    it("is run again on its own, and succeeds", () =>
+      withDatabase(async (database) => {
         for (const code of ["40P01", "40001"]) {
           const fn = await flaky(database, code, 2);
           const { rows } = await database.pool.query(`select ${fn}() as calls`);
           expect(rows).toEqual([{ calls: 3 }]);
         }
-      } finally {
-        await database.close();
-      }
-    });
+      }));
 
-    it("fails after three attempts, and other errors fail at once", async () => {
-      const database = createDatabase(testDb.url, { max: 2 });
-      try {
+    it("fails after three attempts, and other errors fail at once", () =>
+      withDatabase(async (database) => {
         const conflict = await flaky(database, "40P01", 3);
         await expect(database.pool.query(`select ${conflict}()`)).rejects.toMatchObject({ code: "40P01" });
         const other = await flaky(database, "23505", 1);
         await expect(database.pool.query(`select ${other}()`)).rejects.toMatchObject({ code: "23505" });
         expect((await database.pool.query(`select ${other}() as calls`)).rows).toEqual([{ calls: 2 }]);
-      } finally {
-        await database.close();
-      }
-    });
+      }));
 
-    it("is never run again inside a transaction: the transaction fails whole", async () => {
-      const database = createDatabase(testDb.url, { max: 2 });
-      try {
+    it("is never run again inside a transaction: the transaction fails whole", () =>
+      withDatabase(async (database) => {
         const fn = await flaky(database, "40P01", 1);
         const client = await database.pool.connect();
         try {
@@ -143,9 +144,6 @@ describe("the database pool", () => {
         } finally {
           client.release();
         }
-      } finally {
-        await database.close();
-      }
-    });
+      }));
   });
 });

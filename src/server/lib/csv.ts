@@ -14,7 +14,7 @@ import type pg from "pg";
  */
 
 const BOM = "\uFEFF";
-export const CRLF = "\r\n";
+const CRLF = "\r\n";
 
 /** A text the server writes as one quoted cell, quotes doubled (a header's). */
 export const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
@@ -30,6 +30,19 @@ export function quote(value: SQL): SQL {
  */
 export function cell(value: SQL): SQL {
   return quote(sql`(case when ${value} ~ '^[-=+@\t\r]' then '''' || ${value} else ${value} end)`);
+}
+
+/** A moment as ISO 8601 in UTC, to the millisecond; null stays null (an empty cell). */
+export function utc(moment: SQL): SQL {
+  return sql`to_char(${moment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** A column of an enum written as its label (the messages module's text for each value). */
+export function labelled(value: SQL, labels: Record<string, string>): SQL {
+  return sql`(case ${value} ${sql.join(
+    Object.entries(labels).map(([key, label]) => sql`when ${key} then ${label}`),
+    sql` `,
+  )} end)`;
 }
 
 /** The cells of one line, joined by commas and ended with CRLF. */

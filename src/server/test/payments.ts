@@ -3,8 +3,9 @@ import Stripe from "stripe";
 import { expect } from "vitest";
 import type { Order } from "../../shared/orders.js";
 import type { PaymentIntent } from "../../shared/payments.js";
-import { orders, payments, products } from "../db/schema/index.js";
+import { orders, payments } from "../db/schema/index.js";
 import { madeInBeforeAll, type TestContext } from "./app.js";
+import { insertProduct } from "./products.js";
 import { type StripeStandIn, startStripeStandIn } from "./stripe-stand-in.js";
 import { fromShop, type TestUser } from "./users.js";
 
@@ -58,28 +59,28 @@ export function post(shop: Shop, user: TestUser | null, url: string, payload?: u
 
 /** An order of ten units of a new product at `price` dollars, placed by `user`. */
 export async function placeOrder(shop: Shop, user: TestUser, price = 37): Promise<Order> {
-  const [product] = await shop.database.db
-    .insert(products)
-    .values({
-      name: `Payment test keyboard ${Math.random()}`,
-      description: "d",
-      image: "/media/products/x.svg",
-      price,
-      quantity: 1000,
-      category: "keyboards",
-    })
-    .returning({ id: products.id });
-  return bookOrder(shop, user, product?.id ?? "");
+  const productId = await insertProduct(shop.database.db, {
+    name: `Payment test keyboard ${Math.random()}`,
+    image: "/media/products/x.svg",
+    price,
+    category: "keyboards",
+  });
+  return bookOrder(shop, user, productId);
+}
+
+/** `user` asks to book `quantity` units of `productId`, to the test address; the shop's answer as it is. */
+export function askToBook(shop: Shop, user: TestUser, productId: string, quantity = 10) {
+  return post(shop, user, "/api/orders", {
+    productId,
+    quantity,
+    address: "1 Loop Road, Austin",
+    phone: "5550123",
+  });
 }
 
 /** Ten units of `productId`, booked by `user` (a 201, or the test fails). */
 export async function bookOrder(shop: Shop, user: TestUser, productId: string): Promise<Order> {
-  const res = await post(shop, user, "/api/orders", {
-    productId,
-    quantity: 10,
-    address: "1 Loop Road, Austin",
-    phone: "5550123",
-  });
+  const res = await askToBook(shop, user, productId);
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }

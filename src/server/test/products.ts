@@ -4,21 +4,33 @@ import type { Db } from "../db/client.js";
 import { products } from "../db/schema/index.js";
 import { stockCause } from "../lib/stock.js";
 
-/** A new product (a fan at `price` dollars) with `stock` units, for a test that sells its own stock. */
-export async function stockedProduct(db: Db, stock: number, price = 25): Promise<string> {
+/**
+ * A new product, as the tests that need one of their own make it: a fan with a name of its own and
+ * 1,000 units unless `values` say otherwise. Its id.
+ */
+export async function insertProduct(
+  db: Db,
+  values: Partial<typeof products.$inferInsert> = {},
+): Promise<string> {
   const [row] = await db
     .insert(products)
     .values({
       name: `Test fan ${randomUUID()}`,
-      description: "A fan sold to many buyers at once.",
+      description: "A fan made by a test.",
       image: "/media/products/gale-120-high-static-pressure-fan.svg",
-      price,
-      quantity: stock,
+      price: 25,
+      quantity: 1000,
       category: "cooling-fans",
+      ...values,
     })
     .returning({ id: products.id });
   if (!row) throw new Error("product insert returned nothing");
   return row.id;
+}
+
+/** A new product (a fan at `price` dollars) with `stock` units, for a test that sells its own stock. */
+export function stockedProduct(db: Db, stock: number, price = 25): Promise<string> {
+  return insertProduct(db, { quantity: stock, price, description: "A fan sold to many buyers at once." });
 }
 
 /**

@@ -3,10 +3,11 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
-import { orders, products, profiles, reviews, sessions, stockNotices, users } from "../db/schema/index.js";
+import { orders, profiles, reviews, sessions, stockNotices, users } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
+import { insertProduct } from "./products.js";
 import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
 
 /**
@@ -48,6 +49,12 @@ const ownerOrAdmin = (ok: number): Expected => ({ visitor: 401, customerA: ok, c
 const ownerOnly = (ok: number): Expected => ({ visitor: 401, customerA: ok, customerB: 404, admin: 404 });
 const adminOnly = (ok: number): Expected => ({ visitor: 401, customerA: 403, customerB: 403, admin: ok });
 
+/** A request to a fixed URL with no body: the same for every actor. */
+const at = (url: string, expected: Expected): RouteCase => ({
+  expect: expected,
+  prepare: async () => ({ url }),
+});
+
 /** Whole subtrees left out of the matrix, with the reason. */
 const SKIPPED_PREFIXES: Record<string, string> = {
   "/api/docs": "Swagger UI and the OpenAPI document: public and read-only (app.test.ts reads the document)",
@@ -76,19 +83,8 @@ export interface RouteWorld {
 const post = (world: RouteWorld, url: string, cookie: string, payload: object) =>
   world.ctx.app.inject({ method: "POST", url, headers: { cookie, origin: ORIGIN }, payload });
 
-async function newProduct(world: RouteWorld, quantity = 1000): Promise<string> {
-  const [row] = await world.ctx.database.db
-    .insert(products)
-    .values({
-      name: `Matrix fan ${randomUUID()}`,
-      description: "A fan for the authorization matrix.",
-      image: "/media/products/gale-120-high-static-pressure-fan.svg",
-      price: 12,
-      quantity,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  return row?.id ?? "";
+function newProduct(world: RouteWorld, quantity = 1000): Promise<string> {
+  return insertProduct(world.ctx.database.db, { name: `Matrix fan ${randomUUID()}`, price: 12, quantity });
 }
 
 /** A product below the booking minimum, which customers may ask to be told about. */
@@ -229,12 +225,12 @@ export const ROUTES: Record<string, Entry> = {
   "POST /api/auth/*": { skip: "better-auth's catch-all: its endpoints are in AUTH_ROUTES below" },
 
   // Public.
-  "GET /api/products": { expect: publicRoute(200), prepare: async () => ({ url: "/api/products" }) },
+  "GET /api/products": at("/api/products", publicRoute(200)),
   "GET /api/products/:id": {
     expect: publicRoute(200),
     prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}` }),
   },
-  "GET /api/reviews": { expect: publicRoute(200), prepare: async () => ({ url: "/api/reviews" }) },
+  "GET /api/reviews": at("/api/reviews", publicRoute(200)),
   "GET /api/images/:file": {
     expect: publicRoute(200),
     prepare: async (w) => {
@@ -260,13 +256,10 @@ export const ROUTES: Record<string, Entry> = {
   },
 
   // Signed in, acting on one's own data.
-  "GET /api/me": { expect: signedIn(200), prepare: async () => ({ url: "/api/me" }) },
-  "GET /api/session": { expect: publicRoute(200), prepare: async () => ({ url: "/api/session" }) },
+  "GET /api/me": at("/api/me", signedIn(200)),
+  "GET /api/session": at("/api/session", publicRoute(200)),
   // Signed-in sessions: a session of someone else's is a 404 to everyone signed in.
-  "GET /api/account/sessions": {
-    expect: signedIn(200),
-    prepare: async () => ({ url: "/api/account/sessions" }),
-  },
+  "GET /api/account/sessions": at("/api/account/sessions", signedIn(200)),
   "DELETE /api/account/sessions/:id": {
     expect: { visitor: 401, customerA: 404, customerB: 404, admin: 404 },
     prepare: async (w) => ({ url: `/api/account/sessions/${await sessionIdOf(w)}` }),
@@ -275,7 +268,7 @@ export const ROUTES: Record<string, Entry> = {
     expect: signedIn(200),
     prepare: async () => ({ url: "/api/account/sessions/end-others", payload: {} }),
   },
-  "GET /api/profile": { expect: signedIn(200), prepare: async () => ({ url: "/api/profile" }) },
+  "GET /api/profile": at("/api/profile", signedIn(200)),
   "POST /api/profile": {
     expect: signedIn(201),
     prepare: async (w, actor) => {
@@ -334,7 +327,7 @@ export const ROUTES: Record<string, Entry> = {
       payload: { productId: w.stockedProductId, quantity: 10, address: "1 Loop Road", phone: "5550123" },
     }),
   },
-  "GET /api/orders/mine": { expect: signedIn(200), prepare: async () => ({ url: "/api/orders/mine" }) },
+  "GET /api/orders/mine": at("/api/orders/mine", signedIn(200)),
   "POST /api/uploads": { expect: signedIn(201), prepare: imageUpload },
   "POST /api/payments/sandbox/confirm": {
     expect: ownerOnly(200),
@@ -373,12 +366,12 @@ export const ROUTES: Record<string, Entry> = {
   },
 
   // Admin only.
-  "GET /api/orders": { expect: adminOnly(200), prepare: async () => ({ url: "/api/orders" }) },
+  "GET /api/orders": at("/api/orders", adminOnly(200)),
   "POST /api/stock-notices": {
     expect: signedIn(201),
     prepare: async (w) => ({ url: "/api/stock-notices", payload: { productId: await soldOutProduct(w) } }),
   },
-  "GET /api/stock-notices": { expect: signedIn(200), prepare: async () => ({ url: "/api/stock-notices" }) },
+  "GET /api/stock-notices": at("/api/stock-notices", signedIn(200)),
   "DELETE /api/stock-notices/:id": {
     expect: ownerOnly(204),
     prepare: async (w) => ({ url: `/api/stock-notices/${await noticeOfA(w)}` }),
@@ -403,14 +396,8 @@ export const ROUTES: Record<string, Entry> = {
       ),
     }),
   },
-  "GET /api/products/export.csv": {
-    expect: adminOnly(200),
-    prepare: async () => ({ url: "/api/products/export.csv" }),
-  },
-  "GET /api/orders/export.csv": {
-    expect: adminOnly(200),
-    prepare: async () => ({ url: "/api/orders/export.csv" }),
-  },
+  "GET /api/products/export.csv": at("/api/products/export.csv", adminOnly(200)),
+  "GET /api/orders/export.csv": at("/api/orders/export.csv", adminOnly(200)),
   "POST /api/orders/:id/ship": {
     expect: adminOnly(200),
     prepare: async (w) => ({ url: `/api/orders/${await orderOfA(w, "paid")}/ship` }),
@@ -439,15 +426,12 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(204),
     prepare: async (w) => ({ url: `/api/products/${await newProduct(w)}` }),
   },
-  "GET /api/admin/products": {
-    expect: adminOnly(200),
-    prepare: async () => ({ url: "/api/admin/products?archived=true" }),
-  },
+  "GET /api/admin/products": at("/api/admin/products?archived=true", adminOnly(200)),
   "GET /api/admin/products/:id": {
     expect: adminOnly(200),
     prepare: async (w) => ({ url: `/api/admin/products/${w.stockedProductId}` }),
   },
-  "GET /api/users": { expect: adminOnly(200), prepare: async () => ({ url: "/api/users" }) },
+  "GET /api/users": at("/api/users", adminOnly(200)),
   "DELETE /api/users/:id": {
     expect: adminOnly(204),
     prepare: async (w) => ({ url: `/api/users/${(await signUp(w.ctx.app)).id}` }),
@@ -463,22 +447,10 @@ export const ROUTES: Record<string, Entry> = {
       payload: { role: "admin" },
     }),
   },
-  "GET /api/admin/overview": {
-    expect: adminOnly(200),
-    prepare: async () => ({ url: "/api/admin/overview" }),
-  },
-  "GET /api/admin/sales": {
-    expect: adminOnly(200),
-    prepare: async () => ({ url: "/api/admin/sales" }),
-  },
-  "GET /api/admin/activity": {
-    expect: adminOnly(200),
-    prepare: async () => ({ url: "/api/admin/activity" }),
-  },
-  "GET /api/admin/activity.csv": {
-    expect: adminOnly(200),
-    prepare: async () => ({ url: "/api/admin/activity.csv" }),
-  },
+  "GET /api/admin/overview": at("/api/admin/overview", adminOnly(200)),
+  "GET /api/admin/sales": at("/api/admin/sales", adminOnly(200)),
+  "GET /api/admin/activity": at("/api/admin/activity", adminOnly(200)),
+  "GET /api/admin/activity.csv": at("/api/admin/activity.csv", adminOnly(200)),
   // The stock ledger (features/stock): a product of its own per request where it changes.
   "GET /api/products/:id/stock": {
     expect: adminOnly(200),

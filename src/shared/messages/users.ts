@@ -27,6 +27,11 @@ export const userMessages = {
   makeAdmin: "Make Admin",
   removeAdmin: "Remove Admin",
   makeAdminFor: (name: string) => `Make Admin: ${name}`,
+  /** Make Admin asks first (issue 32): the role opens every order, user, refund and price. */
+  makeAdminTitle: (name: string) => `Make ${name} an admin?`,
+  makeAdminText: (email: string) =>
+    `${email} will see every order and user, and may refund, ship, change products, prices and stock, remove users and make other admins.`,
+  cancel: "Cancel",
   removeAdminFor: (name: string) => `Remove Admin: ${name}`,
   none: "No users yet.",
   noMatch: "No users match this search.",

@@ -11,7 +11,7 @@ import { activityMessages } from "../../../shared/messages/activity.js";
 import { pagingMessages } from "../../../shared/messages/paging.js";
 import type { Database, Db } from "../../db/client.js";
 import { activityLog, products, users } from "../../db/schema/index.js";
-import { cell, csvLine, csvStream, quote, quoted } from "../../lib/csv.js";
+import { cell, csvLine, csvStream, labelled, quote, quoted, utc } from "../../lib/csv.js";
 import { cursorAt, keysetPage } from "../../lib/keyset.js";
 import { boundedCount, decodeCursor, UUID_ID } from "../../lib/paging.js";
 
@@ -125,15 +125,11 @@ const HEADER_LINE = [
 ]
   .map(quoted)
   .join(",");
-const actionLabel = sql`(case ${a.action} ${sql.join(
-  Object.entries(activityMessages.actions).map(([action, label]) => sql`when ${action} then ${label}`),
-  sql` `,
-)} end)`;
 const LINE = csvLine([
   quote(sql`${a.id}::text`),
-  quote(sql`to_char(${a.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`),
+  quote(utc(sql`${a.at}`)),
   cell(sql`${a.actorEmail}`),
-  quote(actionLabel),
+  quote(labelled(sql`${a.action}`, activityMessages.actions)),
   quote(sql`${a.targetType}`),
   cell(sql`${a.targetId}`),
   cell(sql`${a.changes}::text`),

@@ -9,7 +9,8 @@ import { problemCodes } from "../../../shared/problem-codes.js";
 import { orders, products } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { setUpTestApp } from "../../test/app.js";
-import { bookOrder, confirmWithCard, post } from "../../test/payments.js";
+import { askToBook, bookOrder, confirmWithCard, post } from "../../test/payments.js";
+import { insertProduct } from "../../test/products.js";
 import { fromShop } from "../../test/users.js";
 
 /** Issue 31, item 1: archiving, restoring and deleting a product, and what each changes. */
@@ -19,19 +20,8 @@ const admin = ctx.signedUpAdmin({ email: "archive.admin@example.com" });
 const alice = ctx.signedUpUser({ name: "Alice Archive" });
 
 /** A product with a name of its own, so a search finds it alone. */
-async function newProduct(word: string, quantity = 500): Promise<string> {
-  const [row] = await ctx.database.db
-    .insert(products)
-    .values({
-      name: `Zephyrus ${word} fan`,
-      description: "A quiet fan for the archive tests.",
-      image: "/media/products/gale-120-high-static-pressure-fan.svg",
-      price: 20,
-      quantity,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  return row?.id ?? "";
+function newProduct(word: string, quantity = 500): Promise<string> {
+  return insertProduct(ctx.database.db, { name: `Zephyrus ${word} fan`, price: 20, quantity });
 }
 
 const archive = (id: string, cookie = admin.cookie) =>
@@ -128,12 +118,7 @@ describe("an archived product", () => {
     await archive(id);
     const stock = await stockOf(id);
 
-    const refused = await post(ctx, alice, "/api/orders", {
-      productId: id,
-      quantity: 10,
-      address: "1 Loop Road, Austin",
-      phone: "5550123",
-    });
+    const refused = await askToBook(ctx, alice, id);
     expect(refused.statusCode, refused.body).toBe(410);
     expect(refused.json()).toMatchObject({
       detail: orderMessages.productArchived,
@@ -142,12 +127,7 @@ describe("an archived product", () => {
     expect(await stockOf(id)).toBe(stock);
 
     // More than the stock: book_order refuses it first, and the reason read afterwards is the archive.
-    const tooMany = await post(ctx, alice, "/api/orders", {
-      productId: id,
-      quantity: 100_000,
-      address: "1 Loop Road, Austin",
-      phone: "5550123",
-    });
+    const tooMany = await askToBook(ctx, alice, id, 100_000);
     expect(tooMany.statusCode, tooMany.body).toBe(410);
 
     // The order placed before the archive: paid as usual, and shown in My Orders and Manage Orders.

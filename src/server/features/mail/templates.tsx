@@ -71,8 +71,10 @@ function Layout(props: {
   name: string;
   publicUrl: string;
   children: ReactNode;
-  /** The footer of a mail that is not about an order (a back-in-stock mail's). */
+  /** The footer of a mail that is not about an order (a back-in-stock mail's, the low-stock mail's). */
   footer?: ReactNode;
+  /** The shop's signature under the body; the admins' low-stock mail goes without. */
+  signed?: boolean;
 }) {
   return (
     <Html lang="en">
@@ -85,7 +87,7 @@ function Layout(props: {
           </Heading>
           <Text style={paragraph}>{m.greeting(props.name)}</Text>
           {props.children}
-          <Text style={paragraph}>{m.signature}</Text>
+          {props.signed === false ? null : <Text style={paragraph}>{m.signature}</Text>}
           <Hr style={{ borderColor: colors.line }} />
           <Text style={{ color: colors.muted, fontSize: "13px" }}>
             {props.footer ?? (
@@ -279,25 +281,13 @@ export async function renderLowStockMail(product: MailLowStock, publicUrl: strin
   const t = stockMessages.mail;
   const preview = t.preview(product.productName, product.quantity);
   const element = (
-    <Html lang="en">
-      <Head />
-      <Preview>{preview}</Preview>
-      <Body style={{ backgroundColor: "#f3f4f6", fontFamily: "Helvetica, Arial, sans-serif", margin: 0 }}>
-        <Container style={{ backgroundColor: "#ffffff", maxWidth: "560px", padding: "24px" }}>
-          <Heading as="h1" style={{ color: colors.accent, fontSize: "22px", margin: "0 0 16px" }}>
-            {m.shop}
-          </Heading>
-          <Text style={paragraph}>{m.greeting(product.adminName)}</Text>
-          <Heading as="h2" style={{ color: colors.text, fontSize: "16px" }}>
-            {t.heading}
-          </Heading>
-          <Text style={paragraph}>{t.body(product.productName, product.quantity, product.threshold)}</Text>
-          <Action href={`${publicUrl}/dashboard/stock/${product.productId}`}>{t.action}</Action>
-          <Hr style={{ borderColor: colors.line }} />
-          <Text style={{ color: colors.muted, fontSize: "13px" }}>{t.footer}</Text>
-        </Container>
-      </Body>
-    </Html>
+    <Layout preview={preview} name={product.adminName} publicUrl={publicUrl} footer={t.footer} signed={false}>
+      <Heading as="h2" style={{ color: colors.text, fontSize: "16px" }}>
+        {t.heading}
+      </Heading>
+      <Text style={paragraph}>{t.body(product.productName, product.quantity, product.threshold)}</Text>
+      <Action href={`${publicUrl}/dashboard/stock/${product.productId}`}>{t.action}</Action>
+    </Layout>
   );
   const html = await render(element);
   return { subject: t.subject(product.productName), html, text: toPlainText(html) };

@@ -5,7 +5,7 @@ import { adminMessages } from "../../../shared/messages/admin.js";
 import type { OrderFilter } from "../../../shared/orders.js";
 import type { Database, Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
-import { CRLF, cell, csvStream, quote, quoted } from "../../lib/csv.js";
+import { cell, csvLine, csvStream, quote, quoted, utc } from "../../lib/csv.js";
 import { cursorAt, keysetWindow } from "../../lib/keyset.js";
 import type { KeyCursor } from "../../lib/paging.js";
 import { filterCondition } from "./list.js";
@@ -49,38 +49,30 @@ export const CSV_HEADER = [
 
 const HEADER_LINE = CSV_HEADER.map(quoted).join(",");
 
-/** A moment as ISO 8601 in UTC, to the millisecond; null stays null (an empty cell). */
-function utc(moment: SQL): SQL {
-  return sql`to_char(${moment} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-}
-
 const o = orders;
-const LINE = sql`${sql.join(
-  [
-    quote(sql`${o.id}::text`),
-    quote(utc(sql`${o.createdAt}`)),
-    quote(sql`${o.status}::text`),
-    cell(sql`${o.productName}`),
-    quote(sql`${o.productId}::text`),
-    quote(sql`${o.quantity}::text`),
-    quote(sql`${o.unitPrice}::text`),
-    quote(sql`${o.totalPrice}::text`),
-    cell(sql`${o.name}`),
-    cell(sql`${o.email}`),
-    cell(sql`${o.phone}`),
-    cell(sql`${o.address}`),
-    cell(sql`${o.transactionId}`),
-    // The lifecycle's moments (empty until they happen), then how it was shipped: the carrier and
-    // tracking number are typed by an admin, so they are cells like the customer's texts.
-    quote(utc(sql`${o.paidAt}`)),
-    quote(utc(sql`${o.shippedAt}`)),
-    quote(utc(sql`${o.refundedAt}`)),
-    quote(utc(sql`${o.expiredAt}`)),
-    cell(sql`${o.carrier}`),
-    cell(sql`${o.trackingNumber}`),
-  ],
-  sql` || ',' || `,
-)} || ${CRLF}`;
+const LINE = csvLine([
+  quote(sql`${o.id}::text`),
+  quote(utc(sql`${o.createdAt}`)),
+  quote(sql`${o.status}::text`),
+  cell(sql`${o.productName}`),
+  quote(sql`${o.productId}::text`),
+  quote(sql`${o.quantity}::text`),
+  quote(sql`${o.unitPrice}::text`),
+  quote(sql`${o.totalPrice}::text`),
+  cell(sql`${o.name}`),
+  cell(sql`${o.email}`),
+  cell(sql`${o.phone}`),
+  cell(sql`${o.address}`),
+  cell(sql`${o.transactionId}`),
+  // The lifecycle's moments (empty until they happen), then how it was shipped: the carrier and
+  // tracking number are typed by an admin, so they are cells like the customer's texts.
+  quote(utc(sql`${o.paidAt}`)),
+  quote(utc(sql`${o.shippedAt}`)),
+  quote(utc(sql`${o.refundedAt}`)),
+  quote(utc(sql`${o.expiredAt}`)),
+  cell(sql`${o.carrier}`),
+  cell(sql`${o.trackingNumber}`),
+]);
 
 /** An order's line and its cursor. */
 type Row = [line: string, at: string, id: string];

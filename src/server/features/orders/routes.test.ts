@@ -8,7 +8,7 @@ import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
-import { setStockDirectly } from "../../test/products.js";
+import { insertProduct, setStockDirectly } from "../../test/products.js";
 import { fromShop, ORIGIN, type TestUser } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
@@ -16,19 +16,8 @@ const alice = ctx.signedUpUser({ name: "Alice Buyer" });
 const bob = ctx.signedUpUser({ name: "Bob Buyer" });
 const admin = ctx.signedUpAdmin({ email: "orders.admin@example.com" });
 
-async function newProduct(quantity: number, price = 25): Promise<string> {
-  const [row] = await ctx.database.db
-    .insert(products)
-    .values({
-      name: `Test fan ${Math.random()}`,
-      description: "d",
-      image: "/media/products/x.svg",
-      price,
-      quantity,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  return row?.id ?? "";
+function newProduct(quantity: number, price = 25): Promise<string> {
+  return insertProduct(ctx.database.db, { image: "/media/products/x.svg", price, quantity });
 }
 
 async function stockOf(id: string): Promise<number> {

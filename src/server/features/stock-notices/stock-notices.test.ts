@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { mailMessages } from "../../../shared/messages/mail.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
 import { mailOutbox, products, stockNotices, users } from "../../db/schema/index.js";
-import type { Mail, Mailer } from "../../lib/mailer.js";
+import type { Mailer } from "../../lib/mailer.js";
 import { setUpTestApp } from "../../test/app.js";
 import { stockedProduct } from "../../test/products.js";
-import { fromShop, signUp, type TestUser } from "../../test/users.js";
+import { fromShop, memoryMailer, signUp, type TestUser } from "../../test/users.js";
 import { DROPPED, sendDueMails } from "../mail/index.js";
 import { queueBackInStock, removeOldNotices, runStockNotices } from "./job.js";
 import { unsubscribeToken, unsubscribeUrl } from "./token.js";
@@ -35,15 +35,6 @@ const archive = (productId: string) =>
 const noticeOf = (user: TestUser, productId: string) =>
   sql`(select id from ${stockNotices} where user_id = ${user.id} and product_id = ${productId})`;
 
-function mailServer() {
-  const received: Mail[] = [];
-  const mailer: Mailer = {
-    async send(mail) {
-      received.push(mail);
-    },
-  };
-  return { received, mailer };
-}
 const send = (mailer: Mailer) =>
   sendDueMails(
     {
@@ -102,7 +93,7 @@ describe("back-in-stock subscriptions", () => {
   });
 
   it("mails each subscriber once, in the order they asked, when the stock reaches the minimum", async () => {
-    await send(mailServer().mailer);
+    await send(memoryMailer());
     const productId = await stockedProduct(db(), 2);
     const carol = await signUp(ctx.app, { name: "Carol Notice" });
     // Asked in this order: bob, carol, alice.
@@ -110,14 +101,14 @@ describe("back-in-stock subscriptions", () => {
 
     await restock(productId, 9);
     await runStockNotices(db());
-    expect(await send(mailServer().mailer)).toEqual({ sent: 0, failed: 0 });
+    expect(await send(memoryMailer())).toEqual({ sent: 0, failed: 0 });
 
     await restock(productId, 10);
-    const { received, mailer } = mailServer();
+    const mailer = memoryMailer();
     expect((await runStockNotices(db())).queued).toBe(3);
     expect(await send(mailer)).toEqual({ sent: 3, failed: 0 });
-    expect(received.map((m) => m.to)).toEqual([bob.email, carol.email, alice.email]);
-    const [mail] = received;
+    expect(mailer.sent.map((m) => m.to)).toEqual([bob.email, carol.email, alice.email]);
+    const [mail] = mailer.sent;
     if (!mail) throw new Error("no mail");
     const [product] = await db().select().from(products).where(eq(products.id, productId));
     expect(mail.subject).toBe(mailMessages.backInStock.subject(product?.name ?? ""));
@@ -155,9 +146,9 @@ describe("back-in-stock subscriptions", () => {
       payload: { id: leavingNotice, token: unsubscribeToken(SECRET, leavingNotice) },
     });
     expect(good.statusCode).toBe(204);
-    const { received, mailer } = mailServer();
+    const mailer = memoryMailer();
     await send(mailer);
-    expect(received).toEqual([]);
+    expect(mailer.sent).toEqual([]);
     const reasons = await db()
       .select({ reason: mailOutbox.lastError })
       .from(mailOutbox)
@@ -191,9 +182,9 @@ describe("back-in-stock subscriptions", () => {
     await restock(queued, 50);
     await runStockNotices(db());
     await archive(queued);
-    const { received, mailer } = mailServer();
+    const mailer = memoryMailer();
     await send(mailer);
-    expect(received.filter((mail) => mail.to === erin.email)).toEqual([]);
+    expect(mailer.sent.filter((mail) => mail.to === erin.email)).toEqual([]);
     const [row] = await db()
       .select()
       .from(mailOutbox)
@@ -226,12 +217,12 @@ describe("back-in-stock subscriptions", () => {
     );
     await restock(productId, 20);
     await queueBackInStock(db());
-    const { received, mailer } = mailServer();
+    const mailer = memoryMailer();
     await sendDueMails(
       { db: db(), mailer, publicUrl: PUBLIC_URL, maxAttempts: 3, perRecipientPerHour: 10 },
       { limit: 10_000 },
     );
-    expect(received.filter((m) => m.to === dave.email)).toEqual([]);
+    expect(mailer.sent.filter((m) => m.to === dave.email)).toEqual([]);
     const [row] = await db()
       .select()
       .from(mailOutbox)

@@ -4,7 +4,7 @@ import type pg from "pg";
 import { stockMessages } from "../../../shared/messages/stock.js";
 import type { Database, Db } from "../../db/client.js";
 import { products, stockMovements, users } from "../../db/schema/index.js";
-import { cell, csvLine, csvStream, quote, quoted } from "../../lib/csv.js";
+import { cell, csvLine, csvStream, labelled, quote, quoted, utc } from "../../lib/csv.js";
 import { notFound } from "../../lib/problem.js";
 
 /**
@@ -21,14 +21,10 @@ const STOCK_CSV_HEADER = [c.id, c.at, c.reason, c.change, c.before, c.after, c.o
 const HEADER_LINE = STOCK_CSV_HEADER.map(quoted).join(",");
 
 const s = stockMovements;
-const reasonLabel = sql`(case ${s.reason} ${sql.join(
-  Object.entries(stockMessages.reasons).map(([reason, label]) => sql`when ${reason} then ${label}`),
-  sql` `,
-)} end)`;
 const LINE = csvLine([
   quote(sql`${s.id}::text`),
-  quote(sql`to_char(${s.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`),
-  quote(reasonLabel),
+  quote(utc(sql`${s.createdAt}`)),
+  quote(labelled(sql`${s.reason}`, stockMessages.reasons)),
   // A signed number is data, not a formula: "-3" stays "-3" (its cell is never a text cell).
   quote(sql`${s.change}::text`),
   quote(sql`(${s.stockAfter} - ${s.change})::text`),

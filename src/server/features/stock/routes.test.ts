@@ -5,13 +5,12 @@ import type { AdminOverview } from "../../../shared/admin.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
 import type { ProductStock, StockAdjusted, StockHistory } from "../../../shared/stock.js";
 import { lowStockProducts, mailOutbox, products, stockMovements, users } from "../../db/schema/index.js";
-import type { Mail, Mailer } from "../../lib/mailer.js";
 import { stockCause } from "../../lib/stock.js";
 import { setUpTestApp } from "../../test/app.js";
 import { bookOrder, post } from "../../test/payments.js";
 import { stockedProduct } from "../../test/products.js";
 import { until } from "../../test/until.js";
-import { fromShop } from "../../test/users.js";
+import { fromShop, memoryMailer } from "../../test/users.js";
 import { sendDueMails } from "../mail/index.js";
 import { applyLowStockDefault } from "./service.js";
 
@@ -228,15 +227,6 @@ describe("the stock ledger", () => {
 });
 
 describe("low-stock alerts", () => {
-  const mailbox = () => {
-    const received: Mail[] = [];
-    const mailer: Mailer = {
-      async send(mail) {
-        received.push(mail);
-      },
-    };
-    return { received, mailer };
-  };
   const lowStockMails = (productId: string) =>
     db().select().from(mailOutbox).where(eq(mailOutbox.productId, productId)).orderBy(mailOutbox.id);
 
@@ -261,11 +251,11 @@ describe("low-stock alerts", () => {
     await adjust(id, { mode: "remove", units: 1, note: "One broke" });
     expect(await lowStockMails(id)).toHaveLength(admins.length * 2);
 
-    const { received, mailer } = mailbox();
+    const mailer = memoryMailer();
     await sendDueMails({ db: db(), mailer, publicUrl: "http://localhost:3000", maxAttempts: 3 });
     const [named] = await db().select({ name: products.name }).from(products).where(eq(products.id, id));
     // Earlier tests' products crossed too: this product's mails to this admin.
-    const mine = received.filter((m) => m.to === admin.email && m.subject.includes(named?.name ?? "?"));
+    const mine = mailer.sent.filter((m) => m.to === admin.email && m.subject.includes(named?.name ?? "?"));
     expect(mine).toHaveLength(2);
     expect(mine[0]?.subject).toBe(`Low stock: ${named?.name}`);
     expect(mine[1]?.text.replace(/\s+/g, " ")).toContain(

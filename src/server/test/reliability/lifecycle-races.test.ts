@@ -16,6 +16,7 @@ import {
 } from "../../db/schema/index.js";
 import { createTestDatabase, testConfig } from "../app.js";
 import { post, stripeEnv, webhook } from "../payments.js";
+import { insertProduct } from "../products.js";
 import { type StripeStandIn, startStripeStandIn } from "../stripe-stand-in.js";
 import { fromShop, signUp, signUpAdmin, type TestUser } from "../users.js";
 import { FIGURES, recordResults, seededRandom } from "./figures.js";
@@ -180,20 +181,14 @@ class Answers {
   }
 }
 
-async function newProduct(pair: Pair): Promise<string> {
-  const [product] = await pair.db
-    .insert(products)
-    .values({
-      name: `Lifecycle race ${Math.random()}`,
-      description: "d",
-      image: "/media/products/x.svg",
-      price: PRICE,
-      quantity: STOCK,
-      category: "keyboards",
-    })
-    .returning({ id: products.id });
-  if (!product) throw new Error("no product");
-  return product.id;
+function newProduct(pair: Pair): Promise<string> {
+  return insertProduct(pair.db, {
+    name: `Lifecycle race ${Math.random()}`,
+    image: "/media/products/x.svg",
+    price: PRICE,
+    quantity: STOCK,
+    category: "keyboards",
+  });
 }
 
 async function book(pair: Pair, customer: TestUser, productId: string, quantity: number): Promise<Order> {
@@ -225,6 +220,31 @@ async function bookedWithIntent(pair: Pair, productId: string, i: number, answer
   const customer = pair.customers[i % pair.customers.length] as TestUser;
   const order = await book(pair, customer, productId, UNITS * (1 + (i % 5)));
   return { customer, order, intent: await openIntent(pair, customer, order, answers) };
+}
+
+type Booked = {
+  customer: TestUser;
+  order: Order;
+  intent: NonNullable<Awaited<ReturnType<typeof openIntent>>>;
+};
+
+/**
+ * The round's FIGURES.lifecycleOrders orders, booked at once, each with its intent (or the test
+ * fails), and played by `play` as soon as it is booked; the orders.
+ */
+function racedOrders(
+  pair: Pair,
+  productId: string,
+  answers: Answers,
+  play: (booked: Booked, i: number) => Promise<Order>,
+): Promise<Order[]> {
+  return Promise.all(
+    Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
+      const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
+      if (!intent) throw new Error(`no intent for ${order.id}`);
+      return play({ customer, order, intent }, i);
+    }),
+  );
 }
 
 /** The customer's card is accepted by the provider (Stripe.js, or the sandbox's form); false if refused. */
@@ -689,35 +709,31 @@ describe.each(["stripe", "sandbox"] as const)("the order lifecycle under concurr
       LONG_HOLD,
       async ({ pair, answers, productId, figures }) => {
         const removedBy = new Map<string, string>();
-        const placed = await Promise.all(
-          Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
-            if (!intent) throw new Error(`no intent for ${order.id}`);
-            const start = Date.now() + 20;
-            const remover = i % 2 ? customer : pair.admin;
-            await Promise.all([
-              (async () => {
-                const accepted = start + chance() * 120;
-                await at(accepted);
-                if (!(await charge(pair, customer, intent, answers))) return;
-                await at(accepted + chance() * 120);
-                await report(pair, customer, order, intent.id, answers);
-              })(),
-              (async () => {
-                await at(start + chance() * 200);
-                const res = await fromShop(
-                  anyInstance(pair).app,
-                  "DELETE",
-                  `/api/orders/${order.id}`,
-                  remover.cookie,
-                );
-                answers.add("remove", res.statusCode);
-                if (res.statusCode === 204) removedBy.set(order.id, i % 2 ? "customer" : "admin");
-              })(),
-            ]);
-            return order;
-          }),
-        );
+        const placed = await racedOrders(pair, productId, answers, async ({ customer, order, intent }, i) => {
+          const start = Date.now() + 20;
+          const remover = i % 2 ? customer : pair.admin;
+          await Promise.all([
+            (async () => {
+              const accepted = start + chance() * 120;
+              await at(accepted);
+              if (!(await charge(pair, customer, intent, answers))) return;
+              await at(accepted + chance() * 120);
+              await report(pair, customer, order, intent.id, answers);
+            })(),
+            (async () => {
+              await at(start + chance() * 200);
+              const res = await fromShop(
+                anyInstance(pair).app,
+                "DELETE",
+                `/api/orders/${order.id}`,
+                remover.cookie,
+              );
+              answers.add("remove", res.statusCode);
+              if (res.statusCode === 204) removedBy.set(order.id, i % 2 ? "customer" : "admin");
+            })(),
+          ]);
+          return order;
+        });
         const round = { productId, orderIds: placed.map((o) => o.id) };
         const l = await settleAndCheck(pair, round, answers);
         for (const id of round.orderIds) {
@@ -754,109 +770,105 @@ describe("refunds racing their webhooks (Stripe)", () => {
       LONG_HOLD,
       async ({ pair, answers, productId, figures }) => {
         const variants = new Map<string, string>();
-        const placed = await Promise.all(
-          Array.from({ length: FIGURES.lifecycleOrders }, async (_, i) => {
-            const { customer, order, intent } = await bookedWithIntent(pair, productId, i, answers);
-            if (!intent) throw new Error(`no intent for ${order.id}`);
-            standIn.succeed(intent.id);
-            const variant = VARIANTS[i % VARIANTS.length] as string;
-            variants.set(order.id, variant);
-            if (variant === "dashboard before the shop heard of the payment") {
-              // The tab closed after the card and Stripe's success event is still being retried
-              // when staff refund the charge at the dashboard; then the events arrive in any order,
-              // and the customer's tab reports the payment after all.
-              standIn.refundAtDashboard(intent.id);
-              const events = [
-                standIn.refundEventPayload("charge.refunded", intent.id),
-                standIn.refundEventPayload("refund.created", intent.id),
-                standIn.eventPayload("payment_intent.succeeded", intent.id),
-              ].sort(() => chance() - 0.5);
-              for (const payload of events) await deliver(pair, payload, answers);
-              const late = await post(anyInstance(pair), customer, `/api/orders/${order.id}/pay`, {
-                transactionId: intent.id,
-              });
-              answers.add("pay", late.statusCode);
-              return order;
-            }
-            const paid = await post(anyInstance(pair), customer, `/api/orders/${order.id}/pay`, {
+        const placed = await racedOrders(pair, productId, answers, async ({ customer, order, intent }, i) => {
+          standIn.succeed(intent.id);
+          const variant = VARIANTS[i % VARIANTS.length] as string;
+          variants.set(order.id, variant);
+          if (variant === "dashboard before the shop heard of the payment") {
+            // The tab closed after the card and Stripe's success event is still being retried
+            // when staff refund the charge at the dashboard; then the events arrive in any order,
+            // and the customer's tab reports the payment after all.
+            standIn.refundAtDashboard(intent.id);
+            const events = [
+              standIn.refundEventPayload("charge.refunded", intent.id),
+              standIn.refundEventPayload("refund.created", intent.id),
+              standIn.eventPayload("payment_intent.succeeded", intent.id),
+            ].sort(() => chance() - 0.5);
+            for (const payload of events) await deliver(pair, payload, answers);
+            const late = await post(anyInstance(pair), customer, `/api/orders/${order.id}/pay`, {
               transactionId: intent.id,
             });
-            expect(paid.statusCode, paid.body).toBe(200);
-
-            const adminRefunds = (n: number) =>
-              Promise.all(
-                Array.from({ length: n }, async () => {
-                  const res = await post(anyInstance(pair), pair.admin, `/api/orders/${order.id}/refund`);
-                  answers.add("refund", res.statusCode);
-                }),
-              );
-            const refundedAtStripe = () =>
-              [...standIn.refunds.values()].some((x) => x.payment_intent === intent.id);
-            // Stripe's events about the refund, each delivered once or twice, in any order, with a
-            // late success event among them.
-            const refundEvents = async () => {
-              const events = [
-                standIn.refundEventPayload("charge.refunded", intent.id),
-                standIn.refundEventPayload("refund.created", intent.id),
-                standIn.refundEventPayload("refund.updated", intent.id),
-                standIn.eventPayload("payment_intent.succeeded", intent.id),
-              ].sort(() => chance() - 0.5);
-              await Promise.all(events.map((payload) => deliver(pair, payload, answers)));
-            };
-            /** The webhooks race the refund: sent as soon as Stripe has made it (mid-transaction). */
-            const eventsOnceRefunded = async (done: Promise<unknown>) => {
-              let finished = false;
-              void done.then(() => {
-                finished = true;
-              });
-              while (!refundedAtStripe() && !finished) await new Promise((resolve) => setTimeout(resolve, 1));
-              if (refundedAtStripe()) await refundEvents();
-            };
-            if (variant === "admin") {
-              const done = adminRefunds(1 + Math.floor(chance() * 3));
-              await Promise.all([done, eventsOnceRefunded(done)]);
-            } else if (variant === "admin and dashboard") {
-              const done = adminRefunds(1 + Math.floor(chance() * 2));
-              const dashboard = (async () => {
-                // Half the time staff act at once, half the time just after the admin's refund
-                // reached Stripe (while its transaction is still open).
-                if (Math.floor(i / VARIANTS.length) % 2) await at(Date.now() + chance() * 20);
-                else {
-                  let finished = false;
-                  void done.then(() => {
-                    finished = true;
-                  });
-                  while (!refundedAtStripe() && !finished)
-                    await new Promise((resolve) => setTimeout(resolve, 1));
-                }
-                try {
-                  standIn.refundAtDashboard(intent.id);
-                  answers.add("dashboard", 200);
-                } catch {
-                  // Staff at the dashboard find the charge refunded already.
-                  answers.add("dashboard", 409);
-                }
-              })();
-              await Promise.all([done, dashboard, eventsOnceRefunded(Promise.all([done, dashboard]))]);
-            } else if (variant === "dashboard") {
-              standIn.refundAtDashboard(intent.id);
-              await refundEvents();
-            } else if (variant === "ship and admin") {
-              const ship = (async () => {
-                const res = await post(anyInstance(pair), pair.admin, `/api/orders/${order.id}/ship`, {
-                  carrier: "UPS",
-                  trackingNumber: "1Z999",
-                });
-                answers.add("ship", res.statusCode);
-              })();
-              const done = Promise.all([adminRefunds(1), ship]);
-              await Promise.all([done, eventsOnceRefunded(done)]);
-            } else {
-              await deliver(pair, standIn.eventPayload("payment_intent.succeeded", intent.id), answers);
-            }
+            answers.add("pay", late.statusCode);
             return order;
-          }),
-        );
+          }
+          const paid = await post(anyInstance(pair), customer, `/api/orders/${order.id}/pay`, {
+            transactionId: intent.id,
+          });
+          expect(paid.statusCode, paid.body).toBe(200);
+
+          const adminRefunds = (n: number) =>
+            Promise.all(
+              Array.from({ length: n }, async () => {
+                const res = await post(anyInstance(pair), pair.admin, `/api/orders/${order.id}/refund`);
+                answers.add("refund", res.statusCode);
+              }),
+            );
+          const refundedAtStripe = () =>
+            [...standIn.refunds.values()].some((x) => x.payment_intent === intent.id);
+          // Stripe's events about the refund, each delivered once or twice, in any order, with a
+          // late success event among them.
+          const refundEvents = async () => {
+            const events = [
+              standIn.refundEventPayload("charge.refunded", intent.id),
+              standIn.refundEventPayload("refund.created", intent.id),
+              standIn.refundEventPayload("refund.updated", intent.id),
+              standIn.eventPayload("payment_intent.succeeded", intent.id),
+            ].sort(() => chance() - 0.5);
+            await Promise.all(events.map((payload) => deliver(pair, payload, answers)));
+          };
+          /** The webhooks race the refund: sent as soon as Stripe has made it (mid-transaction). */
+          const eventsOnceRefunded = async (done: Promise<unknown>) => {
+            let finished = false;
+            void done.then(() => {
+              finished = true;
+            });
+            while (!refundedAtStripe() && !finished) await new Promise((resolve) => setTimeout(resolve, 1));
+            if (refundedAtStripe()) await refundEvents();
+          };
+          if (variant === "admin") {
+            const done = adminRefunds(1 + Math.floor(chance() * 3));
+            await Promise.all([done, eventsOnceRefunded(done)]);
+          } else if (variant === "admin and dashboard") {
+            const done = adminRefunds(1 + Math.floor(chance() * 2));
+            const dashboard = (async () => {
+              // Half the time staff act at once, half the time just after the admin's refund
+              // reached Stripe (while its transaction is still open).
+              if (Math.floor(i / VARIANTS.length) % 2) await at(Date.now() + chance() * 20);
+              else {
+                let finished = false;
+                void done.then(() => {
+                  finished = true;
+                });
+                while (!refundedAtStripe() && !finished)
+                  await new Promise((resolve) => setTimeout(resolve, 1));
+              }
+              try {
+                standIn.refundAtDashboard(intent.id);
+                answers.add("dashboard", 200);
+              } catch {
+                // Staff at the dashboard find the charge refunded already.
+                answers.add("dashboard", 409);
+              }
+            })();
+            await Promise.all([done, dashboard, eventsOnceRefunded(Promise.all([done, dashboard]))]);
+          } else if (variant === "dashboard") {
+            standIn.refundAtDashboard(intent.id);
+            await refundEvents();
+          } else if (variant === "ship and admin") {
+            const ship = (async () => {
+              const res = await post(anyInstance(pair), pair.admin, `/api/orders/${order.id}/ship`, {
+                carrier: "UPS",
+                trackingNumber: "1Z999",
+              });
+              answers.add("ship", res.statusCode);
+            })();
+            const done = Promise.all([adminRefunds(1), ship]);
+            await Promise.all([done, eventsOnceRefunded(done)]);
+          } else {
+            await deliver(pair, standIn.eventPayload("payment_intent.succeeded", intent.id), answers);
+          }
+          return order;
+        });
         const round = { productId, orderIds: placed.map((o) => o.id) };
         const l = await settleAndCheck(pair, round, answers);
         const expected: Record<string, State[]> = {

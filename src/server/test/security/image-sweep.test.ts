@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { images, products } from "../../db/schema/index.js";
+import { images } from "../../db/schema/index.js";
 import { sweepUnusedImages } from "../../features/uploads/sweep.js";
 import { createTestApp, setUpTestApp } from "../app.js";
 import { postUpload, tinyPng, UPLOADS_UNLIMITED } from "../images.js";
+import { insertProduct } from "../products.js";
 import { until } from "../until.js";
 import { ORIGIN, type TestUser } from "../users.js";
 
@@ -26,19 +27,8 @@ beforeAll(async () => {
   productId = await newProduct("/media/products/gale-120-high-static-pressure-fan.svg");
 });
 
-async function newProduct(image: string): Promise<string> {
-  const [row] = await ctx.database.db
-    .insert(products)
-    .values({
-      name: "Sweep fan",
-      description: "A fan for the image sweep.",
-      image,
-      price: 12,
-      quantity: 100_000,
-      category: "cooling-fans",
-    })
-    .returning({ id: products.id });
-  return row?.id ?? "";
+function newProduct(image: string): Promise<string> {
+  return insertProduct(ctx.database.db, { name: "Sweep fan", image, price: 12, quantity: 100_000 });
 }
 
 let seed = 100;

@@ -21,6 +21,20 @@ type Props = {
   renderAction?: (product: Product) => ReactNode;
 };
 
+/** Why the page has no product to show (archived, or none by that id), and the way back to the list. */
+function Gone({ title, lead }: { title: string; lead: string }) {
+  return (
+    <div className="text-center">
+      <PageTitle title={title} />
+      <h1 className="text-3xl font-bold">{title}</h1>
+      <p className="mt-4 text-base-content/80">{lead}</p>
+      <Link to={paths.tools} className="btn btn-primary mt-8">
+        {text.backToProducts}
+      </Link>
+    </div>
+  );
+}
+
 /** /tool/:id: everything about one product (signed-in customers only). */
 export function ProductPage({ renderAction }: Props) {
   const { id = "" } = useParams();
@@ -35,23 +49,9 @@ export function ProductPage({ renderAction }: Props) {
     return (
       <div className="mx-auto max-w-3xl px-4 py-16 sm:px-6">
         {archived ? (
-          <div className="text-center">
-            <PageTitle title={text.archived} />
-            <h1 className="text-3xl font-bold">{text.archived}</h1>
-            <p className="mt-4 text-base-content/80">{text.archivedLead}</p>
-            <Link to={paths.tools} className="btn btn-primary mt-8">
-              {text.backToProducts}
-            </Link>
-          </div>
+          <Gone title={text.archived} lead={text.archivedLead} />
         ) : missing ? (
-          <div className="text-center">
-            <PageTitle title={commonMessages.notFound} />
-            <h1 className="text-3xl font-bold">{commonMessages.notFound}</h1>
-            <p className="mt-4 text-base-content/80">{text.productMissing}</p>
-            <Link to={paths.tools} className="btn btn-primary mt-8">
-              {text.backToProducts}
-            </Link>
-          </div>
+          <Gone title={commonMessages.notFound} lead={text.productMissing} />
         ) : (
           <LoadError error={product.error} onRetry={() => void product.refetch()} />
         )}

@@ -1,5 +1,6 @@
 import { paymentMessages } from "../../../../shared/messages/payments.js";
 import type { Order } from "../../../../shared/orders.js";
+import { CardSection } from "../../../components/card-section.js";
 import { ProductImage } from "../../../components/product-image.js";
 import { formatCount, formatPrice } from "../../../lib/format.js";
 
@@ -16,26 +17,21 @@ export function OrderSummary({ order }: { order: Order }) {
     [text.phone, order.phone],
   ];
   return (
-    <section aria-labelledby="order-summary-title" className="card border border-base-content/10 bg-base-200">
-      <div className="card-body gap-5">
-        <h2 id="order-summary-title" className="card-title text-xl">
-          {text.detailTitle}
-        </h2>
-        <ProductImage
-          src={order.img}
-          alt={order.productName}
-          loading="eager"
-          whole={{ frame: "overflow-hidden rounded-box bg-base-300", inset: "p-4" }}
-        />
-        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-          {rows.map(([label, value]) => (
-            <div key={label} className="contents">
-              <dt className="text-base-content/75">{label}</dt>
-              <dd className="break-words font-medium">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </div>
-    </section>
+    <CardSection id="order-summary-title" title={text.detailTitle} spacing="roomy">
+      <ProductImage
+        src={order.img}
+        alt={order.productName}
+        loading="eager"
+        whole={{ frame: "overflow-hidden rounded-box bg-base-300", inset: "p-4" }}
+      />
+      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-base-content/75">{label}</dt>
+            <dd className="break-words font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </CardSection>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useParams } from "react-router";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
+import { CardSection } from "../../../components/card-section.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PayDeadline } from "../../../components/pay-deadline.js";
@@ -147,26 +148,21 @@ export function PaymentPage() {
       {heading}
       <div className="grid gap-8 lg:grid-cols-2">
         <OrderSummary order={current} />
-        <section aria-labelledby="card-title" className="card border border-base-content/10 bg-base-200">
-          <div className="card-body gap-5">
-            <h2 id="card-title" className="card-title text-xl">
-              {text.cardTitle}
-            </h2>
-            {payable && current.expiresAt && minutesLeft !== null && !paidNow ? (
-              <PayDeadline
-                expiresAt={current.expiresAt}
-                minutesLeft={minutesLeft}
-                className="flex-none font-medium"
-              />
-            ) : null}
-            {payment}
-            {!payable || paidNow ? (
-              <Link to={paths.dashboard.root} className="btn btn-outline self-start">
-                {text.backToOrders}
-              </Link>
-            ) : null}
-          </div>
-        </section>
+        <CardSection id="card-title" title={text.cardTitle} spacing="roomy">
+          {payable && current.expiresAt && minutesLeft !== null && !paidNow ? (
+            <PayDeadline
+              expiresAt={current.expiresAt}
+              minutesLeft={minutesLeft}
+              className="flex-none font-medium"
+            />
+          ) : null}
+          {payment}
+          {!payable || paidNow ? (
+            <Link to={paths.dashboard.root} className="btn btn-outline self-start">
+              {text.backToOrders}
+            </Link>
+          ) : null}
+        </CardSection>
       </div>
     </>
   );

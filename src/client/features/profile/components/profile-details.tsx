@@ -1,6 +1,7 @@
 import type { Profile } from "../../../../shared/accounts.js";
 import { commonMessages } from "../../../../shared/messages/common.js";
 import { profileMessages } from "../../../../shared/messages/profile.js";
+import { CardSection } from "../../../components/card-section.js";
 
 const text = profileMessages.form;
 
@@ -24,47 +25,40 @@ export function ProfileDetails({
     { label: text.phone, value: profile?.phone },
   ];
   return (
-    <section
-      aria-labelledby="profile-details-title"
-      aria-busy={!profile}
-      className="card border border-base-content/10 bg-base-200"
+    <CardSection
+      id="profile-details-title"
+      title={text.detailsTitle}
+      spacing="roomy"
+      busy={!profile}
+      actions={
+        profile ? (
+          <span className={`badge badge-soft ${profile.exists ? "badge-success" : "badge-warning"}`}>
+            {profile.exists ? text.saved : text.notSaved}
+          </span>
+        ) : (
+          <span role="status" className="badge badge-soft gap-2">
+            <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+            {commonMessages.loading}
+          </span>
+        )
+      }
     >
-      <div className="card-body gap-5">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="profile-details-title" className="card-title text-xl">
-            {text.detailsTitle}
-          </h2>
-          {profile ? (
-            <span className={`badge badge-soft ${profile.exists ? "badge-success" : "badge-warning"}`}>
-              {profile.exists ? text.saved : text.notSaved}
-            </span>
-          ) : (
-            <span role="status" className="badge badge-soft gap-2">
-              <span className="loading loading-spinner loading-xs" aria-hidden="true" />
-              {commonMessages.loading}
-            </span>
-          )}
-        </div>
-        <dl className="grid gap-x-8 gap-y-4 sm:grid-cols-2">
-          {rows.map((row) => (
-            <div key={row.label} className="min-w-0">
-              <dt className="text-sm text-base-content/75">{row.label}</dt>
-              <dd className="mt-1 break-words font-medium">
-                {row.value === undefined ? (
-                  <span
-                    className="skeleton inline-block h-5 w-40 max-w-full align-middle"
-                    aria-hidden="true"
-                  />
-                ) : row.value ? (
-                  row.value
-                ) : (
-                  <span className="italic text-base-content/75">{text.notSet}</span>
-                )}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      </div>
-    </section>
+      <dl className="grid gap-x-8 gap-y-4 sm:grid-cols-2">
+        {rows.map((row) => (
+          <div key={row.label} className="min-w-0">
+            <dt className="text-sm text-base-content/75">{row.label}</dt>
+            <dd className="mt-1 break-words font-medium">
+              {row.value === undefined ? (
+                <span className="skeleton inline-block h-5 w-40 max-w-full align-middle" aria-hidden="true" />
+              ) : row.value ? (
+                row.value
+              ) : (
+                <span className="italic text-base-content/75">{text.notSet}</span>
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </CardSection>
   );
 }

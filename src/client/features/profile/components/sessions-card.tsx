@@ -1,6 +1,7 @@
 import { toast } from "sonner";
 import { sessionMessages as t } from "../../../../shared/messages/sessions.js";
 import type { SignedInSession } from "../../../../shared/sessions.js";
+import { CardSection } from "../../../components/card-section.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -38,65 +39,63 @@ export function SessionsCard({ userId }: { userId: string }) {
   const sessions = useSessions(userId);
   const endOthers = useEndOtherSessions(userId);
   return (
-    <section aria-labelledby="sessions-heading" className="card border border-base-content/10 bg-base-200">
-      <div className="card-body gap-4">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="sessions-heading" className="card-title text-xl">
-            {t.heading}
-          </h2>
-          <PendingButton
-            className="btn btn-sm btn-error btn-outline"
-            pending={endOthers.isPending}
-            spinner="xs"
-            onClick={() =>
-              endOthers.mutate(undefined, {
-                onSuccess: ({ ended }) => toast.success(ended === 0 ? t.noOthers : t.endedOthers(ended)),
-                onError: (error) => toast.error(problemMessage(error)),
-              })
-            }
-          >
-            {t.endOthers}
-          </PendingButton>
-        </div>
-        <p className="text-base-content/80">{t.lead}</p>
-        {sessions.isPending ? (
-          <Spinner />
-        ) : sessions.isError ? (
-          <LoadError error={sessions.error} onRetry={() => void sessions.refetch()} />
-        ) : (
-          <>
-            <TableRegion labelledBy="sessions-caption">
-              <DataTable
-                caption={t.caption}
-                captionId="sessions-caption"
-                hideCaption
-                columns={[t.browser, t.address, t.lastSeen, t.signedIn, { label: t.end, hidden: true }]}
-                rows={sessions.data.items}
-              >
-                {(session) => (
-                  <tr key={session.id}>
-                    <td>
-                      {session.browser ?? t.unknownBrowser}
-                      {session.current ? (
-                        <span className="badge badge-primary badge-soft ml-2">{t.thisBrowser}</span>
-                      ) : null}
-                    </td>
-                    <td className="break-all">{session.address ?? t.unknownAddress}</td>
-                    <td className="whitespace-nowrap tabular-nums">{formatUtc(session.lastSeenAt)}</td>
-                    <td className="whitespace-nowrap tabular-nums">{formatUtc(session.signedInAt)}</td>
-                    <td>{session.current ? null : <EndButton userId={userId} session={session} />}</td>
-                  </tr>
-                )}
-              </DataTable>
-            </TableRegion>
-            {sessions.data.total > sessions.data.items.length ? (
-              <p className="text-sm text-base-content/75">
-                {t.more(sessions.data.total - sessions.data.items.length)}
-              </p>
-            ) : null}
-          </>
-        )}
-      </div>
-    </section>
+    <CardSection
+      id="sessions-heading"
+      title={t.heading}
+      actions={
+        <PendingButton
+          className="btn btn-sm btn-error btn-outline"
+          pending={endOthers.isPending}
+          spinner="xs"
+          onClick={() =>
+            endOthers.mutate(undefined, {
+              onSuccess: ({ ended }) => toast.success(ended === 0 ? t.noOthers : t.endedOthers(ended)),
+              onError: (error) => toast.error(problemMessage(error)),
+            })
+          }
+        >
+          {t.endOthers}
+        </PendingButton>
+      }
+    >
+      <p className="text-base-content/80">{t.lead}</p>
+      {sessions.isPending ? (
+        <Spinner />
+      ) : sessions.isError ? (
+        <LoadError error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : (
+        <>
+          <TableRegion labelledBy="sessions-caption">
+            <DataTable
+              caption={t.caption}
+              captionId="sessions-caption"
+              hideCaption
+              columns={[t.browser, t.address, t.lastSeen, t.signedIn, { label: t.end, hidden: true }]}
+              rows={sessions.data.items}
+            >
+              {(session) => (
+                <tr key={session.id}>
+                  <td>
+                    {session.browser ?? t.unknownBrowser}
+                    {session.current ? (
+                      <span className="badge badge-primary badge-soft ml-2">{t.thisBrowser}</span>
+                    ) : null}
+                  </td>
+                  <td className="break-all">{session.address ?? t.unknownAddress}</td>
+                  <td className="whitespace-nowrap tabular-nums">{formatUtc(session.lastSeenAt)}</td>
+                  <td className="whitespace-nowrap tabular-nums">{formatUtc(session.signedInAt)}</td>
+                  <td>{session.current ? null : <EndButton userId={userId} session={session} />}</td>
+                </tr>
+              )}
+            </DataTable>
+          </TableRegion>
+          {sessions.data.total > sessions.data.items.length ? (
+            <p className="text-sm text-base-content/75">
+              {t.more(sessions.data.total - sessions.data.items.length)}
+            </p>
+          ) : null}
+        </>
+      )}
+    </CardSection>
   );
 }

@@ -10,6 +10,7 @@ import {
   thresholdFormSchema,
 } from "../../../../shared/stock.js";
 import { AdminOnly } from "../../../components/admin-only.js";
+import { CardSection } from "../../../components/card-section.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { FormCard } from "../../../components/form-card.js";
@@ -130,54 +131,52 @@ function History({ id, name }: { id: string; name: string }) {
   if (history.isError) return <LoadError error={history.error} onRetry={() => history.refetch()} />;
   const rows = history.data.pages.flatMap((page) => page.items);
   return (
-    <section aria-labelledby="stock-history" className="card border border-base-content/10 bg-base-200">
-      <div className="card-body gap-4">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 id="stock-history" className="card-title text-xl">
-            {t.history}
-          </h2>
-          <a
-            className="btn btn-sm btn-outline"
-            href={`/api/products/${encodeURIComponent(id)}/stock/movements.csv`}
-            download
-            aria-label={`${t.download}: ${t.historyFor(name)}`}
-          >
-            {t.download}
-          </a>
-        </div>
-        <TableRegion labelledBy="stock-history-caption">
-          <DataTable
-            caption={t.historyCaption}
-            captionId="stock-history-caption"
-            columns={[t.when, t.why, t.change, t.before, t.after, t.who, t.noteColumn]}
-            rows={rows}
-            empty={t.none}
-          >
-            {(m) => (
-              <tr key={m.id}>
-                <td className="whitespace-nowrap">{formatUtc(m.at)}</td>
-                <td>
-                  {stockMessages.reasons[m.reason]}
-                  {m.orderId ? (
-                    <span className="block text-xs text-base-content/75">
-                      {t.order(`#${m.orderId.slice(0, 8).toUpperCase()}`)}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="tabular-nums">{signed(m.change)}</td>
-                <td className="tabular-nums">{formatCount(m.before)}</td>
-                <td className="tabular-nums">{formatCount(m.after)}</td>
-                <td>{m.adminName ?? (m.adminId ? stockMessages.removedAdmin : stockMessages.shop)}</td>
-                <td className="max-w-xs break-words">{m.note}</td>
-              </tr>
-            )}
-          </DataTable>
-        </TableRegion>
-        <MoreButton pages={history} className="btn btn-sm self-start" spinner="xs">
-          {t.more}
-        </MoreButton>
-      </div>
-    </section>
+    <CardSection
+      id="stock-history"
+      title={t.history}
+      actions={
+        <a
+          className="btn btn-sm btn-outline"
+          href={`/api/products/${encodeURIComponent(id)}/stock/movements.csv`}
+          download
+          aria-label={`${t.download}: ${t.historyFor(name)}`}
+        >
+          {t.download}
+        </a>
+      }
+    >
+      <TableRegion labelledBy="stock-history-caption">
+        <DataTable
+          caption={t.historyCaption}
+          captionId="stock-history-caption"
+          columns={[t.when, t.why, t.change, t.before, t.after, t.who, t.noteColumn]}
+          rows={rows}
+          empty={t.none}
+        >
+          {(m) => (
+            <tr key={m.id}>
+              <td className="whitespace-nowrap">{formatUtc(m.at)}</td>
+              <td>
+                {stockMessages.reasons[m.reason]}
+                {m.orderId ? (
+                  <span className="block text-xs text-base-content/75">
+                    {t.order(`#${m.orderId.slice(0, 8).toUpperCase()}`)}
+                  </span>
+                ) : null}
+              </td>
+              <td className="tabular-nums">{signed(m.change)}</td>
+              <td className="tabular-nums">{formatCount(m.before)}</td>
+              <td className="tabular-nums">{formatCount(m.after)}</td>
+              <td>{m.adminName ?? (m.adminId ? stockMessages.removedAdmin : stockMessages.shop)}</td>
+              <td className="max-w-xs break-words">{m.note}</td>
+            </tr>
+          )}
+        </DataTable>
+      </TableRegion>
+      <MoreButton pages={history} className="btn btn-sm self-start" spinner="xs">
+        {t.more}
+      </MoreButton>
+    </CardSection>
   );
 }
 
@@ -189,22 +188,17 @@ function StockPanel({ id }: { id: string }) {
   const low = s.quantity < s.threshold;
   return (
     <div className="flex flex-col gap-8">
-      <section aria-labelledby="stock-now" className="card border border-base-content/10 bg-base-200">
-        <div className="card-body gap-2">
-          <h2 id="stock-now" className="card-title text-xl">
-            {s.name}
-          </h2>
-          <p className="flex flex-wrap items-center gap-3 text-lg">
-            <span className="font-bold">{t.inStock(s.quantity)}</span>
-            {low ? (
-              <span className="badge badge-error badge-soft">{stockMessages.lowBadge(s.threshold)}</span>
-            ) : null}
-          </p>
-          <Link className="link self-start" to={activityOf("product", id)}>
-            {activityMessages.ofProduct}
-          </Link>
-        </div>
-      </section>
+      <CardSection id="stock-now" title={s.name} spacing="close">
+        <p className="flex flex-wrap items-center gap-3 text-lg">
+          <span className="font-bold">{t.inStock(s.quantity)}</span>
+          {low ? (
+            <span className="badge badge-error badge-soft">{stockMessages.lowBadge(s.threshold)}</span>
+          ) : null}
+        </p>
+        <Link className="link self-start" to={activityOf("product", id)}>
+          {activityMessages.ofProduct}
+        </Link>
+      </CardSection>
       <div className="grid gap-6 lg:grid-cols-2">
         <AdjustForm id={id} name={s.name} />
         <ThresholdFormCard

@@ -1,6 +1,8 @@
+import { useState } from "react";
 import { toast } from "sonner";
 import { userMessages } from "../../../../shared/messages/users.js";
 import type { User } from "../../../../shared/users.js";
+import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { useSetUserRole } from "../api/set-user-role.js";
@@ -19,40 +21,55 @@ const FIELDS: readonly UserField[] = [
   },
 ];
 
-/** A page of users with their role and Make Admin or Remove Admin; the server keeps at least one admin. */
+/**
+ * A page of users with their role and Make Admin or Remove Admin; Make Admin asks first, since the
+ * role opens everything. The server keeps at least one admin.
+ */
 export function RolesTable(rows: UserRows) {
   const setRole = useSetUserRole();
+  const [asking, setAsking] = useState<User | null>(null);
 
   const change = (user: User) => {
     const role = user.role === "admin" ? "user" : "admin";
-    setRole.mutate(
-      { id: user.id, role },
-      {
-        onSuccess: () => toast.success(role === "admin" ? userMessages.madeAdmin : userMessages.removedAdmin),
-        onError: (error) => toast.error(problemMessage(error)),
-      },
+    return setRole.mutateAsync({ id: user.id, role }).then(
+      () => toast.success(role === "admin" ? userMessages.madeAdmin : userMessages.removedAdmin),
+      (error: unknown) => toast.error(problemMessage(error)),
     );
   };
 
   return (
-    <UserList
-      {...rows}
-      caption={text.rolesCaption}
-      fields={FIELDS}
-      action={(user) => {
-        const isAdmin = user.role === "admin";
-        return (
-          <PendingButton
-            className={`btn btn-sm whitespace-nowrap ${isAdmin ? "btn-warning btn-outline" : "btn-primary"}`}
-            aria-label={isAdmin ? text.removeAdminFor(user.name) : text.makeAdminFor(user.name)}
-            pending={setRole.isPending && setRole.variables?.id === user.id}
-            spinner="xs"
-            onClick={() => change(user)}
-          >
-            {isAdmin ? text.removeAdmin : text.makeAdmin}
-          </PendingButton>
-        );
-      }}
-    />
+    <>
+      <UserList
+        {...rows}
+        caption={text.rolesCaption}
+        fields={FIELDS}
+        action={(user) => {
+          const isAdmin = user.role === "admin";
+          return (
+            <PendingButton
+              className={`btn btn-sm whitespace-nowrap ${isAdmin ? "btn-warning btn-outline" : "btn-primary"}`}
+              aria-label={isAdmin ? text.removeAdminFor(user.name) : text.makeAdminFor(user.name)}
+              pending={setRole.isPending && setRole.variables?.id === user.id}
+              spinner="xs"
+              onClick={() => (isAdmin ? void change(user) : setAsking(user))}
+            >
+              {isAdmin ? text.removeAdmin : text.makeAdmin}
+            </PendingButton>
+          );
+        }}
+      />
+      <ConfirmDialog
+        open={asking !== null}
+        title={asking ? text.makeAdminTitle(asking.name) : ""}
+        text={asking ? text.makeAdminText(asking.email) : undefined}
+        confirmLabel={text.makeAdmin}
+        cancelLabel={text.cancel}
+        pending={setRole.isPending}
+        onConfirm={() => {
+          if (asking) void change(asking).then(() => setAsking(null));
+        }}
+        onClose={() => setAsking(null)}
+      />
+    </>
   );
 }
