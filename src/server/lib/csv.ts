@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
+import type { FastifyReply } from "fastify";
 import type pg from "pg";
+import { z } from "zod";
 
 /**
  * CSV cells as the shop's exports write them (the orders export, features/orders/csv.ts, and the
@@ -84,4 +86,22 @@ export function csvStream<R extends LineRow>(
     }
   }
   return Readable.from(lines(), { highWaterMark: 1 });
+}
+
+/**
+ * An export's 200 answer for the OpenAPI document: CSV text, sent as a stream (which Fastify never
+ * serializes, so the schema only describes it).
+ */
+export const csvAnswer = (description: string) => ({
+  description,
+  content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
+});
+
+/** Sends an export as a download named `gearhouse-<name>-<today, UTC>.csv`. */
+export function sendCsv(reply: FastifyReply, name: string, csv: Readable) {
+  const day = new Date().toISOString().slice(0, 10);
+  return reply
+    .header("content-disposition", `attachment; filename="gearhouse-${name}-${day}.csv"`)
+    .type("text/csv; charset=utf-8")
+    .send(csv);
 }

@@ -1,8 +1,7 @@
-import { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { activityFilterSchema, activityPageSchema, activityQuerySchema } from "../../../shared/activity.js";
 import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
+import { csvAnswer, sendCsv } from "../../lib/csv.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { activityCsv, listActivity } from "./service.js";
 
@@ -38,21 +37,14 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: activityFilterSchema,
         produces: ["text/csv"],
         response: {
-          200: {
-            description: "RFC 4180 CSV, formula-safe",
-            content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
-          },
+          200: csvAnswer("RFC 4180 CSV, formula-safe"),
           ...problemResponses(400, 401, 403),
         },
       },
     },
     async (request, reply) => {
       const csv = await activityCsv(app.database, request.query);
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header("content-disposition", `attachment; filename="gearhouse-activity-${day}.csv"`)
-        .type("text/csv; charset=utf-8")
-        .send(csv);
+      return sendCsv(reply, "activity", csv);
     },
   );
 };

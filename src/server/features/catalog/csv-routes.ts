@@ -4,7 +4,6 @@ import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import {
   IMPORT_MAX_LINES,
   IMPORT_MAX_MEGABYTES,
@@ -12,6 +11,7 @@ import {
   importReportSchema,
 } from "../../../shared/catalog-csv.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
+import { csvAnswer, sendCsv } from "../../lib/csv.js";
 import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
@@ -92,21 +92,14 @@ export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The whole catalog as CSV, by SKU, streamed (admin)",
         produces: ["text/csv"],
         response: {
-          200: {
-            description: "RFC 4180 CSV in the import's columns; formula-like cells start with '",
-            content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
-          },
+          200: csvAnswer("RFC 4180 CSV in the import's columns; formula-like cells start with '"),
           ...problemResponses(401, 403),
         },
       },
     },
     async (_request, reply) => {
       const csv = await catalogCsv(app.database);
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header("content-disposition", `attachment; filename="gearhouse-catalog-${day}.csv"`)
-        .type("text/csv; charset=utf-8")
-        .send(csv);
+      return sendCsv(reply, "catalog", csv);
     },
   );
 };

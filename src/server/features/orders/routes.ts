@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -11,6 +10,7 @@ import {
   orderSchema,
   shipOrderInputSchema,
 } from "../../../shared/orders.js";
+import { csvAnswer, sendCsv } from "../../lib/csv.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
@@ -95,22 +95,14 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
         querystring: orderFilterSchema,
         produces: ["text/csv"],
         response: {
-          200: {
-            description: "RFC 4180 CSV with a header row, newest first; formula-like cells start with '",
-            // Sent as a stream, which Fastify never serializes; the schema is for the OpenAPI document.
-            content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
-          },
+          200: csvAnswer("RFC 4180 CSV with a header row, newest first; formula-like cells start with '"),
           ...problemResponses(400, 401, 403),
         },
       },
     },
     async (request, reply) => {
       const csv = await orderCsv(app.database, request.query);
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header("content-disposition", `attachment; filename="gearhouse-orders-${day}.csv"`)
-        .type("text/csv; charset=utf-8")
-        .send(csv);
+      return sendCsv(reply, "orders", csv);
     },
   );
 

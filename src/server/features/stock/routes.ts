@@ -1,6 +1,4 @@
-import { Readable } from "node:stream";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { productIdParamsSchema } from "../../../shared/catalog.js";
 import {
   lowStockThresholdSchema,
@@ -10,6 +8,7 @@ import {
   stockHistoryQuerySchema,
   stockHistorySchema,
 } from "../../../shared/stock.js";
+import { csvAnswer, sendCsv } from "../../lib/csv.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
@@ -94,24 +93,14 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         params: productIdParamsSchema,
         produces: ["text/csv"],
         response: {
-          200: {
-            description: "RFC 4180 CSV, formula-safe",
-            content: { "text/csv": { schema: z.instanceof(Readable).meta({ type: "string" }) } },
-          },
+          200: csvAnswer("RFC 4180 CSV, formula-safe"),
           ...problemResponses(400, 401, 403, 404),
         },
       },
     },
     async (request, reply) => {
       const csv = await stockCsv(app.database, request.params.id);
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .header(
-          "content-disposition",
-          `attachment; filename="gearhouse-stock-${request.params.id.slice(0, 8)}-${day}.csv"`,
-        )
-        .type("text/csv; charset=utf-8")
-        .send(csv);
+      return sendCsv(reply, `stock-${request.params.id.slice(0, 8)}`, csv);
     },
   );
 };

@@ -1,4 +1,3 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
 import type {
   HiddenReviewPage,
   ModeratedReview,
@@ -8,6 +7,7 @@ import type {
 } from "../../../../shared/reviews.js";
 import { api } from "../../../lib/api.js";
 import { useApiMutation } from "../../../lib/use-api-mutation.js";
+import { useCursorPages } from "../../../lib/use-cursor-pages.js";
 import { reviewKeys } from "./keys.js";
 
 type Reasoned = { id: string } & ModerationReason;
@@ -38,19 +38,8 @@ export function useRestoreReview() {
   );
 }
 
-/** A keyset-paged list of `path`, a page at a time. */
-function usePagedList<T extends { nextCursor: string | null }>(key: readonly unknown[], path: string) {
-  return useInfiniteQuery({
-    queryKey: key,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam, signal }) =>
-      api<T>(`${path}${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ""}`, { signal }),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-}
-
-export const useOwnReviews = () => usePagedList<OwnReviewPage>(reviewKeys.mine(), "/api/reviews/mine");
+export const useOwnReviews = () => useCursorPages<OwnReviewPage>(reviewKeys.mine(), "/api/reviews/mine");
 export const useReviewReports = () =>
-  usePagedList<ReviewReportPage>(reviewKeys.reports(), "/api/admin/review-reports");
+  useCursorPages<ReviewReportPage>(reviewKeys.reports(), "/api/admin/review-reports");
 export const useHiddenReviews = () =>
-  usePagedList<HiddenReviewPage>(reviewKeys.hidden(), "/api/admin/reviews/hidden");
+  useCursorPages<HiddenReviewPage>(reviewKeys.hidden(), "/api/admin/reviews/hidden");

@@ -1,7 +1,8 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { StockNotice, StockNoticePage } from "../../../../shared/stock-notices.js";
 import { api } from "../../../lib/api.js";
 import { useApiMutation } from "../../../lib/use-api-mutation.js";
+import { useCursorPages } from "../../../lib/use-cursor-pages.js";
 
 /** Every back-in-stock query starts with `all`: the dashboard's pages and a product page's own. */
 const stockNoticeKeys = {
@@ -14,16 +15,11 @@ const PAGE_SIZE = 10;
 
 /** The customer's open subscriptions, a page at a time as they ask for more. */
 export function useStockNoticePages() {
-  return useInfiniteQuery({
-    queryKey: stockNoticeKeys.pages(),
-    queryFn: ({ pageParam, signal }) =>
-      api<StockNoticePage>(
-        `/api/stock-notices?limit=${PAGE_SIZE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`,
-        { signal },
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  return useCursorPages<StockNoticePage>(
+    stockNoticeKeys.pages(),
+    "/api/stock-notices",
+    new URLSearchParams({ limit: String(PAGE_SIZE) }),
+  );
 }
 
 /** The customer's open subscription to one product, if any. */
