@@ -14,10 +14,10 @@ export const factorsSchema = z.object({
 });
 export type Factors = z.infer<typeof factorsSchema>;
 
-/** An app code (6 digits, spaces allowed as apps show them) or a backup code. */
+/** An app code (6 digits, spaces allowed as apps show them) or a backup code ("xxxxx-xxxxx"). */
 export const factorCodeSchema = z
   .string({ error: m.codeRequired })
-  .transform((v) => v.replace(/[\s-]/g, ""))
+  .transform((v) => v.replace(/\s/g, ""))
   .pipe(z.string().min(1, m.codeRequired).max(32, m.codeInvalid));
 
 /** A passkey's name as its owner gives it. */
