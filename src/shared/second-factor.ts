@@ -22,3 +22,28 @@ export const factorCodeSchema = z
 
 /** A passkey's name as its owner gives it. */
 export const passkeyNameSchema = z.string().trim().max(60).optional();
+
+const base64url = z.string().max(16_384);
+/**
+ * A WebAuthn credential as the browser gives it (RegistrationResponseJSON or
+ * AuthenticationResponseJSON): only these fields, each bounded, reach better-auth.
+ */
+export const webAuthnResponseSchema = z.object({
+  id: z.string().min(1).max(1024),
+  rawId: z.string().min(1).max(1024),
+  type: z.literal("public-key"),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: z
+    .object({ credProps: z.object({ rk: z.boolean().optional() }).optional() })
+    .default({}),
+  response: z.object({
+    clientDataJSON: base64url,
+    attestationObject: base64url.optional(),
+    authenticatorData: base64url.optional(),
+    signature: base64url.optional(),
+    userHandle: base64url.optional(),
+    publicKey: base64url.optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+  }),
+});

@@ -508,6 +508,14 @@ async function resetTokenOf(world: RouteWorld, email: string): Promise<string> {
   return new URL(mail?.text.match(/https?:\/\/\S+/)?.[0] ?? "http://x").searchParams.get("token") ?? "";
 }
 
+/** A credential of the right shape that no challenge asked for. */
+const UNASKED_CREDENTIAL = {
+  id: "AAAA",
+  rawId: "AAAA",
+  type: "public-key",
+  response: { clientDataJSON: "e30", attestationObject: "oA", authenticatorData: "AA", signature: "AA" },
+};
+
 /**
  * Every better-auth POST endpoint the shop serves (AUTH_POST_PATHS in features/accounts/auth-routes.ts); the others
  * answer 404 to everyone, which the suites check from `app.auth.api`.
@@ -578,8 +586,16 @@ export const AUTH_ROUTES: Record<string, AuthCase> = authCases({
   },
   // A passkey's ceremony needs an authenticator (e2e/second-factor.spec.ts has Chromium's); here a
   // response without its challenge is refused.
-  "/passkey/verify-registration": { session: true, ok: 400, payload: () => ({ response: { id: "x" } }) },
-  "/passkey/verify-authentication": { session: false, ok: 400, payload: () => ({ response: { id: "x" } }) },
+  "/passkey/verify-registration": {
+    session: true,
+    ok: 400,
+    payload: () => ({ response: UNASKED_CREDENTIAL }),
+  },
+  "/passkey/verify-authentication": {
+    session: false,
+    ok: 400,
+    payload: () => ({ response: UNASKED_CREDENTIAL }),
+  },
   "/passkey/delete-passkey": {
     session: true,
     ok: 404,

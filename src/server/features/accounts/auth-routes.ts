@@ -10,7 +10,11 @@ import {
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { secondFactorMessages } from "../../../shared/messages/second-factor.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
-import { factorCodeSchema, passkeyNameSchema } from "../../../shared/second-factor.js";
+import {
+  factorCodeSchema,
+  passkeyNameSchema,
+  webAuthnResponseSchema,
+} from "../../../shared/second-factor.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import {
@@ -549,14 +553,14 @@ const ENDPOINTS: Endpoint[] = [
     before: [signedIn],
   },
   post("/passkey/verify-registration", {
-    body: { schema: z.object({ response: z.record(z.string(), z.unknown()), name: passkeyNameSchema }) },
+    body: { schema: z.object({ response: webAuthnResponseSchema, name: passkeyNameSchema }) },
     before: [signedIn],
     after: [recordFactor("user.factor_added", "passkey"), markFactorProved],
   }),
   { method: "GET", path: "/passkey/generate-authenticate-options", limits: [limitByAddress] },
   post("/passkey/verify-authentication", {
     limits: [limitByAddress],
-    body: { schema: z.object({ response: z.record(z.string(), z.unknown()) }) },
+    body: { schema: z.object({ response: webAuthnResponseSchema }) },
     before: [whoIsSignedIn],
     after: [markFactorProved],
   }),
