@@ -39,7 +39,7 @@ export const secondFactorMessages = {
     "Enter your password, or a code from the app, to remove it. Your other sessions are signed out.",
   removePasskeyLead: (name: string) =>
     `Enter your password, or a code from your authenticator app, to remove the passkey ${name}. Your other sessions are signed out.`,
-  passwordOrCode: "Password, or a code from your app",
+  useFactorInstead: "Confirm with my second factor instead",
   remove: "Remove",
   addPasskey: "Add a passkey",
   passkeyName: "Name of the passkey",

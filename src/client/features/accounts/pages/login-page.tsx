@@ -1,8 +1,10 @@
+import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { EmailField, PasswordField } from "../../../components/account-fields.js";
 import { Form } from "../../../components/form.js";
 import { FormAlert } from "../../../components/form-alert.js";
+import { Spinner } from "../../../components/spinner.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
@@ -18,6 +20,14 @@ import { safeRedirect, withRedirect } from "../utils/redirect.js";
  * They start loading when the form gets the focus; its first check waits for them.
  */
 const loadSchema = () => import("../../../../shared/accounts.js").then((m) => m.signInSchema);
+
+/** The second step (a code or a passkey) loads only when a sign-in asks for it. */
+const SecondStep = lazy(() =>
+  import("../components/second-step.js").then((m) => ({ default: m.SecondStep })),
+);
+const PasskeySignIn = lazy(() =>
+  import("../components/passkey-sign-in.js").then((m) => ({ default: m.PasskeySignIn })),
+);
 
 const text = accountMessages.pages;
 const form = accountMessages.form;
@@ -40,13 +50,28 @@ export function LoginPage() {
     defaultValues: { email: "", password: "" },
   });
   const { errors } = formState;
+  const [secondStep, setSecondStep] = useState(false);
+  const goOn = () => void navigate(target, { replace: true });
 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {
-      onSuccess: () => void navigate(target, { replace: true }),
+      onSuccess: (answer) => {
+        if ((answer as { twoFactorRedirect?: unknown } | null)?.twoFactorRedirect === true)
+          setSecondStep(true);
+        else goOn();
+      },
       onError: (error) => showServerError(error, ["email", "password"], setError),
     }),
   );
+
+  if (secondStep)
+    return (
+      <AuthCard title={text.login} lead={text.loginLead}>
+        <Suspense fallback={<Spinner />}>
+          <SecondStep onSignedIn={goOn} />
+        </Suspense>
+      </AuthCard>
+    );
 
   return (
     <AuthCard title={text.login} lead={text.loginLead}>
@@ -65,6 +90,9 @@ export function LoginPage() {
           </Link>
         </div>
       </Form>
+      <Suspense fallback={null}>
+        <PasskeySignIn onSignedIn={goOn} />
+      </Suspense>
       <OtherWaysIn
         redirectTo={target}
         question={text.noAccount}
