@@ -354,41 +354,46 @@ export function SecondFactorCard({ userId, required }: { userId: string; require
         </>
       ) : null}
 
-      <ProofDialog
-        open={dialog === "codes"}
-        title={m.newBackupCodes}
-        text={m.newBackupCodesLead}
-        confirmLabel={m.continue}
-        factorInstead={false}
-        onProof={async (password) => {
-          const { backupCodes } = await newCodes.mutateAsync(password ?? "");
-          setShownCodes(backupCodes);
-        }}
-        onClose={() => setDialog(null)}
-      />
-      <ProofDialog
-        open={dialog === "remove-app"}
-        title={m.removeApp}
-        text={m.removeAppLead}
-        confirmLabel={m.remove}
-        onProof={async (password) => {
-          await removeApp.mutateAsync(password);
-          toast.success(m.removedApp);
-        }}
-        onClose={() => setDialog(null)}
-      />
-      <ProofDialog
-        open={typeof dialog === "object" && dialog !== null}
-        title={m.remove}
-        text={typeof dialog === "object" && dialog ? m.removePasskeyLead(dialog.name) : ""}
-        confirmLabel={m.remove}
-        onProof={async (password) => {
-          if (typeof dialog !== "object" || !dialog) return;
-          await removePasskey.mutateAsync({ id: dialog.passkey, password });
-          toast.success(m.removedPasskey);
-        }}
-        onClose={() => setDialog(null)}
-      />
+      {dialog === "codes" ? (
+        <ProofDialog
+          open
+          title={m.newBackupCodes}
+          text={m.newBackupCodesLead}
+          confirmLabel={m.continue}
+          factorInstead={false}
+          onProof={async (password) => {
+            const { backupCodes } = await newCodes.mutateAsync(password ?? "");
+            setShownCodes(backupCodes);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === "remove-app" ? (
+        <ProofDialog
+          open
+          title={m.removeApp}
+          text={m.removeAppLead}
+          confirmLabel={m.remove}
+          onProof={async (password) => {
+            await removeApp.mutateAsync(password);
+            toast.success(m.removedApp);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {typeof dialog === "object" && dialog !== null ? (
+        <ProofDialog
+          open
+          title={m.remove}
+          text={m.removePasskeyLead(dialog.name)}
+          confirmLabel={m.remove}
+          onProof={async (password) => {
+            await removePasskey.mutateAsync({ id: dialog.passkey, password });
+            toast.success(m.removedPasskey);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
     </CardSection>
   );
 }
