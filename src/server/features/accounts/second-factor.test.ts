@@ -9,12 +9,14 @@ import { enrolApp, startApp, totpCode } from "../../test/totp.js";
 import {
   cookieHeader,
   fromShop,
+  memoryMailer,
   ORIGIN,
   signIn,
   signUp,
   signUpAdmin,
   type TestUser,
 } from "../../test/users.js";
+import { ENROL_NEXT, sendAdminLink } from "./admin-link.js";
 import { FACTOR_TRIES } from "./second-factor.js";
 
 const ctx = setUpTestApp(
@@ -242,5 +244,18 @@ describe("admins and ADMIN_SECOND_FACTOR=required", () => {
     expect((await ctx.app.inject({ url: "/api/users", headers: { cookie: admin.cookie } })).statusCode).toBe(
       200,
     );
+  });
+});
+
+describe("the way into admin", () => {
+  it("an admin link leads on to enrolment where a second factor is required", async () => {
+    const mailer = memoryMailer();
+    const user = await signUp(ctx.app);
+    await (await sendAdminLink(ctx.app.db, mailer, ctx.config, user)).mailed;
+    const [mail] = mailer.sent;
+    expect(mail?.text).toContain(ENROL_NEXT);
+    const link = new URL(mail?.text.match(/https?:\/\/\S+/)?.[0] ?? "http://x");
+    expect(link.pathname).toBe("/passwordReset");
+    expect(link.searchParams.get("then")).toBe("secondFactor");
   });
 });
