@@ -94,6 +94,8 @@ export type ApiRequestInit = Omit<RequestInit, "body"> & {
   json?: unknown;
   /** Sent as is (e.g. FormData for uploads). */
   body?: BodyInit;
+  /** Sent again after a step-up: a second refusal is not asked again. */
+  steppedUp?: boolean;
 };
 
 /**

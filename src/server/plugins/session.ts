@@ -57,7 +57,7 @@ interface SessionPluginOptions {
 }
 
 /** How long a proved second factor lets a session do what cannot be undone. */
-export const STEP_UP_SECONDS = 10 * 60;
+const STEP_UP_SECONDS = 10 * 60;
 
 const refuse = (detail: string, code: string) => new HttpProblem(403, "Forbidden", detail, undefined, code);
 

@@ -7,7 +7,7 @@ import { ORIGIN, type TestUser } from "./users.js";
 export { totpCode };
 
 /** The base32 secret of an otpauth:// URI. */
-export const secretOf = (totpURI: string) => new URL(totpURI).searchParams.get("secret") ?? "";
+const secretOf = (totpURI: string) => new URL(totpURI).searchParams.get("secret") ?? "";
 
 /** Starts the app's enrolment (POST /two-factor/enable): its secret and backup codes, not yet on. */
 export async function startApp(app: FastifyInstance, user: Pick<TestUser, "cookie" | "password">) {
