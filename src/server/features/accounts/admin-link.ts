@@ -62,9 +62,10 @@ export async function sendAdminLink(
   // Counted in the address's hourly mails, never held back by them: only ADMIN_EMAILS (once, when
   // the account is made) or the operator (`npm run admin -- grant`) sends it.
   await claimRecipient(db, user.email, config.mail.perRecipientPerHour, { always: true });
-  // The page that sets the password leads on to the second factor's enrolment (through sign-in).
-  const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}&then=secondFactor`;
+  // Where admins must have a second factor, the page that sets the password leads on to its
+  // enrolment (through sign-in).
   const enrol = config.adminSecondFactor === "required";
+  const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}${enrol ? "&then=secondFactor" : ""}`;
   return { mailed: mailer.send({ to: user.email, ...adminLinkMail(url, enrol) }) };
 }
 
