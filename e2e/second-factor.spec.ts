@@ -238,7 +238,7 @@ test("an admin without a second factor is sent to enrol one, then steps up with 
   // And the login page signs in with the passkey alone.
   await signOut(page, base);
   await page.goto(`${base}/login`);
-  await page.getByRole("button", { name: m.signInWithPasskey }).click();
+  await page.getByRole("button", { name: accountMessages.form.signInWithPasskey }).click();
   await expect(page).not.toHaveURL(/\/login/);
   await page.goto(`${base}/dashboard/users`);
   await expect(page.getByRole("searchbox", { name: userMessages.searchLabel })).toBeVisible();

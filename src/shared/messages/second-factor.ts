@@ -58,7 +58,6 @@ export const secondFactorMessages = {
   backupCodeLead: "Enter one of your backup codes. Each works once.",
   verify: "Verify",
   usePasskey: "Use a passkey",
-  signInWithPasskey: "Sign in with a passkey",
   passkeySignInFailed:
     "The passkey did not sign you in. Please try again, or sign in with your email and password.",
   stepUpHeading: "Confirm it is you",
