@@ -13,6 +13,7 @@ import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
 import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/accounts/auth-routes.js";
 import { accountRoutes } from "./features/accounts/routes.js";
+import { hasSecondFactor } from "./features/accounts/second-factor.js";
 import { activityRoutes } from "./features/activity/index.js";
 import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
@@ -188,7 +189,11 @@ export async function buildApp(
   await app.register(errors, { tables: [authProblems, uploadBodyProblems] });
   await app.register(security, { config });
   await app.register(input);
-  await app.register(session, { readSession: (cookie) => readSessionUser(auth, cookie, database.db) });
+  await app.register(session, {
+    readSession: (cookie) => readSessionUser(auth, cookie, database.db),
+    adminSecondFactor: config.adminSecondFactor,
+    hasSecondFactor: (user) => hasSecondFactor(database.db, user),
+  });
   await app.register(catalogCache);
   await app.register(metrics);
 

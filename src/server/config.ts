@@ -114,6 +114,8 @@ const envSchema = z
       .enum(["stripe", "sandbox", ""])
       .optional()
       .transform((v) => v || undefined),
+    /** Unset: required in production, optional elsewhere (see `adminSecondFactor`). */
+    ADMIN_SECOND_FACTOR: z.enum(["required", "optional"]).optional(),
     ADMIN_EMAILS: z
       .string()
       .default("")
@@ -256,6 +258,12 @@ export interface Config {
    */
   payments: "stripe" | "sandbox";
   adminEmails: string[];
+  /**
+   * Whether an admin must have and use a second factor (ADMIN_SECOND_FACTOR): `required` (the
+   * default in production) refuses every admin route to a session that did not prove one;
+   * `optional` (elsewhere) lets an admin without one in, though one who has one still steps up.
+   */
+  adminSecondFactor: "required" | "optional";
   /** The proxies whose X-Forwarded-For and X-Request-Id the shop believes (TRUST_PROXY); none when unset. */
   trustProxy: TrustProxy | undefined;
   /** Sign-in, sign-up and reset attempts allowed per client address and minute; password changes per address and per account. */
@@ -428,6 +436,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     stripe: payments === "stripe" ? stripe : undefined,
     payments,
     adminEmails: env.ADMIN_EMAILS,
+    adminSecondFactor: env.ADMIN_SECOND_FACTOR ?? (env.NODE_ENV === "production" ? "required" : "optional"),
     trustProxy: env.TRUST_PROXY,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,

@@ -12,4 +12,8 @@ export const problemCodes = {
   productArchived: "product-archived",
   /** Deleting a product that was ordered: archive it instead (features/catalog). */
   productOrdered: "product-ordered",
+  /** An admin without a second factor, where one is required: the client opens enrolment (accounts). */
+  secondFactorEnrolment: "second-factor-enrolment",
+  /** An action that needs a second factor proved in the last 10 minutes: the client asks, then retries. */
+  stepUpRequired: "step-up-required",
 } as const;

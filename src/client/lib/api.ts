@@ -1,5 +1,6 @@
 import { commonMessages } from "../../shared/messages/common.js";
 import type { FieldError } from "../../shared/problem.js";
+import { problemCodes } from "../../shared/problem-codes.js";
 
 /** What a problem+json answer says besides its status and title. */
 type ProblemDetails = {
@@ -78,11 +79,23 @@ export async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, title, { detail, errors, code, requestId: requestId ?? headerId });
 }
 
+/**
+ * What the signed-in area does when the server asks for a second factor (problem codes in
+ * shared/problem-codes.ts): `stepUp` asks for one in place and resolves true once proved (the
+ * request is then sent again, once); `enrol` opens the enrolment screen. Set by the dashboard.
+ */
+export const secondFactorHandlers: {
+  stepUp: (() => Promise<boolean>) | null;
+  enrol: (() => void) | null;
+} = { stepUp: null, enrol: null };
+
 export type ApiRequestInit = Omit<RequestInit, "body"> & {
   /** Sent as a JSON body. */
   json?: unknown;
   /** Sent as is (e.g. FormData for uploads). */
   body?: BodyInit;
+  /** Sent again after a step-up: a second refusal is not asked again. */
+  steppedUp?: boolean;
 };
 
 /**
@@ -90,7 +103,7 @@ export type ApiRequestInit = Omit<RequestInit, "body"> & {
  * parsed JSON answer (undefined for 204). Throws ApiError for every non-2xx answer.
  */
 export async function api<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
-  const { json, headers, ...rest } = init;
+  const { json, headers, steppedUp: _again, ...rest } = init;
   const requestHeaders = new Headers(headers);
   requestHeaders.set("accept", "application/json, application/problem+json");
   let body = rest.body;
@@ -105,7 +118,16 @@ export async function api<T>(path: string, init: ApiRequestInit = {}): Promise<T
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
     throw new ApiError(0, commonMessages.networkError);
   }
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (response.status === 403 && error.code === problemCodes.stepUpRequired && !init.steppedUp) {
+      const stepUp = secondFactorHandlers.stepUp;
+      if (stepUp && (await stepUp())) return api<T>(path, { ...init, steppedUp: true });
+    }
+    if (response.status === 403 && error.code === problemCodes.secondFactorEnrolment)
+      secondFactorHandlers.enrol?.();
+    throw error;
+  }
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

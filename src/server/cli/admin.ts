@@ -4,7 +4,7 @@
 import { loadConfig } from "../config.js";
 import { createDatabase } from "../db/client.js";
 import { runMigrations, withSetupLock } from "../db/migrate.js";
-import { ADMIN_LINK_HOURS, sendAdminLink } from "../features/accounts/admin-link.js";
+import { ADMIN_LINK_HOURS, ENROL_NEXT, sendAdminLink } from "../features/accounts/admin-link.js";
 import { accountByEmail } from "../features/accounts/service.js";
 import { setRole } from "../features/users/service.js";
 import { createMailer } from "../lib/mailer.js";
@@ -38,6 +38,8 @@ async function main() {
       console.log(
         `A link was sent to ${account.email}: the account gets role admin when its owner follows it (within ${ADMIN_LINK_HOURS} hours) and sets the password there.`,
       );
+      if (config.adminSecondFactor === "required")
+        console.log(`The link leads on to enrolment. ${ENROL_NEXT} (ADMIN_SECOND_FACTOR=required)`);
     }
   } finally {
     await database.close();

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Role } from "../../shared/accounts.js";
-import { forbidden, unauthorized } from "../lib/problem.js";
+import { secondFactorMessages } from "../../shared/messages/second-factor.js";
+import { problemCodes } from "../../shared/problem-codes.js";
+import { forbidden, HttpProblem, unauthorized } from "../lib/problem.js";
 
 export interface SessionUser {
   id: string;
@@ -13,14 +15,27 @@ export interface SessionUser {
   emailVerified: boolean;
   /** The id of the session the request came with (never its token): the list of sessions marks it. */
   sessionId: string;
+  /** An authenticator app is enrolled (passkeys are asked apart: see hasPasskey). */
+  twoFactorEnabled: boolean;
+  /** When this session last proved a second factor (signed in with one, or stepped up), or null. */
+  secondFactorAt: Date | null;
 }
 
 declare module "fastify" {
   interface FastifyInstance {
     /** onRequest hook: the request must carry a valid session, checked before its body is read. */
     requireUser: (request: FastifyRequest) => Promise<void>;
-    /** onRequest hook: the request must carry a valid session of an admin. */
+    /**
+     * onRequest hook: the request must carry a valid session of an admin, which proved a second
+     * factor where ADMIN_SECOND_FACTOR requires one.
+     */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /**
+     * onRequest hook, after requireUser or requireAdmin: for what cannot be undone, the session
+     * proved its second factor within the last 10 minutes (an account without one passes only
+     * where ADMIN_SECOND_FACTOR is optional).
+     */
+    requireStepUp: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
     /** The signed-in user, read once per request from the session in PostgreSQL. */
@@ -35,7 +50,23 @@ declare module "fastify" {
 interface SessionPluginOptions {
   /** The user whose session these cookies carry, or null (the accounts feature reads better-auth's). */
   readSession: (cookie: string) => Promise<SessionUser | null>;
+  /** Whether admins must prove a second factor (ADMIN_SECOND_FACTOR). */
+  adminSecondFactor: "required" | "optional";
+  /** Whether the account has a second factor to prove (an authenticator app or a passkey). */
+  hasSecondFactor: (user: SessionUser) => Promise<boolean>;
 }
+
+/** How long a proved second factor lets a session do what cannot be undone. */
+const STEP_UP_SECONDS = 10 * 60;
+
+const refuse = (detail: string, code: string) => new HttpProblem(403, "Forbidden", detail, undefined, code);
+
+/** The answer to a session that must prove its second factor again (the client asks for it, then retries). */
+export const stepUpProblem = () => refuse(secondFactorMessages.stepUpRequired, problemCodes.stepUpRequired);
+
+/** Whether the session proved a second factor within STEP_UP_SECONDS. */
+export const provedRecently = (user: SessionUser) =>
+  Date.now() - (user.secondFactorAt?.getTime() ?? 0) <= STEP_UP_SECONDS * 1000;
 
 /** Who is signed in, and the guards that routes put in front of their handlers. */
 async function sessionPlugin(app: FastifyInstance, opts: SessionPluginOptions) {
@@ -74,9 +105,23 @@ async function sessionPlugin(app: FastifyInstance, opts: SessionPluginOptions) {
     signedIn.set(request, user);
   };
   app.decorate("requireUser", requireUser);
+  const required = opts.adminSecondFactor === "required";
+  /** An account without a factor where one is required is sent to enrolment, one with it to prove it. */
+  const refuseUnproved = async (user: SessionUser) => {
+    if (await opts.hasSecondFactor(user)) return stepUpProblem();
+    return refuse(secondFactorMessages.enrolRequired, problemCodes.secondFactorEnrolment);
+  };
   app.decorate("requireAdmin", async (request: FastifyRequest) => {
     await requireUser(request);
-    if (request.user.role !== "admin") throw forbidden("This page is for admins only.");
+    const user = request.user;
+    if (user.role !== "admin") throw forbidden("This page is for admins only.");
+    if (required && !user.secondFactorAt) throw await refuseUnproved(user);
+  });
+  app.decorate("requireStepUp", async (request: FastifyRequest) => {
+    const user = request.user;
+    if (provedRecently(user)) return;
+    if (!required && !(await opts.hasSecondFactor(user))) return;
+    throw await refuseUnproved(user);
   });
 }
 

@@ -8,6 +8,7 @@ import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-route
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
 import { insertProduct } from "./products.js";
+import { enrolApp, startApp, totpCode } from "./totp.js";
 import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
 
 /**
@@ -258,6 +259,7 @@ export const ROUTES: Record<string, Entry> = {
   // Signed in, acting on one's own data.
   "GET /api/me": at("/api/me", signedIn(200)),
   "GET /api/session": at("/api/session", publicRoute(200)),
+  "GET /api/account/factors": at("/api/account/factors", signedIn(200)),
   // Signed-in sessions: a session of someone else's is a 404 to everyone signed in.
   "GET /api/account/sessions": at("/api/account/sessions", signedIn(200)),
   "DELETE /api/account/sessions/:id": {
@@ -506,6 +508,14 @@ async function resetTokenOf(world: RouteWorld, email: string): Promise<string> {
   return new URL(mail?.text.match(/https?:\/\/\S+/)?.[0] ?? "http://x").searchParams.get("token") ?? "";
 }
 
+/** A credential of the right shape that no challenge asked for. */
+const UNASKED_CREDENTIAL = {
+  id: "AAAA",
+  rawId: "AAAA",
+  type: "public-key",
+  response: { clientDataJSON: "e30", attestationObject: "oA", authenticatorData: "AA", signature: "AA" },
+};
+
 /**
  * Every better-auth POST endpoint the shop serves (AUTH_POST_PATHS in features/accounts/auth-routes.ts); the others
  * answer 404 to everyone, which the suites check from `app.auth.api`.
@@ -552,6 +562,45 @@ export const AUTH_ROUTES: Record<string, AuthCase> = authCases({
   },
   "/revoke-sessions": { session: true, ok: 200 },
   "/revoke-other-sessions": { session: true, ok: 200 },
+  // Second factors: an app's first code, a step-up with a backup code, new codes, the app removed.
+  "/two-factor/enable": { session: true, ok: 200, payload: (_w, self) => ({ password: self.password }) },
+  "/two-factor/verify-totp": {
+    session: true,
+    ok: 200,
+    payload: async (w, self) => ({ code: totpCode((await startApp(w.ctx.app, self)).secret) }),
+  },
+  "/two-factor/verify-backup-code": {
+    session: true,
+    ok: 200,
+    payload: async (w, self) => ({ code: (await enrolApp(w.ctx.app, self)).backupCodes[0] }),
+  },
+  "/two-factor/generate-backup-codes": {
+    session: true,
+    ok: 200,
+    payload: async (w, self) => (await enrolApp(w.ctx.app, self)) && { password: self.password },
+  },
+  "/two-factor/disable": {
+    session: true,
+    ok: 200,
+    payload: async (w, self) => (await enrolApp(w.ctx.app, self)) && { password: self.password },
+  },
+  // A passkey's ceremony needs an authenticator (e2e/second-factor.spec.ts has Chromium's); here a
+  // response without its challenge is refused.
+  "/passkey/verify-registration": {
+    session: true,
+    ok: 400,
+    payload: () => ({ response: UNASKED_CREDENTIAL }),
+  },
+  "/passkey/verify-authentication": {
+    session: false,
+    ok: 400,
+    payload: () => ({ response: UNASKED_CREDENTIAL }),
+  },
+  "/passkey/delete-passkey": {
+    session: true,
+    ok: 404,
+    payload: (_w, self) => ({ id: randomUUID(), password: self.password }),
+  },
   // For the session's own address, which the throwaway customer has not verified yet.
   "/send-verification-email": {
     session: true,

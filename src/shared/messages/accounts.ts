@@ -41,6 +41,7 @@ export const accountMessages = {
   googleNotLinked:
     "Google has not verified this email, so it cannot open your existing account. Sign in with your email and password instead.",
   form: {
+    signInWithPasskey: "Sign in with a passkey",
     name: "Name",
     email: "Email",
     password: "Password",

@@ -1,10 +1,13 @@
-import { NavLink, Outlet } from "react-router";
+import { useEffect } from "react";
+import { NavLink, Outlet, useNavigate } from "react-router";
 import { activityMessages } from "../../../shared/messages/activity.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { dashboardMessages } from "../../../shared/messages/dashboard.js";
 import { reviewMessages } from "../../../shared/messages/reviews.js";
 import { stockNoticeMessages } from "../../../shared/messages/stock-notices.js";
 import { RequireAuth } from "../../components/require-auth.js";
+import { StepUpDialog } from "../../components/step-up-dialog.js";
+import { secondFactorHandlers } from "../../lib/api.js";
 import { useSession } from "../../lib/auth.js";
 import { paths } from "../../lib/paths.js";
 
@@ -66,10 +69,26 @@ function Sidebar() {
   );
 }
 
+/**
+ * An admin without the second factor the shop requires is sent to enrolment, in My Profile, by
+ * whichever admin request the server refuses first (lib/api.ts).
+ */
+function useEnrolmentRedirect() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    secondFactorHandlers.enrol = () => void navigate(`${paths.dashboard.myProfile}?secondFactor=required`);
+    return () => {
+      secondFactorHandlers.enrol = null;
+    };
+  }, [navigate]);
+}
+
 /** The signed-in area: a role-dependent menu beside the current dashboard page. */
 export function DashboardLayout() {
+  useEnrolmentRedirect();
   return (
     <RequireAuth>
+      <StepUpDialog />
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 sm:px-6 lg:grid-cols-[15rem_1fr]">
         <aside className="rounded-box border border-base-content/10 bg-base-200 py-4">
           <Sidebar />

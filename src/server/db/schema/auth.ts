@@ -14,6 +14,8 @@ export const users = pgTable(
     image: text("image"),
     phone: text("phone").notNull().default(""),
     role: roleEnum("role").notNull().default("user"),
+    /** An authenticator app is enrolled and confirmed (better-auth's two-factor plugin). */
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
     ...timestamps(),
   },
   (t) => [
@@ -43,9 +45,48 @@ export const sessions = pgTable(
     expiresAt: moment("expires_at").notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /**
+     * When this session last proved a second factor: signed in with one (a code after the password,
+     * or a passkey) or confirmed one since (a step-up). Admin routes and actions that cannot be
+     * undone read it (features/accounts/second-factor.ts).
+     */
+    secondFactorAt: moment("second_factor_at"),
     ...timestamps(),
   },
   (t) => [index("session_user_idx").on(t.userId)],
+);
+
+/** An account's authenticator app: its secret and backup codes, encrypted (better-auth's two-factor plugin). */
+export const twoFactors = pgTable("two_factor", {
+  id: text("id").primaryKey(),
+  secret: text("secret").notNull(),
+  backupCodes: text("backup_codes").notNull(),
+  /** One per account. */
+  userId: ownerId().notNull().unique(),
+  /** False until the first code from the app is confirmed. */
+  verified: boolean("verified").notNull().default(true),
+  /** Wrong codes at sign-in in a row; at 10 the account's second step is locked for 15 minutes. */
+  failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+  lockedUntil: moment("locked_until"),
+});
+
+/** An account's passkeys (WebAuthn credentials, better-auth's passkey plugin). */
+export const passkeys = pgTable(
+  "passkey",
+  {
+    id: text("id").primaryKey(),
+    name: text("name"),
+    publicKey: text("public_key").notNull(),
+    userId: ownerId().notNull(),
+    credentialID: text("credential_id").notNull().unique(),
+    counter: integer("counter").notNull(),
+    deviceType: text("device_type").notNull(),
+    backedUp: boolean("backed_up").notNull(),
+    transports: text("transports"),
+    createdAt: moment("created_at").defaultNow(),
+    aaguid: text("aaguid"),
+  },
+  (t) => [index("passkey_user_idx").on(t.userId)],
 );
 
 export const accounts = pgTable(

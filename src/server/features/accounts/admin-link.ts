@@ -24,11 +24,16 @@ export function isListedAdmin(config: Config, email: string): boolean {
   return config.adminEmails.includes(email.trim().toLowerCase());
 }
 
-function adminLinkMail(url: string) {
+/** What an admin does after the password, where the shop requires a second factor of admins. */
+export const ENROL_NEXT =
+  "Then sign in and set up a second factor (an authenticator app or a passkey) in My Profile: the admin pages need one.";
+
+function adminLinkMail(url: string, enrol: boolean) {
+  const next = enrol ? `\n\n${ENROL_NEXT}` : "";
   return {
     subject: "Confirm your email to become a Gearhouse admin",
-    text: `This address is to be an admin of the Gearhouse shop. To confirm that it is yours, choose the account's password here within ${ADMIN_LINK_HOURS} hours:\n${url}\n\nThe account gets the admin role when the password is saved, and every other session of the account is signed out.\n\nIf you did not expect this, ignore this message: nothing changes.`,
-    html: `<p>This address is to be an admin of the Gearhouse shop. To confirm that it is yours, <a href="${url}">choose the account's password</a> within ${ADMIN_LINK_HOURS} hours.</p><p>The account gets the admin role when the password is saved, and every other session of the account is signed out.</p><p>If you did not expect this, ignore this message: nothing changes.</p>`,
+    text: `This address is to be an admin of the Gearhouse shop. To confirm that it is yours, choose the account's password here within ${ADMIN_LINK_HOURS} hours:\n${url}\n\nThe account gets the admin role when the password is saved, and every other session of the account is signed out.${next}\n\nIf you did not expect this, ignore this message: nothing changes.`,
+    html: `<p>This address is to be an admin of the Gearhouse shop. To confirm that it is yours, <a href="${url}">choose the account's password</a> within ${ADMIN_LINK_HOURS} hours.</p><p>The account gets the admin role when the password is saved, and every other session of the account is signed out.</p>${enrol ? `<p>${ENROL_NEXT}</p>` : ""}<p>If you did not expect this, ignore this message: nothing changes.</p>`,
   };
 }
 
@@ -57,8 +62,11 @@ export async function sendAdminLink(
   // Counted in the address's hourly mails, never held back by them: only ADMIN_EMAILS (once, when
   // the account is made) or the operator (`npm run admin -- grant`) sends it.
   await claimRecipient(db, user.email, config.mail.perRecipientPerHour, { always: true });
-  const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}`;
-  return { mailed: mailer.send({ to: user.email, ...adminLinkMail(url) }) };
+  // Where admins must have a second factor, the page that sets the password leads on to its
+  // enrolment (through sign-in).
+  const enrol = config.adminSecondFactor === "required";
+  const url = `${config.publicUrl}/passwordReset?token=${encodeURIComponent(token)}${enrol ? "&then=secondFactor" : ""}`;
+  return { mailed: mailer.send({ to: user.email, ...adminLinkMail(url, enrol) }) };
 }
 
 /**

@@ -8,7 +8,13 @@ import {
   signUpSchema,
 } from "../../../shared/accounts.js";
 import { accountMessages } from "../../../shared/messages/accounts.js";
+import { secondFactorMessages } from "../../../shared/messages/second-factor.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
+import {
+  factorCodeSchema,
+  passkeyNameSchema,
+  webAuthnResponseSchema,
+} from "../../../shared/second-factor.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import {
@@ -25,10 +31,24 @@ import {
   unauthorized,
 } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import type { SessionUser } from "../../plugins/session.js";
+import { provedRecently, type SessionUser, stepUpProblem } from "../../plugins/session.js";
 import { actorOf, recordActivity } from "../activity/index.js";
 import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID } from "./auth.js";
-import { accountByEmail, claimMail, endResetLinks, mailCapKey } from "./service.js";
+import {
+  claimCode,
+  dropSession,
+  endSessionsBut,
+  limitFactorTries,
+  markProved,
+  newSessionToken,
+  passwordMatches,
+  pendingSignInUser,
+  releaseCode,
+  removeApp,
+  sessionOfToken,
+  TWO_FACTOR_COOKIE,
+} from "./second-factor.js";
+import { accountByEmail, accountById, claimMail, endResetLinks, mailCapKey } from "./service.js";
 
 export interface AuthRoutesOptions {
   auth: Auth;
@@ -87,6 +107,8 @@ interface Call {
   body: unknown;
   /** The signed-in account, when a step looked it up. */
   user: SessionUser | null;
+  /** Whose second factor the request proves (signed in, or half-way through a sign-in), when a step found it. */
+  factorUserId: string | null;
 }
 
 /** A step before better-auth sees the request: throws a problem to refuse it, or changes the call. */
@@ -150,6 +172,8 @@ const recordAdminSignIn: After = async (call, response) => {
   const account = await accountByEmail(call.deps.app.db, email);
   if (account?.role !== "admin") return;
   const ok = response.status < 400;
+  // A correct password of an account with an app is half a sign-in: its second step records it.
+  if (ok && (await twoFactorRedirect(response))) return;
   const who = ok ? { id: account.id, email: account.email } : null;
   await recordActivity(
     call.deps.app.db,
@@ -160,6 +184,155 @@ const recordAdminSignIn: After = async (call, response) => {
       targetId: account.id,
     },
   );
+};
+
+/** Whether a sign-in answer asks for the second step ({ twoFactorRedirect: true }). */
+async function twoFactorRedirect(response: Response): Promise<boolean> {
+  try {
+    const body = (await response.clone().json()) as { twoFactorRedirect?: unknown };
+    return body.twoFactorRedirect === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Who is signed in, if anyone (a passkey may sign in over a session, as a step-up does). */
+const whoIsSignedIn: Before = async (call) => {
+  call.user = await call.request.currentUser();
+};
+
+/** The request must be signed in (401 otherwise); the account is the call's. */
+const signedIn: Before = async (call) => {
+  call.user = await call.request.currentUser();
+  if (!call.user) throw unauthorized();
+  call.factorUserId = call.user.id;
+};
+
+/**
+ * Whose second factor a code proves: the signed-in account's (a step-up, or an app's first code),
+ * or the account whose sign-in waits for its second step (better-auth's short-lived cookie). A
+ * code is counted against that account's limit (FACTOR_TRIES in 15 minutes, from any address),
+ * before it is checked, so once limited a right code is refused too.
+ */
+const factorAccount: Before = async (call) => {
+  const db = call.deps.app.db;
+  call.user = await call.request.currentUser();
+  call.factorUserId =
+    call.user?.id ?? (await pendingSignInUser(db, call.request.headers.cookie, TWO_FACTOR_COOKIE));
+  if (!call.factorUserId) throw unauthorized(secondFactorMessages.signInExpired);
+  await limitFactorTries(db, call.factorUserId);
+};
+
+/** Password guesses on the factor endpoints count against the account's limit too. */
+const limitFactorPasswords: Before = async (call) => {
+  await signedIn(call);
+  await limitFactorTries(call.deps.app.db, call.user?.id ?? "");
+};
+
+/** An app code is claimed before it is checked: a code used once is refused for its 90 seconds. */
+const claimAppCode: Before = async (call) => {
+  const { code } = call.body as { code: string };
+  await claimCode(call.deps.app.db, call.factorUserId ?? "", code);
+};
+
+/** A wrong code gives its claim back (a typo does not burn the right code). */
+const releaseWrongCode: After = async (call, response) => {
+  if (response.ok) return;
+  const { code } = call.body as { code: string };
+  await releaseCode(call.deps.app.db, call.factorUserId ?? "", code);
+};
+
+/**
+ * A proved factor marks the session: the new one better-auth made (a sign-in's second step, a
+ * passkey sign-in, an app's first code) or the one in use (a step-up). A passkey used while signed
+ * in to the same account replaces the session in use, as a step-up should. An admin's completed
+ * sign-in goes on the record.
+ */
+const markFactorProved: After = async (call, response) => {
+  if (!response.ok) return;
+  const { app } = call.deps;
+  const token = newSessionToken(response);
+  if (!token) {
+    if (call.user) await markProved(app.db, { id: call.user.sessionId });
+    return;
+  }
+  await markProved(app.db, { token });
+  const made = await sessionOfToken(app.db, token);
+  if (!made) return;
+  if (call.user && call.user.id === made.userId && call.user.sessionId !== made.id)
+    await dropSession(app.db, call.user.sessionId);
+  if (!call.user) {
+    const account = await accountById(app.db, made.userId);
+    if (account?.role === "admin")
+      await recordActivity(app.db, actorOf(call.request, account), {
+        action: "admin.signed_in",
+        targetType: "user",
+        targetId: account.id,
+        changes: { secondFactor: [null, call.url.pathname.includes("passkey") ? "passkey" : "code"] },
+      });
+  }
+};
+
+/** A factor added or removed goes on the record (every account's: they are security events). */
+const recordFactor =
+  (action: "user.factor_added" | "user.factor_removed", factor: "app" | "passkey"): After =>
+  async (call, response) => {
+    const user = call.user;
+    if (!response.ok || !user) return;
+    // An app's code from a signed-in account adds the app only the first time (later ones step up).
+    if (action === "user.factor_added" && factor === "app" && user.twoFactorEnabled) return;
+    await recordActivity(call.deps.app.db, actorOf(call.request, user), {
+      action,
+      targetType: "user",
+      targetId: user.id,
+      changes: { factor: action === "user.factor_added" ? [null, factor] : [factor, null] },
+    });
+  };
+
+/** A factor removed signs the account's other sessions out (the one in use, or its successor, stays). */
+const endOthersOnRemoval: After = async (call, response) => {
+  const user = call.user;
+  if (!response.ok || !user) return;
+  const token = newSessionToken(response);
+  const keep = token ? await sessionOfToken(call.deps.app.db, token) : null;
+  await endSessionsBut(call.deps.app.db, user.id, keep?.id ?? user.sessionId);
+};
+
+/**
+ * Removing a factor takes the password, or the second factor itself: without a password, the
+ * session must have proved a factor in the last 10 minutes (403 step-up-required otherwise, which
+ * the client answers by asking for one, then asks again).
+ */
+const passwordOrFactor: Before = async (call) => {
+  await limitFactorPasswords(call);
+  const user = call.user as SessionUser;
+  const { password, ...rest } = call.body as { password?: string };
+  if (password === undefined) {
+    if (!provedRecently(user)) throw stepUpProblem();
+    call.body = rest;
+    return;
+  }
+  if (!(await passwordMatches(call.deps.app.db, call.deps.auth, user.id, password)))
+    throw badRequest(secondFactorMessages.passwordInvalid, [
+      { path: "password", message: secondFactorMessages.passwordInvalid },
+    ]);
+  call.body = rest;
+};
+
+/** The app's removal: by better-auth with the password it checks again, or by the shop after a step-up. */
+const disableApp: Answer = async (call, askBetterAuth) => {
+  const user = call.user as SessionUser;
+  const { app } = call.deps;
+  const withPassword = (call.request.body as { password?: unknown } | undefined)?.password !== undefined;
+  let response: Response;
+  if (withPassword) {
+    call.body = { password: (call.request.body as { password: string }).password };
+    response = await askBetterAuth();
+  } else if (await removeApp(app.db, user.id)) response = Response.json({ status: true });
+  else throw badRequest(secondFactorMessages.noApp);
+  for (const step of [endOthersOnRemoval, recordFactor("user.factor_removed", "app")])
+    await step(call, response);
+  return forward(response, call.reply);
 };
 
 /**
@@ -341,6 +514,64 @@ const ENDPOINTS: Endpoint[] = [
     body: { schema: z.object({ callbackURL: shopPath.optional() }) },
     before: [verificationRequest],
   }),
+  // Second factors (issue 32): an authenticator app with backup codes, and passkeys.
+  post("/two-factor/enable", {
+    limits: [limitByAddress],
+    body: {
+      schema: z.object({ password: z.string({ error: accountMessages.passwordRequired }).min(1).max(128) }),
+    },
+    before: [limitFactorPasswords],
+  }),
+  post("/two-factor/verify-totp", {
+    limits: [limitByAddress],
+    body: { schema: z.object({ code: factorCodeSchema }) },
+    before: [factorAccount, claimAppCode],
+    after: [releaseWrongCode, recordFactor("user.factor_added", "app"), markFactorProved],
+  }),
+  post("/two-factor/verify-backup-code", {
+    limits: [limitByAddress],
+    body: { schema: z.object({ code: factorCodeSchema }) },
+    before: [factorAccount],
+    after: [markFactorProved],
+  }),
+  post("/two-factor/generate-backup-codes", {
+    limits: [limitByAddress],
+    body: {
+      schema: z.object({ password: z.string({ error: accountMessages.passwordRequired }).min(1).max(128) }),
+    },
+    before: [limitFactorPasswords],
+  }),
+  post("/two-factor/disable", {
+    limits: [limitByAddress],
+    body: { schema: z.object({ password: z.string().min(1).max(128).optional() }) },
+    before: [passwordOrFactor],
+    answer: disableApp,
+  }),
+  {
+    method: "GET",
+    path: "/passkey/generate-register-options",
+    before: [signedIn],
+  },
+  post("/passkey/verify-registration", {
+    body: { schema: z.object({ response: webAuthnResponseSchema, name: passkeyNameSchema }) },
+    before: [signedIn],
+    after: [recordFactor("user.factor_added", "passkey"), markFactorProved],
+  }),
+  { method: "GET", path: "/passkey/generate-authenticate-options", limits: [limitByAddress] },
+  post("/passkey/verify-authentication", {
+    limits: [limitByAddress],
+    body: { schema: z.object({ response: webAuthnResponseSchema }) },
+    before: [whoIsSignedIn],
+    after: [markFactorProved],
+  }),
+  post("/passkey/delete-passkey", {
+    limits: [limitByAddress],
+    body: {
+      schema: z.object({ id: z.string().min(1).max(100), password: z.string().min(1).max(128).optional() }),
+    },
+    before: [passwordOrFactor],
+    after: [endOthersOnRemoval, recordFactor("user.factor_removed", "passkey")],
+  }),
   { method: "GET", path: `/callback/${GOOGLE_PROVIDER_ID}` },
   { method: "GET", path: "/verify-email", limits: [limitByAddress], before: [keepCallbackOnShop] },
 ];
@@ -367,6 +598,14 @@ export const authProblems: ProblemTable = {
     INVALID_EMAIL_OR_PASSWORD: inShopWords(401, accountMessages.invalidCredentials),
     [problemCodes.invalidToken]: inShopWords(400, accountMessages.resetLinkInvalid),
     PROVIDER_NOT_FOUND: inShopWords(404, accountMessages.googleNotConfigured),
+    INVALID_CODE: inShopWords(401, secondFactorMessages.codeInvalid),
+    INVALID_BACKUP_CODE: inShopWords(401, secondFactorMessages.codeInvalid),
+    INVALID_PASSWORD: inShopWords(400, secondFactorMessages.passwordInvalid),
+    INVALID_TWO_FACTOR_COOKIE: inShopWords(401, secondFactorMessages.signInExpired),
+    TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: inShopWords(401, secondFactorMessages.signInExpired),
+    ACCOUNT_TEMPORARILY_LOCKED: inShopWords(429, secondFactorMessages.locked),
+    TOTP_ALREADY_ENABLED: inShopWords(409, secondFactorMessages.alreadyOn),
+    TOTP_NOT_ENABLED: inShopWords(400, secondFactorMessages.noApp),
   },
   otherwise: (error) => {
     const status = error.status ?? 500;
@@ -399,7 +638,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
       const method = request.method === "POST" ? "POST" : "GET";
       const endpoint = BY_ROUTE.get(`${method} ${subPath}`);
       if (!endpoint) throw notFound();
-      const call: Call = { deps, request, reply, url, body: undefined, user: null };
+      const call: Call = { deps, request, reply, url, body: undefined, user: null, factorUserId: null };
       for (const step of endpoint.limits ?? []) await step(call);
       if (endpoint.body) call.body = checkBody(endpoint.body, request.body ?? {});
       for (const step of endpoint.before ?? []) await step(call);

@@ -1,10 +1,11 @@
+import { passkey } from "@better-auth/passkey";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { genericOAuth } from "better-auth/plugins";
+import { genericOAuth, twoFactor } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
+import { accounts, passkeys, sessions, twoFactors, users, verifications } from "../../db/schema/index.js";
 import type { Mailer } from "../../lib/mailer.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { completeAdminLink, isListedAdmin, sendAdminLink } from "./admin-link.js";
@@ -64,7 +65,14 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
     onAPIError: { errorURL: `${config.publicUrl}/login` },
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        twoFactor: twoFactors,
+        passkey: passkeys,
+      },
     }),
     user: {
       additionalFields: {
@@ -128,6 +136,8 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
       updateAge: 60 * 60 * 24,
       // No cookie cache: a signed-out or revoked session is refused at once.
       cookieCache: { enabled: false },
+      // Written by the shop only (second-factor.ts), read with every session.
+      additionalFields: { secondFactorAt: { type: "date", required: false, input: false } },
     },
     // Rate limiting is the shop's own (shared by every instance, keyed by the socket address).
     rateLimit: { enabled: false },
@@ -159,28 +169,43 @@ export function createAuth(config: Config, db: Db, mailer: Mailer, log: Log) {
         },
       },
     },
-    plugins: config.google
-      ? [
-          genericOAuth({
-            config: [
-              {
-                providerId: GOOGLE_PROVIDER_ID,
-                clientId: config.google.clientId,
-                clientSecret: config.google.clientSecret,
-                discoveryUrl: `${config.google.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
-                scopes: ["openid", "email", "profile"],
-                pkce: true,
-                mapProfileToUser: (profile) => ({
-                  name:
-                    typeof profile.name === "string" && profile.name
-                      ? profile.name
-                      : (profile.email ?? "").split("@")[0],
-                }),
-              },
-            ],
-          }),
-        ]
-      : [],
+    plugins: [
+      // An authenticator app (TOTP, 6 digits, 30 s, one step either side) with ten single-use
+      // backup codes, encrypted with the auth secret. A sign-in by password of an account that has
+      // one answers { twoFactorRedirect } and a short-lived cookie instead of a session; ten wrong
+      // codes in a row lock that step for 15 minutes (better-auth's own lockout), and the shop
+      // adds its limit per account and refuses a code used once already (second-factor.ts). No
+      // device is ever trusted to skip it: the shop's endpoints never pass trustDevice on.
+      twoFactor({
+        issuer: "Gearhouse",
+        backupCodeOptions: { amount: 10, length: 10 },
+        twoFactorCookieMaxAge: 10 * 60,
+      }),
+      // Passkeys (WebAuthn) for the shop's own origin: a second factor, and a way in alone.
+      passkey({ rpID: new URL(config.publicUrl).hostname, rpName: "Gearhouse", origin }),
+      ...(config.google
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: GOOGLE_PROVIDER_ID,
+                  clientId: config.google.clientId,
+                  clientSecret: config.google.clientSecret,
+                  discoveryUrl: `${config.google.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
+                  scopes: ["openid", "email", "profile"],
+                  pkce: true,
+                  mapProfileToUser: (profile) => ({
+                    name:
+                      typeof profile.name === "string" && profile.name
+                        ? profile.name
+                        : (profile.email ?? "").split("@")[0],
+                  }),
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
   });
 }
 
@@ -197,7 +222,12 @@ export async function readSessionUser(auth: Auth, cookie: string, db: Db): Promi
   const session = await auth.api.getSession({ headers: new Headers({ cookie }) });
   if (!session) return null;
   await touchSession(db, session.session.id, session.session.updatedAt);
-  const u = session.user as typeof session.user & { phone?: string; role?: string };
+  const u = session.user as typeof session.user & {
+    phone?: string;
+    role?: string;
+    twoFactorEnabled?: boolean;
+  };
+  const factorAt = (session.session as { secondFactorAt?: Date | string | null }).secondFactorAt;
   return {
     id: u.id,
     name: u.name,
@@ -206,5 +236,7 @@ export async function readSessionUser(auth: Auth, cookie: string, db: Db): Promi
     role: u.role === "admin" ? "admin" : "user",
     emailVerified: u.emailVerified === true,
     sessionId: session.session.id,
+    twoFactorEnabled: u.twoFactorEnabled === true,
+    secondFactorAt: factorAt ? new Date(factorAt) : null,
   };
 }

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { meSchema, sessionSchema } from "../../../shared/accounts.js";
+import { factorsSchema } from "../../../shared/second-factor.js";
 import { endedSessionsSchema, sessionIdParamsSchema, sessionListSchema } from "../../../shared/sessions.js";
 import { userIdParamsSchema } from "../../../shared/users.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
+import { listFactors } from "./second-factor.js";
 import { endOtherSessions, endSession, endUserSessions, listSessions } from "./sessions.js";
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -34,6 +36,23 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header("cache-control", "private, no-store");
       return { user: await request.currentUser() };
+    },
+  );
+
+  // Second factors (docs/product.md, "Second factors"): enrolled and removed through /api/auth.
+  app.get(
+    "/api/account/factors",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["accounts"],
+        summary: "The signed-in user's second factors: the authenticator app, backup codes left, passkeys",
+        response: { 200: factorsSchema, ...problemResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "private, no-store");
+      return listFactors(app.db, app.auth, request.user);
     },
   );
 

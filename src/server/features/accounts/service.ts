@@ -16,6 +16,18 @@ export async function accountByEmail(
   return row;
 }
 
+/** The account of this id, as accountByEmail gives it. */
+export async function accountById(
+  db: Db,
+  id: string,
+): Promise<{ id: string; email: string; role: string } | undefined> {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, role: users.role })
+    .from(users)
+    .where(eq(users.id, id));
+  return row;
+}
+
 /**
  * better-auth keeps a reset link's token in its verification table as `reset-password:<token>`
  * (stored as is: the shop sets no `verification.storeIdentifier`), its value the user's id.

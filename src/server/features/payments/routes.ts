@@ -89,7 +89,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ provider: PaymentProvider }>
   app.post(
     "/api/orders/:id/refund",
     {
-      onRequest: app.requireAdmin,
+      onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags: ["orders"],
         summary:

@@ -36,7 +36,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     "/api/products/:id/stock/adjustments",
     {
-      onRequest: app.requireAdmin,
+      onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags,
         summary: "Set a product's stock, or add or take away units, with a note (admin)",

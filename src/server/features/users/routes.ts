@@ -39,7 +39,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     "/api/users/:id",
     {
-      onRequest: app.requireAdmin,
+      onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags,
         summary: "Remove a user and end their sessions; their orders stay as records (admin)",
@@ -56,7 +56,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     "/api/users/:id/role",
     {
-      onRequest: app.requireAdmin,
+      onRequest: [app.requireAdmin, app.requireStepUp],
       schema: {
         tags,
         summary: "Make admin or remove admin; the last admin cannot be demoted (admin)",

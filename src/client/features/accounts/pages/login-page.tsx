@@ -1,8 +1,12 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { EmailField, PasswordField } from "../../../components/account-fields.js";
 import { Form } from "../../../components/form.js";
 import { FormAlert } from "../../../components/form-alert.js";
+import { ScriptButton } from "../../../components/script-button.js";
+import { Spinner } from "../../../components/spinner.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
@@ -19,6 +23,11 @@ import { safeRedirect, withRedirect } from "../utils/redirect.js";
  */
 const loadSchema = () => import("../../../../shared/accounts.js").then((m) => m.signInSchema);
 
+/** The second step (a code or a passkey) loads only when a sign-in asks for it. */
+const SecondStep = lazy(() =>
+  import("../components/second-step.js").then((m) => ({ default: m.SecondStep })),
+);
+
 const text = accountMessages.pages;
 const form = accountMessages.form;
 
@@ -26,6 +35,32 @@ const form = accountMessages.form;
 function googleError(code: string | null): string | null {
   if (!code) return null;
   return code === "account_not_linked" ? accountMessages.googleNotLinked : accountMessages.googleFailed;
+}
+
+/**
+ * "Sign in with a passkey": drawn with the page (prerendered, and disabled until the page's code
+ * runs); the passkey's code loads on the press.
+ */
+function PasskeyButton({ onSignedIn }: { onSignedIn(): void }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | undefined>();
+  const [pending, setPending] = useState(false);
+  const signIn = () => {
+    setPending(true);
+    setError(undefined);
+    import("../api/passkey-sign-in.js")
+      .then((module) => module.signInWithPasskey(queryClient))
+      .then(onSignedIn, (cause: unknown) => setError(cause instanceof Error ? cause.message : String(cause)))
+      .finally(() => setPending(false));
+  };
+  return (
+    <div className="flex flex-col gap-2">
+      {error ? <FormAlert>{error}</FormAlert> : null}
+      <ScriptButton className="btn btn-outline w-full" disabled={pending} onClick={signIn}>
+        {form.signInWithPasskey}
+      </ScriptButton>
+    </div>
+  );
 }
 
 /** /login: email and password or Google, then back to the page the visitor came from. */
@@ -40,13 +75,28 @@ export function LoginPage() {
     defaultValues: { email: "", password: "" },
   });
   const { errors } = formState;
+  const [secondStep, setSecondStep] = useState(false);
+  const goOn = () => void navigate(target, { replace: true });
 
   const onSubmit = handleSubmit((values) =>
     signIn.mutate(values, {
-      onSuccess: () => void navigate(target, { replace: true }),
+      onSuccess: (answer) => {
+        if ((answer as { twoFactorRedirect?: unknown } | null)?.twoFactorRedirect === true)
+          setSecondStep(true);
+        else goOn();
+      },
       onError: (error) => showServerError(error, ["email", "password"], setError),
     }),
   );
+
+  if (secondStep)
+    return (
+      <AuthCard title={text.login} lead={text.loginLead}>
+        <Suspense fallback={<Spinner />}>
+          <SecondStep onSignedIn={goOn} />
+        </Suspense>
+      </AuthCard>
+    );
 
   return (
     <AuthCard title={text.login} lead={text.loginLead}>
@@ -65,6 +115,7 @@ export function LoginPage() {
           </Link>
         </div>
       </Form>
+      <PasskeyButton onSignedIn={goOn} />
       <OtherWaysIn
         redirectTo={target}
         question={text.noAccount}

@@ -14,6 +14,7 @@ import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useRequestPasswordReset } from "../api/request-password-reset.js";
 import { useResetPassword } from "../api/reset-password.js";
 import { AuthCard } from "../components/auth-card.js";
+import { withRedirect } from "../utils/redirect.js";
 
 const text = accountMessages.pages;
 const form = accountMessages.form;
@@ -69,7 +70,16 @@ const setPasswordSchema = newPasswordSchema
   });
 
 /** Step 2, from the mailed link: choose the new password. */
-function SetPasswordForm({ token }: { token: string }) {
+/**
+ * Where the login page leads after the password is set: an admin link (`?then=secondFactor`,
+ * features/accounts/admin-link.ts) goes on to the second factor's enrolment in My Profile.
+ */
+const afterReset = (then: string | null) =>
+  then === "secondFactor"
+    ? withRedirect(paths.login, `${paths.dashboard.myProfile}?secondFactor=required`)
+    : paths.login;
+
+function SetPasswordForm({ token, then }: { token: string; then: string | null }) {
   const navigate = useNavigate();
   const reset = useResetPassword();
   const { register, handleSubmit, setError, formState } = useSchemaForm(setPasswordSchema, {
@@ -83,7 +93,7 @@ function SetPasswordForm({ token }: { token: string }) {
       {
         onSuccess: () => {
           toast.success(accountMessages.passwordChanged);
-          void navigate(paths.login, { replace: true });
+          void navigate(afterReset(then), { replace: true });
         },
         onError: (error) => showServerError(error, ["password"], setError),
       },
@@ -128,5 +138,9 @@ function SetPasswordForm({ token }: { token: string }) {
 export function PasswordResetPage() {
   const [params] = useSearchParams();
   const token = params.get("token");
-  return token ? <SetPasswordForm key={token} token={token} /> : <ResetRequestForm />;
+  return token ? (
+    <SetPasswordForm key={token} token={token} then={params.get("then")} />
+  ) : (
+    <ResetRequestForm />
+  );
 }

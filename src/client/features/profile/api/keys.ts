@@ -4,4 +4,6 @@ export const profileKeys = {
   of: (userId: string) => [...profileKeys.all, userId] as const,
   /** The user's signed-in sessions. */
   sessions: (userId: string) => [...profileKeys.of(userId), "sessions"] as const,
+  /** The user's second factors. */
+  factors: (userId: string) => [...profileKeys.of(userId), "factors"] as const,
 };

@@ -1,3 +1,4 @@
+import { useSearchParams } from "react-router";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
@@ -5,6 +6,7 @@ import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
 import { ProfileDetails } from "../components/profile-details.js";
 import { ProfileForm } from "../components/profile-form.js";
+import { SecondFactorCard } from "../components/second-factor-card.js";
 import { SessionsCard } from "../components/sessions-card.js";
 
 const text = dashboardMessages;
@@ -17,6 +19,8 @@ const text = dashboardMessages;
 export function ProfilePage() {
   const { user } = useSession();
   const profile = useProfile();
+  // An admin sent here by a refused admin page (the shop requires a second factor of admins).
+  const [params] = useSearchParams();
   return (
     <div className="max-w-3xl">
       <header className="mb-8">
@@ -31,6 +35,9 @@ export function ProfilePage() {
           <ProfileDetails profile={profile.data} account={user ?? { name: "", email: "" }} />
         )}
         <ProfileForm profile={profile.data} />
+        {user ? (
+          <SecondFactorCard userId={user.id} required={params.get("secondFactor") === "required"} />
+        ) : null}
         {user ? <SessionsCard userId={user.id} /> : null}
       </div>
     </div>
