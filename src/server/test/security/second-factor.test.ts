@@ -60,7 +60,34 @@ describe("an admin's password without the second factor", () => {
   });
 });
 
+/** What cannot be undone (issue 32, item 3): each needs a factor proved in the last 10 minutes. */
+const IRREVERSIBLE = [
+  "POST /api/orders/:id/refund",
+  "PUT /api/users/:id/role",
+  "DELETE /api/users/:id",
+  "POST /api/products/:id/stock/adjustments",
+];
+
 describe("a stolen admin session cookie", () => {
+  it("can do nothing that cannot be undone: refunds, role changes, removals, stock adjustments", async () => {
+    const admin = await signUpAdmin(world.ctx.app);
+    await enrolApp(world.ctx.app, admin);
+    await world.ctx.app.db
+      .update(sessions)
+      .set({ secondFactorAt: sql`now() - interval '11 minutes'` })
+      .where(eq(sessions.userId, admin.id));
+    for (const key of IRREVERSIBLE) {
+      const entry = ROUTES[key];
+      if (!entry || "skip" in entry) throw new Error(`the matrix has no case for ${key}`);
+      const request = await entry.prepare(world, "admin");
+      const before = await world.snapshot(["rate_limit", "session"]);
+      const res = await send(key.split(" ")[0] as Method, request, admin.cookie);
+      expect(res.statusCode, `${key}: ${res.body.slice(0, 200)}`).toBe(403);
+      expect(res.json().code, key).toBe(problemCodes.stepUpRequired);
+      expect(await world.snapshot(["rate_limit", "session"]), key).toEqual(before);
+    }
+  });
+
   it("cannot refund without a step-up, and can once the factor is proved again", async () => {
     const admin = await signUpAdmin(world.ctx.app);
     const { secret } = await enrolApp(world.ctx.app, admin);
