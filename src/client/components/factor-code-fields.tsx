@@ -1,5 +1,6 @@
 import { secondFactorMessages as m } from "../../shared/messages/second-factor.js";
-import type { CodeKind } from "../lib/second-factor.js";
+import { type CodeKind, passkeysSupported } from "../lib/second-factor.js";
+import type { useFactorProof } from "../lib/use-factor-proof.js";
 import { TextField } from "./text-field.js";
 
 type Props = {
@@ -16,7 +17,7 @@ type Props = {
  * The code of a second factor: the app's 6 digits, or a backup code, with the switch between them.
  * The input tells phones and password managers it takes a one-time code.
  */
-export function FactorCodeFields({ kind, onKindChange, code, onCodeChange, error, onEnter }: Props) {
+function FactorCodeFields({ kind, onKindChange, code, onCodeChange, error, onEnter }: Props) {
   const app = kind === "app";
   return (
     <div className="flex flex-col gap-2">
@@ -45,6 +46,31 @@ export function FactorCodeFields({ kind, onKindChange, code, onCodeChange, error
       >
         {app ? m.useBackupCode : m.useAppCode}
       </button>
+    </div>
+  );
+}
+
+/** A proof's fields: the code (app or backup) and, where the browser has them, the passkey's button. */
+export function FactorProofFields({ proof }: { proof: ReturnType<typeof useFactorProof> }) {
+  return (
+    <div className="flex flex-col gap-3">
+      <FactorCodeFields
+        kind={proof.kind}
+        onKindChange={proof.setKind}
+        code={proof.code}
+        onCodeChange={proof.setCode}
+        onEnter={proof.submitCode}
+      />
+      {passkeysSupported() ? (
+        <button
+          type="button"
+          className="btn btn-outline btn-sm self-start"
+          disabled={proof.pending}
+          onClick={proof.withPasskey}
+        >
+          {m.usePasskey}
+        </button>
+      ) : null}
     </div>
   );
 }

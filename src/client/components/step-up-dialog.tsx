@@ -1,15 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { secondFactorMessages as m } from "../../shared/messages/second-factor.js";
-import { ApiError, secondFactorHandlers } from "../lib/api.js";
-import {
-  type CodeKind,
-  PasskeyCancelled,
-  passkeysSupported,
-  provePasskey,
-  verifyCode,
-} from "../lib/second-factor.js";
+import { secondFactorHandlers } from "../lib/api.js";
+import { useFactorProof } from "../lib/use-factor-proof.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
-import { FactorCodeFields } from "./factor-code-fields.js";
+import { FactorProofFields } from "./factor-code-fields.js";
 import { FormAlert } from "./form-alert.js";
 
 /**
@@ -22,10 +16,15 @@ export function StepUpDialog() {
   const resolver = useRef<((proved: boolean) => void) | null>(null);
   const asked = useRef<Promise<boolean> | null>(null);
   const [open, setOpen] = useState(false);
-  const [kind, setKind] = useState<CodeKind>("app");
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const [pending, setPending] = useState(false);
+
+  const finish = (proved: boolean) => {
+    resolver.current?.(proved);
+    resolver.current = null;
+    asked.current = null;
+    setOpen(false);
+  };
+  const proof = useFactorProof(() => finish(true), m.passkeyFailed);
+  const { setCode, setError } = proof;
 
   useEffect(() => {
     // Actions that ask at the same time share one dialog, and all go on once it is proved.
@@ -41,33 +40,7 @@ export function StepUpDialog() {
     return () => {
       secondFactorHandlers.stepUp = null;
     };
-  }, []);
-
-  const finish = (proved: boolean) => {
-    resolver.current?.(proved);
-    resolver.current = null;
-    asked.current = null;
-    setOpen(false);
-  };
-
-  const run = async (prove: () => Promise<unknown>) => {
-    setPending(true);
-    setError(undefined);
-    try {
-      await prove();
-      finish(true);
-    } catch (cause) {
-      if (cause instanceof PasskeyCancelled) setError(cause.message);
-      else setError(cause instanceof ApiError ? (cause.detail ?? cause.message) : m.passkeyFailed);
-    } finally {
-      setPending(false);
-    }
-  };
-
-  const submit = () => {
-    if (!code.trim()) setError(m.codeRequired);
-    else void run(() => verifyCode(kind, code));
-  };
+  }, [setCode, setError]);
 
   return (
     <ConfirmDialog
@@ -76,29 +49,13 @@ export function StepUpDialog() {
       text={m.stepUpLead}
       confirmLabel={m.verify}
       cancelLabel={m.cancel}
-      pending={pending}
-      onConfirm={submit}
+      pending={proof.pending}
+      onConfirm={proof.submitCode}
       onClose={() => finish(false)}
     >
       <div className="flex flex-col gap-3">
-        {error ? <FormAlert>{error}</FormAlert> : null}
-        <FactorCodeFields
-          kind={kind}
-          onKindChange={setKind}
-          code={code}
-          onCodeChange={setCode}
-          onEnter={submit}
-        />
-        {passkeysSupported() ? (
-          <button
-            type="button"
-            className="btn btn-outline btn-sm self-start"
-            disabled={pending}
-            onClick={() => void run(provePasskey)}
-          >
-            {m.usePasskey}
-          </button>
-        ) : null}
+        {proof.error ? <FormAlert>{proof.error}</FormAlert> : null}
+        <FactorProofFields proof={proof} />
       </div>
     </ConfirmDialog>
   );

@@ -28,38 +28,47 @@ async function webAuthn() {
 const cancelled = (error: unknown) =>
   error instanceof Error && (error.name === "NotAllowedError" || error.name === "AbortError");
 
-/** Signs in with a passkey, or proves it for a step-up: better-auth makes the session. */
-export async function provePasskey(): Promise<void> {
-  const { startAuthentication } = await webAuthn();
-  const options = await api<Parameters<typeof startAuthentication>[0]["optionsJSON"]>(
-    "/api/auth/passkey/generate-authenticate-options",
-  );
-  let response: Awaited<ReturnType<typeof startAuthentication>>;
+/**
+ * One WebAuthn ceremony: the server's options, the browser's credential (a cancel or a timeout as
+ * PasskeyCancelled), and the server's check of it.
+ */
+async function ceremony<Options, Credential>(
+  optionsPath: string,
+  start: (options: Options) => Promise<Credential>,
+  verifyPath: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const options = await api<Options>(optionsPath);
+  let response: Credential;
   try {
-    response = await startAuthentication({ optionsJSON: options });
+    response = await start(options);
   } catch (error) {
     if (cancelled(error)) throw new PasskeyCancelled(m.passkeyCancelled);
     throw error;
   }
-  await api<unknown>("/api/auth/passkey/verify-authentication", { method: "POST", json: { response } });
+  await api<unknown>(verifyPath, { method: "POST", json: { response, ...extra } });
+}
+
+/** Signs in with a passkey, or proves it for a step-up: better-auth makes the session. */
+export async function provePasskey(): Promise<void> {
+  const { startAuthentication } = await webAuthn();
+  await ceremony(
+    "/api/auth/passkey/generate-authenticate-options",
+    (optionsJSON: Parameters<typeof startAuthentication>[0]["optionsJSON"]) =>
+      startAuthentication({ optionsJSON }),
+    "/api/auth/passkey/verify-authentication",
+  );
 }
 
 /** Registers a new passkey for the signed-in account, under the name its owner gives. */
 export async function addPasskey(name: string): Promise<void> {
   const { startRegistration } = await webAuthn();
   const query = new URLSearchParams(name ? { name } : {});
-  const options = await api<Parameters<typeof startRegistration>[0]["optionsJSON"]>(
+  await ceremony(
     `/api/auth/passkey/generate-register-options?${query}`,
+    (optionsJSON: Parameters<typeof startRegistration>[0]["optionsJSON"]) =>
+      startRegistration({ optionsJSON }),
+    "/api/auth/passkey/verify-registration",
+    name ? { name } : {},
   );
-  let response: Awaited<ReturnType<typeof startRegistration>>;
-  try {
-    response = await startRegistration({ optionsJSON: options });
-  } catch (error) {
-    if (cancelled(error)) throw new PasskeyCancelled(m.passkeyCancelled);
-    throw error;
-  }
-  await api<unknown>("/api/auth/passkey/verify-registration", {
-    method: "POST",
-    json: { response, ...(name ? { name } : {}) },
-  });
 }

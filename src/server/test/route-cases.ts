@@ -30,6 +30,20 @@ export interface Prepared {
   headers?: Record<string, string>;
 }
 
+/** A prepared request sent from the shop's origin, with the actor's cookie when there is one. */
+export const sendPrepared = (
+  world: RouteWorld,
+  method: Method,
+  request: Prepared,
+  cookie: string | undefined,
+) =>
+  world.ctx.app.inject({
+    method,
+    url: request.url,
+    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}), ...request.headers },
+    ...(request.payload ? { payload: request.payload } : {}),
+  });
+
 export interface RouteCase {
   expect: Expected;
   /** A fresh request for one actor: routes that change their target get a new target per actor. */

@@ -1,32 +1,26 @@
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, eq, inArray, like, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.js";
 import { users, verifications } from "../../db/schema/index.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
 import { hitRateLimit } from "../../lib/rate-limit.js";
 
-/** The account with this email (its id, address and role), or undefined. */
-export async function accountByEmail(
-  db: Db,
-  email: string,
-): Promise<{ id: string; email: string; role: string } | undefined> {
+type Account = { id: string; email: string; role: string };
+
+/** The account a column names (its id, address and role), or undefined. */
+async function accountWhere(db: Db, where: SQL): Promise<Account | undefined> {
   const [row] = await db
     .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()));
+    .where(where);
   return row;
 }
 
-/** The account of this id, as accountByEmail gives it. */
-export async function accountById(
-  db: Db,
-  id: string,
-): Promise<{ id: string; email: string; role: string } | undefined> {
-  const [row] = await db
-    .select({ id: users.id, email: users.email, role: users.role })
-    .from(users)
-    .where(eq(users.id, id));
-  return row;
-}
+/** The account with this email, or undefined. */
+export const accountByEmail = (db: Db, email: string) =>
+  accountWhere(db, eq(users.email, email.trim().toLowerCase()));
+
+/** The account of this id, or undefined. */
+export const accountById = (db: Db, id: string) => accountWhere(db, eq(users.id, id));
 
 /**
  * better-auth keeps a reset link's token in its verification table as `reset-password:<token>`

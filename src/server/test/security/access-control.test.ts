@@ -13,6 +13,7 @@ import {
   type Prepared,
   ROUTES,
   sandboxCard,
+  sendPrepared,
   sessionTokenOf,
   setUpRouteWorld,
 } from "../route-cases.js";
@@ -28,12 +29,7 @@ const world = setUpRouteWorld();
 const bystander = signedUpInBeforeAll(() => world.ctx.app, { name: "Bystander" });
 
 const send = (method: Method, request: Prepared, cookie: string | undefined) =>
-  world.ctx.app.inject({
-    method,
-    url: request.url,
-    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}), ...request.headers },
-    ...(request.payload ? { payload: request.payload } : {}),
-  });
+  sendPrepared(world, method, request, cookie);
 
 /** Routes that take an id in their path, and why customer B naming A's is not a swap to test. */
 const NOT_OWNED: Record<string, string> = {

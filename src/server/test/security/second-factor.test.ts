@@ -2,9 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { problemCodes } from "../../../shared/problem-codes.js";
 import { orders, sessions } from "../../db/schema/index.js";
-import { type Method, type Prepared, ROUTES, setUpRouteWorld } from "../route-cases.js";
+import { type Method, type Prepared, ROUTES, sendPrepared, setUpRouteWorld } from "../route-cases.js";
 import { enrolApp, totpCode } from "../totp.js";
-import { cookieHeader, ORIGIN, signIn, signUpAdmin } from "../users.js";
+import { cookieHeader, signIn, signUpAdmin } from "../users.js";
 
 /**
  * ASVS V6.3 (issue 32): with ADMIN_SECOND_FACTOR=required, an admin's correct password alone
@@ -16,12 +16,7 @@ import { cookieHeader, ORIGIN, signIn, signUpAdmin } from "../users.js";
 const world = setUpRouteWorld({ ADMIN_SECOND_FACTOR: "required" });
 
 const send = (method: Method, request: Prepared, cookie: string | undefined) =>
-  world.ctx.app.inject({
-    method,
-    url: request.url,
-    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}), ...request.headers },
-    ...(request.payload ? { payload: request.payload } : {}),
-  });
+  sendPrepared(world, method, request, cookie);
 
 /** Every route only an admin may use (the matrix's adminOnly entries). */
 const adminRoutes = Object.entries(ROUTES).flatMap(([key, entry]) =>

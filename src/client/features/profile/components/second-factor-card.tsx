@@ -56,6 +56,20 @@ function BackupCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
   );
 }
 
+/** A set-up step's buttons: go on (submits its form), or give up. */
+function StepButtons({ pending, label, onCancel }: { pending: boolean; label: string; onCancel(): void }) {
+  return (
+    <div className="flex gap-2">
+      <PendingButton type="submit" className="btn btn-primary btn-sm" pending={pending} spinner="xs">
+        {label}
+      </PendingButton>
+      <button type="button" className="btn btn-sm" onClick={onCancel}>
+        {m.cancel}
+      </button>
+    </div>
+  );
+}
+
 /** Setting up the app: the password, then the key to scan or type and its first code, then the backup codes. */
 function AppSetup({ userId, onClose }: { userId: string; onClose(): void }) {
   const start = useStartApp();
@@ -104,19 +118,7 @@ function AppSetup({ userId, onClose }: { userId: string; onClose(): void }) {
           maxLength={32}
           error={confirm.isError ? problemMessage(confirm.error) : undefined}
         />
-        <div className="flex gap-2">
-          <PendingButton
-            type="submit"
-            className="btn btn-primary btn-sm"
-            pending={confirm.isPending}
-            spinner="xs"
-          >
-            {m.confirmApp}
-          </PendingButton>
-          <button type="button" className="btn btn-sm" onClick={onClose}>
-            {m.cancel}
-          </button>
-        </div>
+        <StepButtons pending={confirm.isPending} label={m.confirmApp} onCancel={onClose} />
       </form>
     );
   }
@@ -139,19 +141,7 @@ function AppSetup({ userId, onClose }: { userId: string; onClose(): void }) {
         onChange={(event) => setPassword(event.target.value)}
         error={start.isError ? problemMessage(start.error) : undefined}
       />
-      <div className="flex gap-2">
-        <PendingButton
-          type="submit"
-          className="btn btn-primary btn-sm"
-          pending={start.isPending}
-          spinner="xs"
-        >
-          {m.continue}
-        </PendingButton>
-        <button type="button" className="btn btn-sm" onClick={onClose}>
-          {m.cancel}
-        </button>
-      </div>
+      <StepButtons pending={start.isPending} label={m.continue} onCancel={onClose} />
     </form>
   );
 }
