@@ -113,7 +113,7 @@ function formatCents(cents: number): string {
  * The invoice's typeface: DejaVu Sans (the npm package dejavu-fonts-ttf, shipped with the shop,
  * nothing fetched at run time), which draws Latin with every accent, Greek and Cyrillic as
  * themselves (and Armenian, Georgian, Hebrew, Arabic's basic forms). pdfkit embeds only the glyphs
- * a document uses, so a one-page invoice stays about 30 kB. Read once per process (the renderer's
+ * a document uses, so a one-page invoice stays about 23 kB. Read once per process (the renderer's
  * worker thread included).
  */
 const require = createRequire(import.meta.url);
