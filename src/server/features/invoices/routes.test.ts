@@ -197,7 +197,11 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const text = lines(await pdfText(res.rawPayload));
     const at = text.indexOf(invoiceMessages.buyer);
     expect(text[at + 1]).toBe("Zoë Ωmega Дмитрий Łukasz Żółć");
-    expect(text.slice(at + 3, at + 6)).toEqual(["Ἀθῆναι, Ελλάδα", "Невский проспект 1", "Štefánikova 4, Bratislava"]);
+    expect(text.slice(at + 3, at + 6)).toEqual([
+      "Ἀθῆναι, Ελλάδα",
+      "Невский проспект 1",
+      "Štefánikova 4, Bratislava",
+    ]);
     // Only the glyphs used are embedded (the two faces' files are 1.4 MB together).
     expect(res.rawPayload.length).toBeLessThan(60_000);
   });
