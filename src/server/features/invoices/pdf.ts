@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { eq } from "drizzle-orm";
+import * as fontkit from "fontkit";
 import PDFDocument from "pdfkit";
 import { ADDRESS_MAX_LINES } from "../../../shared/constants.js";
 import { formatPrice } from "../../../shared/format.js";
@@ -106,38 +109,41 @@ function formatCents(cents: number): string {
     : new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
 }
 
-/** What WinAnsi (the standard fonts' encoding) holds above Latin-1's printable ranges. */
-const WIN_ANSI_EXTRA = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
-/** Letters whose plain form no Unicode decomposition gives. */
-const PLAIN: Record<string, string> = {
-  Ł: "L",
-  ł: "l",
-  Đ: "D",
-  đ: "d",
-  Ħ: "H",
-  ħ: "h",
-  ı: "i",
-  Ŧ: "T",
-  ŧ: "t",
+/**
+ * The invoice's typeface: DejaVu Sans (the npm package dejavu-fonts-ttf, shipped with the shop,
+ * nothing fetched at run time), which draws Latin with every accent, Greek and Cyrillic as
+ * themselves (and Armenian, Georgian, Hebrew, Arabic's basic forms). pdfkit embeds only the glyphs
+ * a document uses, so a one-page invoice stays about 23 kB. Read once per process (the renderer's
+ * worker thread included).
+ */
+const require = createRequire(import.meta.url);
+const FONT_FILES = {
+  regular: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
+  bold: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"),
+} as const;
+const FONT_BYTES = {
+  regular: readFileSync(FONT_FILES.regular),
+  bold: readFileSync(FONT_FILES.bold),
 };
-
-const inWinAnsi = (c: string) => {
-  const code = c.codePointAt(0) ?? 0;
-  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(c);
-};
+const REGULAR = "DejaVuSans";
+const BOLD = "DejaVuSans-Bold";
+/** Which characters the typeface draws (the bold face covers the same ones). */
+const coverage = fontkit.create(FONT_BYTES.regular);
+const drawable = (c: string) =>
+  "hasGlyphForCodePoint" in coverage && coverage.hasGlyphForCodePoint(c.codePointAt(0) ?? 0);
 
 /**
- * Text the standard fonts can show: a character outside WinAnsi becomes its plain letter where it
- * has one (Ż → Z, ł → l) and "?" otherwise, where pdfkit would print a wrong glyph instead
- * ("Łukasz" came out as "V¶7¢{ó" in pdftotext). Customers type names, addresses and products.
+ * Text the typeface can show: a character it has no glyph for (Chinese, Japanese, Korean, Thai,
+ * Devanagari, emoji…) becomes its plain letter where it has one and "?" otherwise, where pdfkit
+ * would print an empty box that reads as nothing. Customers type names, addresses and products.
  */
 function printable(value: string): string {
   let out = "";
   for (const c of oneLine(value).normalize("NFC")) {
-    if (inWinAnsi(c)) out += c;
+    if (drawable(c)) out += c;
     else {
-      const plain = PLAIN[c] ?? c.normalize("NFKD").replace(/\p{M}/gu, "");
-      out += plain !== "" && [...plain].every(inWinAnsi) ? plain : "?";
+      const plain = c.normalize("NFKD").replace(/\p{M}/gu, "");
+      out += plain !== "" && [...plain].every(drawable) ? plain : "?";
     }
   }
   return out;
@@ -181,9 +187,7 @@ const COLUMNS = [
 ] as const;
 
 /**
- * Draws the invoice with the standard Helvetica (no font file: PDF readers have it), so its text
- * is WinAnsi: a character outside it (most non-Latin scripts) cannot be shown in these fonts. The
- * document's dates are its issue date, which makes the bytes depend on the invoice only: the same
+ * Draws the invoice in DejaVu Sans (see FONT_FILES), embedded as a subset. The document's dates are its issue date, which makes the bytes depend on the invoice only: the same
  * invoice is the same file.
  */
 export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buffer> {
@@ -210,8 +214,10 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   });
 
   const left = MARGIN;
+  doc.registerFont(REGULAR, FONT_BYTES.regular);
+  doc.registerFont(BOLD, FONT_BYTES.bold);
 
-  doc.font("Helvetica-Bold").fontSize(24).text(text.title, left, MARGIN);
+  doc.font(BOLD).fontSize(24).text(text.title, left, MARGIN);
   doc.moveDown(0.5);
   const facts: [string, string][] = [
     [text.number, number],
@@ -219,18 +225,18 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   ];
   doc.fontSize(10);
   for (const [label, value] of facts) {
-    doc.font("Helvetica-Bold").text(`${label}: `, left, doc.y, { continued: true });
-    doc.font("Helvetica").text(value);
+    doc.font(BOLD).text(`${label}: `, left, doc.y, { continued: true });
+    doc.font(REGULAR).text(value);
   }
 
   // Seller, then buyer, each across the page: side by side, half a page broke a long email
   // address (45 characters) in two.
   const party = (heading: string, lines: (string | undefined)[]) => {
     doc
-      .font("Helvetica-Bold")
+      .font(BOLD)
       .fontSize(11)
       .text(heading, left, doc.y + 18, { width: WIDTH });
-    doc.font("Helvetica").fontSize(10);
+    doc.font(REGULAR).fontSize(10);
     for (const line of lines) if (line) doc.text(printable(line), left, doc.y + 2, { width: WIDTH });
   };
   party(text.seller, [
@@ -260,7 +266,7 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
       .stroke();
     y += 6;
   };
-  cells(text.columns, "Helvetica-Bold");
+  cells(text.columns, BOLD);
   rule(1);
   cells(
     {
@@ -269,10 +275,10 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
       quantity: String(invoice.quantity),
       lineTotal: formatPrice(invoice.totalPrice),
     },
-    "Helvetica",
+    REGULAR,
   );
   rule(0.5);
-  doc.font("Helvetica-Bold").fontSize(12);
+  doc.font(BOLD).fontSize(12);
   // Right-aligned with the line total above it (its cell's padding: 4 points).
   doc.text(`${text.total}: ${formatPrice(invoice.totalPrice)}`, left, y + 2, {
     width: WIDTH - 4,
@@ -281,19 +287,19 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
 
   // How it was paid, and a refund when there was one.
   doc.moveDown(2);
-  doc.font("Helvetica-Bold").fontSize(11).text(text.payment, left, doc.y, { width: WIDTH });
+  doc.font(BOLD).fontSize(11).text(text.payment, left, doc.y, { width: WIDTH });
   doc.fontSize(10);
   const payment: [string, string][] = [[text.paidAt, moment.format(invoice.issuedAt)]];
   if (invoice.transactionId) payment.push([text.transactionId, printable(invoice.transactionId)]);
   for (const [label, value] of payment) {
-    doc.font("Helvetica-Bold").text(`${label}: `, left, doc.y + 2, { continued: true });
-    doc.font("Helvetica").text(value);
+    doc.font(BOLD).text(`${label}: `, left, doc.y + 2, { continued: true });
+    doc.font(REGULAR).text(value);
   }
   if (invoice.refund) {
     doc.moveDown(1);
-    doc.font("Helvetica-Bold").fontSize(11).text(text.refund, left, doc.y, { width: WIDTH });
+    doc.font(BOLD).fontSize(11).text(text.refund, left, doc.y, { width: WIDTH });
     doc
-      .font("Helvetica")
+      .font(REGULAR)
       .fontSize(10)
       .text(
         text.refunded(formatCents(invoice.refund.cents), moment.format(invoice.refund.at)),
@@ -306,7 +312,7 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   }
 
   doc.moveDown(3);
-  doc.font("Helvetica").fontSize(8).fillColor("#555555").text(text.footer(invoice.orderId), left, doc.y, {
+  doc.font(REGULAR).fontSize(8).fillColor("#555555").text(text.footer(invoice.orderId), left, doc.y, {
     width: WIDTH,
   });
   doc.end();
