@@ -30,6 +30,7 @@ export const secondFactorMessages = {
   downloadCodes: "Download codes",
   copyCodes: "Copy codes",
   copied: "Copied.",
+  copyFailed: "The codes could not be copied here. Download them, or write them down.",
   done: "Done",
   cancel: "Cancel",
   newBackupCodes: "New backup codes",

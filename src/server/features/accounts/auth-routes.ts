@@ -109,6 +109,8 @@ interface Call {
   user: SessionUser | null;
   /** Whose second factor the request proves (signed in, or half-way through a sign-in), when a step found it. */
   factorUserId: string | null;
+  /** The password a factor's removal was confirmed with (checked), when it was not the factor itself. */
+  removalPassword?: string;
 }
 
 /** A step before better-auth sees the request: throws a problem to refuse it, or changes the call. */
@@ -256,8 +258,7 @@ const markFactorProved: After = async (call, response) => {
     if (call.user) await markProved(app.db, { id: call.user.sessionId });
     return;
   }
-  await markProved(app.db, { token });
-  const made = await sessionOfToken(app.db, token);
+  const made = await markProved(app.db, { token });
   if (!made) return;
   if (call.user && call.user.id === made.userId && call.user.sessionId !== made.id)
     await dropSession(app.db, call.user.sessionId);
@@ -316,6 +317,7 @@ const passwordOrFactor: Before = async (call) => {
     throw badRequest(secondFactorMessages.passwordInvalid, [
       { path: "password", message: secondFactorMessages.passwordInvalid },
     ]);
+  call.removalPassword = password;
   call.body = rest;
 };
 
@@ -323,10 +325,9 @@ const passwordOrFactor: Before = async (call) => {
 const disableApp: Answer = async (call, askBetterAuth) => {
   const user = call.user as SessionUser;
   const { app } = call.deps;
-  const withPassword = (call.request.body as { password?: unknown } | undefined)?.password !== undefined;
   let response: Response;
-  if (withPassword) {
-    call.body = { password: (call.request.body as { password: string }).password };
+  if (call.removalPassword !== undefined) {
+    call.body = { password: call.removalPassword };
     response = await askBetterAuth();
   } else if (await removeApp(app.db, user.id)) response = Response.json({ status: true });
   else throw badRequest(secondFactorMessages.noApp);

@@ -119,10 +119,15 @@ export function newSessionToken(response: Response): string | null {
   return null;
 }
 
-/** The session (by token, or by id) proved a second factor now. */
-export async function markProved(db: Db, session: { token: string } | { id: string }): Promise<void> {
+/** The session (by token, or by id) proved a second factor now: which one it is, or null if gone. */
+export async function markProved(db: Db, session: { token: string } | { id: string }) {
   const where = "token" in session ? eq(sessions.token, session.token) : eq(sessions.id, session.id);
-  await db.update(sessions).set({ secondFactorAt: sql`now()` }).where(where);
+  const [row] = await db
+    .update(sessions)
+    .set({ secondFactorAt: sql`now()` })
+    .where(where)
+    .returning({ id: sessions.id, userId: sessions.userId });
+  return row ?? null;
 }
 
 /** The session of this token, if it is the user's. */

@@ -44,7 +44,13 @@ function BackupCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
         <button
           type="button"
           className="btn btn-sm btn-outline"
-          onClick={() => void navigator.clipboard?.writeText(text).then(() => toast.success(m.copied))}
+          onClick={() =>
+            // Without the clipboard (an insecure origin, or refused), say so: Download still works.
+            void Promise.resolve(navigator.clipboard?.writeText(text) ?? Promise.reject()).then(
+              () => toast.success(m.copied),
+              () => toast.error(m.copyFailed),
+            )
+          }
         >
           {m.copyCodes}
         </button>
