@@ -11,6 +11,8 @@ export const PRODUCT_QUANTITY_MAX = 1_000_000;
  * (Stripe charges at most 999,999.99 USD), and well within the 32-bit columns of cents.
  */
 export const MAX_ORDER_TOTAL = 999_999;
+/** The least a card payment may take, in cents (Stripe's minimum charge in USD): no discount goes below it. */
+export const MIN_CHARGE_CENTS = 50;
 export const HOME_REVIEW_COUNT = 3;
 /** Reviews the Reviews page loads at a time: whole rows of its two- and three-column grids. */
 export const REVIEW_PAGE_SIZE = 12;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { addressSchema, phoneSchema } from "./accounts.js";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY, PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { orderMessages } from "./messages/orders.js";
+import { companyNameSchema, companyTaxIdSchema, discountCodeEntrySchema } from "./pricing.js";
 import { twoWayPageSchema, twoWayQuerySchema } from "./paging.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
@@ -28,6 +29,11 @@ export const orderInputSchema = z.object({
   address: addressSchema(orderMessages.addressRequired, 300),
   phone: phoneSchema,
   img: z.string().regex(UPLOADED_IMAGE_PATTERN, orderMessages.imageInvalid).optional(),
+  /** A discount code as entered (any case); checked by the server when booking. */
+  discountCode: discountCodeEntrySchema.optional(),
+  /** The buyer's company and tax ID, optional, printed on the invoice. */
+  companyName: companyNameSchema.optional(),
+  companyTaxId: companyTaxIdSchema.optional(),
 });
 export type OrderInput = z.input<typeof orderInputSchema>;
 
@@ -50,7 +56,19 @@ export const orderSchema = z.object({
   quantity: z.number().int(),
   phone: z.string(),
   unitPrice: z.number().int(),
+  /** The unit price times the quantity (whole dollars), before the discount and tax. */
   totalPrice: z.number().int(),
+  discountCode: z.string().nullable(),
+  /** Cents, as booked: net + tax = gross, the amount the card is charged. */
+  discountCents: z.number().int(),
+  netCents: z.number().int(),
+  taxCents: z.number().int(),
+  grossCents: z.number().int(),
+  /** The tax rate in basis points (825 = 8.25%) and whether the prices included it, as booked. */
+  taxRateBp: z.number().int(),
+  pricesIncludeTax: z.boolean(),
+  companyName: z.string().nullable(),
+  companyTaxId: z.string().nullable(),
   /** Whether the order was ever paid (paid, shipped or refunded). */
   paid: z.boolean(),
   status: z.enum(ORDER_STATUSES),

@@ -58,6 +58,16 @@ async function contents(db: Database["db"]) {
     "threshold",
     "sku",
     "two_factor_enabled",
+    "price_tiers",
+    "discount_cents",
+    "net_cents",
+    "tax_cents",
+    "gross_cents",
+    "tax_rate_bp",
+    "prices_include_tax",
+    "discount_code",
+    "company_name",
+    "company_tax_id",
   ]
     .map((c) => ` - '${c}'`)
     .join("");
@@ -103,34 +113,29 @@ describe("upgrading from the last release", () => {
       byteSize: webp.length,
       createdBy: customer?.id,
     });
-    const order = (status: "pending" | "paid", createdAt: Date) => ({
-      userId: customer?.id,
-      productId: product?.id,
-      productName: "Legacy Switch Keyboard",
-      img: `/api/images/${key}.webp`,
-      name: "Olga Older",
-      email: "olga@example.com",
-      address: "1 Old Road",
-      phone: "+1 555 0100",
-      quantity: 10,
-      unitPrice: 40,
-      totalPrice: 400,
-      status,
-      transactionId: status === "paid" ? `pi_old_${createdAt.getTime()}` : null,
-      paidAt: status === "paid" ? new Date(createdAt.getTime() + 60_000) : null,
-      expiresAt: new Date(Date.now() + 86_400_000),
-      createdAt,
-    });
+    // In SQL with the release's columns: the schema in code has columns the release had not.
+    const order = (status: "pending" | "paid", createdAt: Date) =>
+      sql`(${customer?.id}, ${product?.id}::uuid, 'Legacy Switch Keyboard', ${`/api/images/${key}.webp`},
+        'Olga Older', 'olga@example.com', '1 Old Road', '+1 555 0100', 10, 40, 400, ${status}::order_status,
+        ${status === "paid" ? `pi_old_${createdAt.getTime()}` : null},
+        ${status === "paid" ? new Date(createdAt.getTime() + 60_000).toISOString() : null}::timestamptz,
+        ${new Date(Date.now() + 86_400_000).toISOString()}::timestamptz, ${createdAt.toISOString()}::timestamptz)`;
     const day = 86_400_000;
-    const placed = await db
-      .insert(orders)
-      .values([
-        order("paid", new Date(Date.now() - 3 * day)),
-        order("paid", new Date(Date.now() - 2 * day)),
-        order("pending", new Date(Date.now() - 60_000)),
-        order("pending", new Date(Date.now() - 30_000)),
-      ])
-      .returning();
+    const placed = (
+      await db.execute<{ id: string; status: string; transactionId: string | null }>(sql`
+        insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
+          unit_price, total_price, status, transaction_id, paid_at, expires_at, created_at)
+        values ${sql.join(
+          [
+            order("paid", new Date(Date.now() - 3 * day)),
+            order("paid", new Date(Date.now() - 2 * day)),
+            order("pending", new Date(Date.now() - 60_000)),
+            order("pending", new Date(Date.now() - 30_000)),
+          ],
+          sql`, `,
+        )}
+        returning id, status::text as status, transaction_id as "transactionId"`)
+    ).rows;
     const paidBefore = placed.filter((o) => o.status === "paid");
     for (const paid of paidBefore)
       await db.insert(payments).values({
@@ -152,6 +157,10 @@ describe("upgrading from the last release", () => {
     const numbered = await db.select().from(invoices).orderBy(invoices.number);
     expect(numbered.map((i) => [i.number, i.orderId])).toEqual(paidBefore.map((o, i) => [i + 1, o.id]));
     expect(await db.select().from(mailOutbox)).toEqual([]);
+    // Orders booked before prices (0024): no discount or tax, charged their total.
+    const amounts = await db.execute<{ wrong: number }>(sql`select count(*)::int as wrong from "order"
+      where net_cents <> total_price * 100 or gross_cents <> total_price * 100 or tax_cents <> 0 or discount_cents <> 0`);
+    expect(amounts.rows[0]?.wrong).toBe(0);
     // Every product got a SKU of its category and a number, each its own (0019).
     const skus = await db.execute<{ sku: string; category: string }>(
       sql`select sku, category::text as category from product`,

@@ -159,6 +159,8 @@ async function orderOfA(world: RouteWorld, status: OrderStatus): Promise<string>
       quantity: 10,
       unitPrice: 12,
       totalPrice: 120,
+      netCents: 120 * 100,
+      grossCents: 120 * 100,
       status,
       transactionId: status === "pending" ? null : `pi_${randomUUID()}`,
     })

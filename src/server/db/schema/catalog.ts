@@ -6,6 +6,7 @@ import {
   customType,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   smallint,
@@ -65,6 +66,11 @@ export const products = pgTable(
     image: text("image").notNull(),
     /** Unit price in whole US dollars. */
     price: integer("price").notNull(),
+    /**
+     * Volume prices: `[{ "min": 50, "price": 22 }, …]`, ascending by `min`, each a lower whole-dollar
+     * unit price than the one before (features/catalog validates; tier_price in migration 0024 applies).
+     */
+    priceTiers: jsonb("price_tiers").$type<{ min: number; price: number }[]>().notNull().default(sql`'[]'::jsonb`),
     /** Available stock. */
     quantity: integer("quantity").notNull(),
     category: categoryEnum("category").notNull(),
@@ -90,6 +96,7 @@ export const products = pgTable(
   },
   (t) => [
     check("product_price_positive", sql`${t.price} > 0`),
+    check("product_price_tiers_array", sql`jsonb_typeof(${t.priceTiers}) = 'array'`),
     check("product_quantity_nonnegative", sql`${t.quantity} >= 0`),
     check("product_low_stock_threshold_range", sql`${t.lowStockThreshold} >= 0`),
     // The storefront's pages in each order, of live products only (migration 0017): archived

@@ -8,3 +8,4 @@ export * from "./overview.js";
 export * from "./profile.js";
 export * from "./stock.js";
 export * from "./stock-notices.js";
+export * from "./pricing.js";

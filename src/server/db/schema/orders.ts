@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  boolean,
   check,
   customType,
   index,
@@ -34,7 +35,24 @@ export const orders = pgTable(
     quantity: integer("quantity").notNull(),
     /** Whole US dollars, fixed when the order is placed. */
     unitPrice: integer("unit_price").notNull(),
+    /** The unit price times the quantity, before any discount and tax handling. */
     totalPrice: integer("total_price").notNull(),
+    /**
+     * What the order costs, in cents, as booked (docs/product.md, "Prices"): the discount off the
+     * total, the net, the tax and the gross (net + tax) that the card is charged. The tax rate (basis
+     * points) and whether the prices included it are kept as booked.
+     */
+    discountCents: integer("discount_cents").notNull().default(0),
+    netCents: integer("net_cents").notNull(),
+    taxCents: integer("tax_cents").notNull().default(0),
+    grossCents: integer("gross_cents").notNull(),
+    taxRateBp: integer("tax_rate_bp").notNull().default(0),
+    pricesIncludeTax: boolean("prices_include_tax").notNull().default(false),
+    /** The discount code applied, as the customer entered it (upper case). */
+    discountCode: text("discount_code"),
+    /** The buyer's company and tax ID, optional, printed on the invoice. */
+    companyName: text("company_name"),
+    companyTaxId: text("company_tax_id"),
     status: orderStatusEnum("status").notNull().default("pending"),
     transactionId: text("transaction_id"),
     paidAt: moment("paid_at"),
@@ -59,6 +77,7 @@ export const orders = pgTable(
   (t) => [
     check("order_quantity_positive", sql`${t.quantity} > 0`),
     check("order_total", sql`${t.totalPrice} = ${t.unitPrice} * ${t.quantity}`),
+    check("order_amounts", sql`${t.netCents} + ${t.taxCents} = ${t.grossCents} and ${t.discountCents} >= 0 and ${t.taxCents} >= 0`),
     // The lists' keyset order (features/orders/list.ts): newest first, the id breaking ties. Read
     // backwards, so a plain ascending index serves `order by created_at desc, id desc`.
     index("order_user_created_id_idx").on(t.userId, t.createdAt, t.id),

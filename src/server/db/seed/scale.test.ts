@@ -48,7 +48,7 @@ it("adds the counts asked for, beside the demo data, all of it valid and spread 
   }>(sql`
     select array_agg(distinct o.status::text order by o.status::text) as statuses,
            count(*) filter (where o.status not in ('pending', 'expired') and p.id is null)::int as paid_without_payment,
-           count(*) filter (where p.id is not null and (p.amount <> o.total_price * 100 or p.intent_id <> o.transaction_id))::int as payment_mismatch,
+           count(*) filter (where p.id is not null and (p.amount <> o.gross_cents or p.intent_id <> o.transaction_id))::int as payment_mismatch,
            count(*) filter (where o.status in ('pending', 'expired') and (o.transaction_id is not null or p.id is not null))::int as pending_with_transaction,
            extract(day from now() - min(o.created_at))::int as oldest_days,
            extract(day from now() - max(o.created_at))::int as newest_days,
@@ -73,7 +73,7 @@ it("adds the counts asked for, beside the demo data, all of it valid and spread 
            count(*) filter (where paid_at > expires_at)::int as paid_after_hold,
            count(*) filter (where status = 'refunded' and (refunded_at is null or refunded_at < paid_at or shipped_at is not null))::int as bad_refunded,
            count(*) filter (where status = 'refunded' and not exists (
-             select 1 from refund r where r.order_id = o.id and r.intent_id = o.transaction_id and r.amount = o.total_price * 100))::int as refunded_without_refund,
+             select 1 from refund r where r.order_id = o.id and r.intent_id = o.transaction_id and r.amount = o.gross_cents))::int as refunded_without_refund,
            count(*) filter (where status <> 'refunded' and (refunded_at is not null or exists (select 1 from refund r where r.order_id = o.id)))::int as refund_elsewhere
     from "order" o`);
   expect(lifecycle).toMatchObject({

@@ -378,13 +378,14 @@ async function addRows(
   await step(
     "orders",
     `insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
-                          unit_price, total_price, status, transaction_id, paid_at, shipped_at,
+                          unit_price, total_price, net_cents, gross_cents, status, transaction_id, paid_at, shipped_at,
                           expires_at, expired_at, refunded_at, created_at)
      select u.id, p.id, p.name, p.image, u.name, u.email,
             (1 + s.g % 240) || ' ' || ${pick(STREETS, below("1000003", 20, "s.g"))} || ', ' ||
               ${pick(CITIES, below("1000003", 21, "s.g"))},
             '+1 555 ' || lpad((s.g % 10000)::text, 4, '0'),
-            s.quantity, p.price, p.price * s.quantity, s.status::order_status,
+            s.quantity, p.price, p.price * s.quantity, p.price * s.quantity * 100, p.price * s.quantity * 100,
+            s.status::order_status,
             case when s.paid then 'pi_scale_' || $2 || '_' || s.g end,
             s.paid_at,
             case when s.status = 'shipped' then least(now(), s.at + interval '1 hour' * (48 + s.g % 120)) end,
@@ -407,7 +408,7 @@ async function addRows(
   await step(
     "payments",
     `insert into payment (order_id, provider, intent_id, amount, currency, card_brand, card_last4, created_at)
-     select id, 'sandbox', transaction_id, total_price * 100, 'usd',
+     select id, 'sandbox', transaction_id, gross_cents, 'usd',
             ${pick(CARD_BRANDS, "abs(hashtext(transaction_id))")},
             lpad((abs(hashtext(id::text)) % 10000)::text, 4, '0'), paid_at
      from "order" where transaction_id like 'pi_scale_' || $1 || '_%'`,
@@ -418,7 +419,7 @@ async function addRows(
   await step(
     "refunds",
     `insert into refund (order_id, intent_id, provider_refund_id, amount, reason, created_at)
-     select id, transaction_id, 're_scale_' || substr(transaction_id, 10), total_price * 100, 'admin', refunded_at
+     select id, transaction_id, 're_scale_' || substr(transaction_id, 10), gross_cents, 'admin', refunded_at
      from "order" where status = 'refunded' and transaction_id like 'pi_scale_' || $1 || '_%'`,
     [tag],
   );

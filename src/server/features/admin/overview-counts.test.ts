@@ -84,9 +84,9 @@ async function bulk(): Promise<void> {
   const customer = customers[0] as TestUser;
   await ctx.database.db.execute(sql`
     insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
-                         unit_price, total_price, status, transaction_id)
+                         unit_price, total_price, net_cents, gross_cents, status, transaction_id)
     select ${customer.id}, ${productId}, 'Overview race fan', '/media/x.svg', 'Racer', ${customer.email},
-           '1 Loop Road', '5550123', 10, 11, 110, s, case when s in ('pending', 'expired') then null else 'pi_bulk_' || g || '_' || random() end
+           '1 Loop Road', '5550123', 10, 11, 110, 11000, 11000, s, case when s in ('pending', 'expired') then null else 'pi_bulk_' || g || '_' || random() end
     from generate_series(1, 30) g, unnest(array['pending', 'paid', 'shipped', 'refunded', 'expired']::order_status[]) s`);
   await ctx.database.db.execute(sql`
     update "order" set status = 'shipped' where id in (select id from "order" where status = 'paid' and transaction_id like 'pi_bulk_%' limit 12)`);

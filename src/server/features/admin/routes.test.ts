@@ -29,6 +29,8 @@ async function addOrders(status: OrderStatus, count: number) {
       quantity: 10,
       unitPrice: 10,
       totalPrice: 100,
+      netCents: 100 * 100,
+      grossCents: 100 * 100,
       status,
       transactionId: status === "pending" ? null : `pi_${Math.random()}`,
     })),

@@ -79,9 +79,9 @@ async function past(placed: number, paid: number | null, refunded: number | null
       values ('Past fan ' || gen_random_uuid(), 'd', '/media/x.svg', 13, 0, 'keyboards') returning id
     )
     insert into "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
-                         unit_price, total_price, status, transaction_id, created_at, paid_at, refunded_at)
+                         unit_price, total_price, net_cents, gross_cents, status, transaction_id, created_at, paid_at, refunded_at)
     select ${user.id}, (select id from fan), 'Past fan', '/media/x.svg', 'Buyer',
-           ${user.email}, '1 Loop Road', '5550123', 10, 13, 130, ${status}::order_status,
+           ${user.email}, '1 Loop Road', '5550123', 10, 13, 130, 13000, 13000, ${status}::order_status,
            case when ${paid === null} then null else 'pi_past_' || g || '_' || random() end,
            ${ago(placed)}, ${ago(paid)}, ${ago(refunded)}
     from generate_series(1, ${count}) g`);

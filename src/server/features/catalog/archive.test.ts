@@ -154,6 +154,8 @@ describe("an archived product", () => {
       quantity: 10,
       unitPrice: 20,
       totalPrice: 200,
+      netCents: 200 * 100,
+      grossCents: 200 * 100,
     });
     const refused = await insert.then(
       () => undefined,

@@ -57,6 +57,8 @@ async function seed(values: Partial<typeof orders.$inferInsert> & { createdAt: D
       quantity: 10,
       unitPrice: 12,
       totalPrice: 120,
+      netCents: 120 * 100,
+      grossCents: 120 * 100,
       ...values,
     })
     .returning({ id: orders.id });
@@ -258,9 +260,9 @@ describe("a large export", () => {
     // Set-based, as seed:scale does: one statement for twenty thousand orders.
     await ctx.database.db.execute(sql`
       insert into ${orders} (product_name, img, name, email, address, phone, quantity, unit_price,
-                             total_price, status, created_at)
+                             total_price, net_cents, gross_cents, status, created_at)
       select 'Bulk Fan ' || g, '/media/products/x.svg', 'Bulk Buyer', 'bulk.' || g || '@example.com',
-             g || ' Mill Lane', '5550123', 10, 12, 120, 'pending', '2021-01-01'::timestamptz - g * interval '1 minute'
+             g || ' Mill Lane', '5550123', 10, 12, 120, 12000, 12000, 'pending', '2021-01-01'::timestamptz - g * interval '1 minute'
       from generate_series(1, ${ROWS}) g`);
   });
 

@@ -49,6 +49,8 @@ async function seed(order: Seed): Promise<string> {
       quantity: 10,
       unitPrice: 12,
       totalPrice: 120,
+      netCents: 120 * 100,
+      grossCents: 120 * 100,
       status,
       transactionId:
         order.transactionId === undefined

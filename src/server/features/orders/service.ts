@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "../../../shared/constants.js";
+import { MAX_ORDER_TOTAL, MIN_CHARGE_CENTS, MIN_ORDER_QUANTITY } from "../../../shared/constants.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import {
   type Order,
@@ -82,6 +82,15 @@ export function toOrder(row: Omit<OrderRow, "searchText">): Order {
     phone: row.phone,
     unitPrice: row.unitPrice,
     totalPrice: row.totalPrice,
+    discountCode: row.discountCode,
+    discountCents: row.discountCents,
+    netCents: row.netCents,
+    taxCents: row.taxCents,
+    grossCents: row.grossCents,
+    taxRateBp: row.taxRateBp,
+    pricesIncludeTax: row.pricesIncludeTax,
+    companyName: row.companyName,
+    companyTaxId: row.companyTaxId,
     paid: row.paidAt !== null || (row.status !== "pending" && row.status !== "expired"),
     status: row.status,
     transactionId: row.transactionId,
@@ -103,6 +112,9 @@ function requestHash(input: OrderInput): string {
     input.address,
     input.phone,
     input.img ?? null,
+    input.discountCode || null,
+    input.companyName || null,
+    input.companyTaxId || null,
   ]);
   return createHash("sha256").update(canonical).digest("hex");
 }
@@ -143,7 +155,7 @@ function overLimit(error: unknown, rules: BookingRules): TooManyRequests {
 /** Every column of an order but its search text (never answered). */
 const { searchText: _searchText, ...orderColumns } = getTableColumns(orders);
 
-/** book_order's parameters (migration 0020), by name: the prepared booking fills them in. */
+/** book_order's parameters (migration 0024), by name: the prepared booking fills them in. */
 const BOOKING_PARAMETERS = [
   ["booker", "text"],
   ["bookerName", "text"],
@@ -164,6 +176,10 @@ const BOOKING_PARAMETERS = [
   ["maxTotal", "bigint"],
   ["idempotencyKey", "text"],
   ["idempotencyHash", "text"],
+  ["discountCode", "text"],
+  ["companyName", "text"],
+  ["companyTaxId", "text"],
+  ["minCharge", "integer"],
 ] as const;
 type BookingParameters = Record<(typeof BOOKING_PARAMETERS)[number][0], string | number | null>;
 
@@ -227,6 +243,10 @@ async function bookOrder(
     maxTotal: MAX_ORDER_TOTAL,
     idempotencyKey: idempotency?.key ?? null,
     idempotencyHash: idempotency?.hash ?? null,
+    discountCode: input.discountCode || null,
+    companyName: input.companyName || null,
+    companyTaxId: input.companyTaxId || null,
+    minCharge: MIN_CHARGE_CENTS,
   };
   const [row] = await prepared.execute(parameters);
   if (row) countOrders("placed");

@@ -23,18 +23,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const CENTS_PER_DOLLAR = 100;
 
-/**
- * Orders are priced in whole dollars; providers charge in cents. The one conversion, for a number
- * in JavaScript or for a column in SQL.
- */
-function inCents(dollars: number): number;
-function inCents(dollars: SQLWrapper): SQL<number>;
-function inCents(dollars: number | SQLWrapper): number | SQL<number> {
-  return typeof dollars === "number"
-    ? dollars * CENTS_PER_DOLLAR
-    : sql<number>`${dollars} * ${CENTS_PER_DOLLAR}`;
-}
-
 /** Paying is for the order's owner only; anyone else's order is "not found", admins included. */
 async function ownOrder(db: Db, user: SessionUser, id: string): Promise<OrderRow> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id));
@@ -81,7 +69,7 @@ async function settle(
     : await tx
         .update(orders)
         .set({ status: nextStatus("pay"), transactionId: intent.id, paidAt: new Date() })
-        .where(and(eq(orders.id, orderId), movableBy("pay"), eq(inCents(orders.totalPrice), intent.amount)))
+        .where(and(eq(orders.id, orderId), movableBy("pay"), eq(orders.grossCents, intent.amount)))
         .returning();
   if (paid) {
     countOrders("paid");
@@ -116,7 +104,7 @@ async function settle(
   }
   if (row.transactionId === intent.id) return { outcome: "paid", order: row };
   if (row.status === "pending") return { outcome: "mismatch" };
-  if (inCents(row.totalPrice) !== intent.amount) return { outcome: "mismatch" };
+  if (row.grossCents !== intent.amount) return { outcome: "mismatch" };
   const reason = row.status === "expired" ? "order_expired" : "duplicate_charge";
   return { outcome: "refund", reason, orderId: row.id, problem: cannotPay(row.status) };
 }
@@ -158,7 +146,7 @@ export async function createPaymentIntent(
   const order = await ownOrder(db, user, orderId);
   if (order.status !== "pending") throw cannotPay(order.status);
   if (holdRanOut(order)) throw conflict(orderMessages.lifecycle.expired);
-  const amount = inCents(order.totalPrice);
+  const amount = order.grossCents;
   const intent = await provider.createIntent({ orderId: order.id, amount, currency: CURRENCY });
   // Recorded so that removing or expiring the order cancels it.
   await db
@@ -200,7 +188,7 @@ export async function createPaymentIntent(
 const succeededFor = (intent: ProviderIntent | null, order: OrderRow): intent is ProviderIntent =>
   intent !== null &&
   intent.orderId === order.id &&
-  intent.amount === inCents(order.totalPrice) &&
+  intent.amount === order.grossCents &&
   intent.currency === CURRENCY &&
   intent.status === "succeeded";
 
@@ -227,7 +215,7 @@ export async function payOrder(
   if (
     !intent ||
     intent.orderId !== order.id ||
-    intent.amount !== inCents(order.totalPrice) ||
+    intent.amount !== order.grossCents ||
     intent.currency !== CURRENCY
   ) {
     throw badRequest(paymentMessages.intentMismatch);
@@ -303,7 +291,7 @@ export async function refundOrder(
     if (v.kind === "refused") throw v.problem;
     if (v.kind === "already") return toOrder(row);
     if (!row.transactionId) throw new Error(`paid order ${row.id} without a transaction id`);
-    const intent = { id: row.transactionId, amount: inCents(row.totalPrice) };
+    const intent = { id: row.transactionId, amount: row.grossCents };
     const refund = await provider.refund({
       intentId: intent.id,
       amount: intent.amount,

@@ -174,6 +174,8 @@ describe("POST /api/reviews", () => {
       quantity: 10,
       unitPrice: 10,
       totalPrice: 100,
+      netCents: 100 * 100,
+      grossCents: 100 * 100,
       status: "paid",
       transactionId: `pi_${Math.random()}`,
     });

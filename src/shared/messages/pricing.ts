@@ -1,0 +1,37 @@
+/** Volume prices, discount codes, tax and the buyer's company (docs/product.md, "Prices"). */
+export const pricingMessages = {
+  tiers: {
+    title: "Volume prices",
+    row: (min: number, price: string) => `${min}+ units: ${price} each`,
+    invalid:
+      "Volume prices need a quantity of at least 2 and a whole-dollar price, each tier for more units at a lower price than the one before and below the list price.",
+    tooMany: (max: number) => `A product can have at most ${max} volume prices.`,
+    unitPrice: "Unit price",
+  },
+  code: {
+    label: "Discount code",
+    apply: "Apply",
+    invalidFormat: "A discount code has 3 to 32 letters, digits or dashes.",
+    unknown: "This discount code does not exist.",
+    ended: "This discount code has ended.",
+    minQuantity: (min: number) => `This discount code needs at least ${min} units.`,
+    notApplicable: "This discount code does not apply to this product.",
+    usedUp: "This discount code has been used up.",
+    customerLimit: "You have used this discount code as often as it allows.",
+    applied: (code: string, off: string) => `Code ${code}: ${off} off`,
+  },
+  amounts: {
+    subtotal: "Subtotal",
+    discount: "Discount",
+    net: "Net",
+    tax: (rate: string) => `Tax (${rate})`,
+    taxIncluded: (rate: string) => `Includes tax (${rate})`,
+    gross: "Total",
+  },
+  company: {
+    name: "Company name (optional)",
+    taxId: "Company tax ID (optional)",
+    nameTooLong: "A company name has at most 120 characters.",
+    taxIdInvalid: "A tax ID has at most 32 letters, digits, spaces, dots or dashes.",
+  },
+} as const;
