@@ -30,6 +30,8 @@ export const productSchema = z.object({
   category: categorySchema,
   /** The shop's own code for the product, unique (the CSV import finds products by it). */
   sku: z.string(),
+  /** Volume prices (docs/product.md, "Prices"): from `min` units, `price` each; ascending. */
+  priceTiers: z.array(z.object({ min: z.number().int(), price: z.number().int() })),
 });
 export type Product = z.infer<typeof productSchema>;
 

@@ -30,6 +30,7 @@ export const productColumns = {
   quantity: products.quantity,
   category: products.category,
   sku: products.sku,
+  priceTiers: products.priceTiers,
 };
 
 /**
