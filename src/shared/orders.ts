@@ -2,8 +2,8 @@ import { z } from "zod";
 import { addressSchema, phoneSchema } from "./accounts.js";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY, PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { orderMessages } from "./messages/orders.js";
-import { companyNameSchema, companyTaxIdSchema, discountCodeEntrySchema } from "./pricing.js";
 import { twoWayPageSchema, twoWayQuerySchema } from "./paging.js";
+import { companyNameSchema, companyTaxIdSchema, discountCodeEntrySchema } from "./pricing.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 /**

@@ -25,12 +25,18 @@ const tierSchema = z.object({
 export const priceTiersSchema = z
   .array(tierSchema, { error: m.tiers.invalid })
   .max(MAX_PRICE_TIERS, m.tiers.tooMany(MAX_PRICE_TIERS))
-  .refine((tiers) => tiers.every((t, i) => i === 0 || (t.min > tiers[i - 1]!.min && t.price < tiers[i - 1]!.price)), {
-    error: m.tiers.invalid,
-  });
+  .refine(
+    (tiers) =>
+      tiers.every((t, i) => {
+        const before = tiers[i - 1];
+        return !before || (t.min > before.min && t.price < before.price);
+      }),
+    { error: m.tiers.invalid },
+  );
 
 /** Whether tiers fit a list price: every tier below it. */
-export const tiersBelowPrice = (tiers: readonly PriceTier[], price: number) => tiers.every((t) => t.price < price);
+export const tiersBelowPrice = (tiers: readonly PriceTier[], price: number) =>
+  tiers.every((t) => t.price < price);
 
 /** The unit price for a quantity: the tier with the largest minimum at or below it, else the list price. */
 export function tierPrice(listPrice: number, tiers: readonly PriceTier[], units: number): number {
@@ -73,8 +79,17 @@ const halfUp = (a: number, b: number) => Math.floor((2 * a + b) / (2 * b));
  * leaving less than `minCharge`; then on the rest the tax, rounded half up to the cent, added to it
  * (prices without tax) or taken out of it (prices with tax). net + tax = gross, always.
  */
-export function orderAmounts(lineCents: number, discount: Discount | null, tax: TaxRule, minCharge: number): Amounts {
-  const wanted = !discount ? 0 : discount.kind === "percent" ? halfUp(lineCents * discount.value, 100) : discount.value;
+export function orderAmounts(
+  lineCents: number,
+  discount: Discount | null,
+  tax: TaxRule,
+  minCharge: number,
+): Amounts {
+  const wanted = !discount
+    ? 0
+    : discount.kind === "percent"
+      ? halfUp(lineCents * discount.value, 100)
+      : discount.value;
   const discountCents = Math.max(0, Math.min(wanted, lineCents - minCharge));
   const rest = lineCents - discountCents;
   if (tax.pricesIncludeTax) {

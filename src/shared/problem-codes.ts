@@ -16,4 +16,6 @@ export const problemCodes = {
   secondFactorEnrolment: "second-factor-enrolment",
   /** An action that needs a second factor proved in the last 10 minutes: the client asks, then retries. */
   stepUpRequired: "step-up-required",
+  /** A discount code that does not apply to the booking (422; the reason in its words). */
+  discountCodeRefused: "discount-code-refused",
 } as const;

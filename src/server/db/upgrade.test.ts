@@ -11,7 +11,7 @@ import { confirmWithCard, post } from "../test/payments.js";
 import { fromShop, newSession, type TestUser } from "../test/users.js";
 import { createDatabase, type Database } from "./client.js";
 import { migrationsFolder, runMigrations } from "./migrate.js";
-import { images, invoices, mailOutbox, orders, payments, stockMovements } from "./schema/index.js";
+import { images, invoices, mailOutbox, payments, stockMovements } from "./schema/index.js";
 
 /**
  * Upgrades keep every row (issue 19, item 6): a database at the schema of the last landed release

@@ -19,6 +19,8 @@ export const pricingMessages = {
     usedUp: "This discount code has been used up.",
     customerLimit: "You have used this discount code as often as it allows.",
     applied: (code: string, off: string) => `Code ${code}: ${off} off`,
+    tooManyTries: (minutes: number) =>
+      `You have tried many discount codes. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
   },
   amounts: {
     subtotal: "Subtotal",

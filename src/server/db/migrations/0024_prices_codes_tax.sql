@@ -269,6 +269,10 @@ BEGIN
   SELECT s.tax_rate_bp, s.prices_include_tax INTO settings FROM shop_settings AS s;
   SELECT * INTO amounts FROM order_amounts(booked_price::bigint * units * 100, applied.kind, applied.value,
     coalesce(settings.tax_rate_bp, 0), coalesce(settings.prices_include_tax, false), min_charge);
+  -- With tax added, the card's charge too stays within what one payment can take.
+  IF amounts.gross_cents > max_total * 100 + 99 THEN
+    RAISE EXCEPTION 'gross over %', max_total USING ERRCODE = 'GH400';
+  END IF;
   INSERT INTO "order" (user_id, product_id, product_name, img, name, email, address, phone, quantity,
     unit_price, total_price, discount_cents, net_cents, tax_cents, gross_cents, tax_rate_bp,
     prices_include_tax, discount_code, company_name, company_tax_id, status, expires_at, created_at)

@@ -70,7 +70,10 @@ export const products = pgTable(
      * Volume prices: `[{ "min": 50, "price": 22 }, …]`, ascending by `min`, each a lower whole-dollar
      * unit price than the one before (features/catalog validates; tier_price in migration 0024 applies).
      */
-    priceTiers: jsonb("price_tiers").$type<{ min: number; price: number }[]>().notNull().default(sql`'[]'::jsonb`),
+    priceTiers: jsonb("price_tiers")
+      .$type<{ min: number; price: number }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     /** Available stock. */
     quantity: integer("quantity").notNull(),
     category: categoryEnum("category").notNull(),

@@ -5,7 +5,7 @@ export * from "./invoices.js";
 export * from "./mail.js";
 export * from "./orders.js";
 export * from "./overview.js";
+export * from "./pricing.js";
 export * from "./profile.js";
 export * from "./stock.js";
 export * from "./stock-notices.js";
-export * from "./pricing.js";

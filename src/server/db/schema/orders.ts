@@ -77,7 +77,10 @@ export const orders = pgTable(
   (t) => [
     check("order_quantity_positive", sql`${t.quantity} > 0`),
     check("order_total", sql`${t.totalPrice} = ${t.unitPrice} * ${t.quantity}`),
-    check("order_amounts", sql`${t.netCents} + ${t.taxCents} = ${t.grossCents} and ${t.discountCents} >= 0 and ${t.taxCents} >= 0`),
+    check(
+      "order_amounts",
+      sql`${t.netCents} + ${t.taxCents} = ${t.grossCents} and ${t.discountCents} >= 0 and ${t.taxCents} >= 0`,
+    ),
     // The lists' keyset order (features/orders/list.ts): newest first, the id breaking ties. Read
     // backwards, so a plain ascending index serves `order by created_at desc, id desc`.
     index("order_user_created_id_idx").on(t.userId, t.createdAt, t.id),

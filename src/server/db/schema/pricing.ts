@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { users } from "./auth.js";
 import { categoryEnum } from "./catalog.js";
 import { createdAt, moment } from "./columns.js";
@@ -39,10 +49,7 @@ export const discountCodes = pgTable(
     uniqueIndex("discount_code_code_idx").on(t.code),
     index("discount_code_created_idx").on(t.createdAt, t.id),
     check("discount_code_upper", sql`${t.code} = upper(${t.code})`),
-    check(
-      "discount_code_value",
-      sql`${t.value} > 0 and (${t.kind} = 'amount' or ${t.value} <= 100)`,
-    ),
+    check("discount_code_value", sql`${t.value} > 0 and (${t.kind} = 'amount' or ${t.value} <= 100)`),
     check("discount_code_min_quantity", sql`${t.minQuantity} >= 1`),
     check("discount_code_uses", sql`${t.uses} >= 0`),
   ],

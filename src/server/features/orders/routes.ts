@@ -10,6 +10,7 @@ import {
   orderSchema,
   shipOrderInputSchema,
 } from "../../../shared/orders.js";
+import { quoteInputSchema, quoteSchema } from "../../../shared/pricing.js";
 import { csvAnswer, sendCsv } from "../../lib/csv.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
@@ -17,7 +18,14 @@ import { changeCatalog } from "../catalog/index.js";
 import { orderCsv } from "./csv.js";
 import type { ReleaseIntents } from "./expiry.js";
 import { listOrders, listOrdersOf } from "./list.js";
-import { getVisibleOrder, placeOrder, removeOrder, requireVerifiedEmail, shipOrder } from "./service.js";
+import {
+  getVisibleOrder,
+  placeOrder,
+  quoteOrder,
+  removeOrder,
+  requireVerifiedEmail,
+  shipOrder,
+} from "./service.js";
 
 const idempotencyHeaders = z.object({
   "idempotency-key": z.string().min(1).max(200).optional(),
@@ -55,6 +63,21 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
       if (replayed) reply.header("idempotent-replayed", "true");
       return reply.code(201).send(order);
     },
+  );
+
+  app.post(
+    "/api/orders/quote",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary:
+          "What booking this quantity (with this discount code) would cost now: the volume price, the discount, net, tax and gross in cents; takes nothing (422, code discount-code-refused, when the code does not apply)",
+        body: quoteInputSchema,
+        response: { 200: quoteSchema, ...problemResponses(400, 401, 404, 422, 429) },
+      },
+    },
+    async (request) => quoteOrder(app.db, request.user, request.body),
   );
 
   app.get(

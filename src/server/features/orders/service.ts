@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { MAX_ORDER_TOTAL, MIN_CHARGE_CENTS, MIN_ORDER_QUANTITY } from "../../../shared/constants.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import {
   type Order,
   type OrderInput,
@@ -9,6 +10,7 @@ import {
   type ShipOrderInput,
   withinOrderTotal,
 } from "../../../shared/orders.js";
+import { type Quote, type QuoteInput, tierPrice } from "../../../shared/pricing.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys, orders, products, rateLimits } from "../../db/schema/index.js";
@@ -24,6 +26,7 @@ import {
   TooManyRequests,
   unprocessable,
 } from "../../lib/problem.js";
+import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { returnToStock, stockCause } from "../../lib/stock.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { type Actor, recordActivity } from "../activity/index.js";
@@ -133,11 +136,73 @@ const ARCHIVED = "GH410";
 /** SQLSTATE of book_order over a booking limit (migration 0014): HINT says whose, DETAIL the seconds left. */
 const OVER_LIMIT = "GH429";
 
+/** How many quotes with a code an account may ask for an hour. */
+const CODE_TRIES = { max: 60, windowSeconds: 3600 };
+
+/** SQLSTATE of a discount code that does not apply (check_discount_code, migration 0024): HINT says why. */
+const CODE_REFUSED = "GH422";
+/** SQLSTATE of book_order when the gross, tax added, is over what one payment can take (migration 0024). */
+const OVER_TOTAL = "GH400";
+/** SQLSTATE of quote_order for a product not on sale (migration 0024). */
+const NO_PRODUCT = "GH404";
+
 /** The PostgreSQL error inside what Drizzle threw, with the fields book_order sets. */
-function pgError(error: unknown): { hint?: string; detail?: string } {
+function pgError(error: unknown, code = OVER_LIMIT): { hint?: string; detail?: string } {
   const e = error as { code?: unknown; cause?: unknown; hint?: string; detail?: string };
-  if (e?.code === OVER_LIMIT) return e;
-  return e?.cause && e.cause !== e ? pgError(e.cause) : {};
+  if (e?.code === code) return e;
+  return e?.cause && e.cause !== e ? pgError(e.cause, code) : {};
+}
+
+/** The 422 for a discount code that does not apply, in words, at the form's field. */
+function codeRefused(error: unknown): HttpProblem {
+  const { hint, detail } = pgError(error, CODE_REFUSED);
+  const m = pricingMessages.code;
+  const text =
+    hint === "ended"
+      ? m.ended
+      : hint === "min-quantity"
+        ? m.minQuantity(Number.parseInt(detail ?? "", 10) || MIN_ORDER_QUANTITY)
+        : hint === "not-applicable"
+          ? m.notApplicable
+          : hint === "used-up"
+            ? m.usedUp
+            : hint === "customer-limit"
+              ? m.customerLimit
+              : m.unknown;
+  return new HttpProblem(
+    422,
+    unprocessable(text).title,
+    text,
+    [{ path: "discountCode", message: text }],
+    problemCodes.discountCodeRefused,
+  );
+}
+
+/**
+ * What booking would cost now (quote_order, migration 0024): the tier's unit price, the code's
+ * discount and the tax, by the rules book_order applies. Takes nothing: the booking checks again.
+ */
+export async function quoteOrder(db: Db, user: SessionUser, input: QuoteInput): Promise<Quote> {
+  // Codes are short: an account may try so many an hour, so none is found by guessing.
+  if (input.discountCode)
+    await enforceRateLimit(db, `quote:code:${user.id}`, CODE_TRIES, (retry) =>
+      pricingMessages.code.tooManyTries(Math.ceil(retry / 60)),
+    );
+  try {
+    const result = await db.execute<Quote>(sql`select unit_price as "unitPrice", total_price as "totalPrice",
+      applied_code as "discountCode", discount_cents as "discountCents", net_cents as "netCents",
+      tax_cents as "taxCents", gross_cents as "grossCents", tax_rate_bp as "taxRateBp",
+      prices_include_tax as "pricesIncludeTax"
+      from quote_order(${user.id}, ${input.productId}::uuid, ${input.quantity}::int,
+        ${input.discountCode ?? null}::text, ${MIN_CHARGE_CENTS}::int)`);
+    const quote = result.rows[0];
+    if (!quote) throw notFound(orderMessages.productMissing);
+    return quote;
+  } catch (error) {
+    if (hasSqlState(error, NO_PRODUCT)) throw notFound(orderMessages.productMissing);
+    if (hasSqlState(error, CODE_REFUSED)) throw codeRefused(error);
+    throw error;
+  }
 }
 
 /** The 429 for a booking over its account's or its address's limit, in words. */
@@ -278,12 +343,18 @@ async function notPlaced(
   rules: BookingRules,
 ): Promise<never> {
   const [product] = await db
-    .select({ price: products.price, quantity: products.quantity, archivedAt: products.archivedAt })
+    .select({
+      price: products.price,
+      priceTiers: products.priceTiers,
+      quantity: products.quantity,
+      archivedAt: products.archivedAt,
+    })
     .from(products)
     .where(eq(products.id, input.productId));
   if (!product) throw notFound(orderMessages.productMissing);
   if (product.archivedAt) throw archived();
-  if (!withinOrderTotal(product.price, input.quantity)) throw badRequest(orderTotalTooLarge());
+  if (!withinOrderTotal(tierPrice(product.price, product.priceTiers, input.quantity), input.quantity))
+    throw badRequest(orderTotalTooLarge());
   const held = await db.execute<{ orders: number; units: number; mine: number }>(
     sql`select count(*)::int as orders, coalesce(sum(quantity), 0)::int as units,
       coalesce(sum(quantity) filter (where product_id = ${input.productId}), 0)::int as mine
@@ -349,6 +420,8 @@ export async function placeOrder(
       return notPlaced(db, booker, input, rules);
     if (hasSqlState(error, ARCHIVED)) throw archived();
     if (hasSqlState(error, OVER_LIMIT)) throw overLimit(error, rules);
+    if (hasSqlState(error, CODE_REFUSED)) throw codeRefused(error);
+    if (hasSqlState(error, OVER_TOTAL)) throw badRequest(orderTotalTooLarge());
     throw error;
   }
   if (row) return { order: toOrder(row), replayed: false };

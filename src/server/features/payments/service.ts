@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../shared/messages/payments.js";
@@ -20,8 +20,6 @@ type OrderRow = typeof orders.$inferSelect;
 
 const CURRENCY = "usd";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const CENTS_PER_DOLLAR = 100;
 
 /** Paying is for the order's owner only; anyone else's order is "not found", admins included. */
 async function ownOrder(db: Db, user: SessionUser, id: string): Promise<OrderRow> {
