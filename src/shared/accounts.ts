@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ADDRESS_MAX_LINES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./constants.js";
 import { accountMessages } from "./messages/accounts.js";
 import { profileMessages } from "./messages/profile.js";
+import { companyNameSchema, companyTaxIdSchema } from "./pricing.js";
 import { requiredText } from "./text.js";
 
 /** The product's (docs/product.md) simple email pattern. */
@@ -83,6 +84,9 @@ export const profileInputSchema = z.object({
   address: addressSchema(profileMessages.addressRequired, 200),
   city: z.string().trim().min(1, profileMessages.cityRequired).max(100).refine(isOneLine, m.cityOneLine),
   phone: phoneSchema,
+  /** The company the customer books for, and its tax ID: prefilled on the booking form. */
+  companyName: companyNameSchema.optional(),
+  companyTaxId: companyTaxIdSchema.optional(),
 });
 export type ProfileInput = z.input<typeof profileInputSchema>;
 
@@ -92,6 +96,8 @@ export const profileSchema = z.object({
   address: z.string(),
   city: z.string(),
   phone: z.string(),
+  companyName: z.string(),
+  companyTaxId: z.string(),
   exists: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;

@@ -31,6 +31,9 @@ export const orderKeys = {
   allPage: (query: URLSearchParams, at: PageAt) =>
     [...orderKeys.all, "all", query.toString(), ...pageAt(at)] as const,
   detail: (id: string) => [...orderKeys.all, "detail", id] as const,
+  /** What booking would cost (the booking form's live figures). */
+  quote: (productId: string, quantity: number, code: string | undefined) =>
+    [...orderKeys.all, "quote", productId, quantity, code ?? ""] as const,
   /** Under the order's detail, so refreshing the order refreshes its payment too. */
   paymentIntent: (id: string) => [...orderKeys.detail(id), "payment-intent"] as const,
 };

@@ -345,6 +345,13 @@ export const ROUTES: Record<string, Entry> = {
       payload: { productId: w.stockedProductId, quantity: 10, address: "1 Loop Road", phone: "5550123" },
     }),
   },
+  "POST /api/orders/quote": {
+    expect: signedIn(200),
+    prepare: async (w) => ({
+      url: "/api/orders/quote",
+      payload: { productId: w.stockedProductId, quantity: 10 },
+    }),
+  },
   "GET /api/orders/mine": at("/api/orders/mine", signedIn(200)),
   "POST /api/uploads": { expect: signedIn(201), prepare: imageUpload },
   "POST /api/payments/sandbox/confirm": {

@@ -18,13 +18,13 @@ export const pricingMessages = {
     notApplicable: "This discount code does not apply to this product.",
     usedUp: "This discount code has been used up.",
     customerLimit: "You have used this discount code as often as it allows.",
-    applied: (code: string, off: string) => `Code ${code}: ${off} off`,
     tooManyTries: (minutes: number) =>
       `You have tried many discount codes. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
   },
   amounts: {
     subtotal: "Subtotal",
     discount: "Discount",
+    discountWithCode: (code: string) => `Discount (${code})`,
     net: "Net",
     tax: (rate: string) => `Tax (${rate})`,
     taxIncluded: (rate: string) => `Includes tax (${rate})`,

@@ -6,7 +6,7 @@ import { profiles } from "../../db/schema/index.js";
 import { conflict, notFound } from "../../lib/problem.js";
 import type { SessionUser } from "../../plugins/session.js";
 
-type Fields = { address: string; city: string; phone: string };
+type Fields = { address: string; city: string; phone: string; companyName: string; companyTaxId: string };
 
 function view(user: SessionUser, row: Fields | undefined): Profile {
   return {
@@ -15,6 +15,8 @@ function view(user: SessionUser, row: Fields | undefined): Profile {
     address: row?.address ?? "",
     city: row?.city ?? "",
     phone: row?.phone ?? user.phone,
+    companyName: row?.companyName ?? "",
+    companyTaxId: row?.companyTaxId ?? "",
     exists: Boolean(row),
   };
 }
@@ -24,11 +26,7 @@ export async function getProfile(db: Db, user: SessionUser): Promise<Profile> {
   return view(user, row);
 }
 
-export async function createProfile(
-  db: Db,
-  user: SessionUser,
-  input: Required<ProfileInput>,
-): Promise<Profile> {
+export async function createProfile(db: Db, user: SessionUser, input: ProfileInput): Promise<Profile> {
   const [row] = await db
     .insert(profiles)
     .values({ userId: user.id, ...input })
@@ -38,11 +36,7 @@ export async function createProfile(
   return view(user, row);
 }
 
-export async function updateProfile(
-  db: Db,
-  user: SessionUser,
-  input: Required<ProfileInput>,
-): Promise<Profile> {
+export async function updateProfile(db: Db, user: SessionUser, input: ProfileInput): Promise<Profile> {
   const [row] = await db
     .update(profiles)
     .set({ ...input, updatedAt: new Date() })

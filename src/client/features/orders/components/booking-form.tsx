@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { Path } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
@@ -8,17 +8,26 @@ import type { Profile } from "../../../../shared/accounts.js";
 import type { Product } from "../../../../shared/catalog.js";
 import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import {
   type OrderInput,
   orderInputSchema,
   orderTotalTooLarge,
   withinOrderTotal,
 } from "../../../../shared/orders.js";
+import {
+  discountCodeEntrySchema,
+  formatMoney,
+  formatRate,
+  type Quote,
+  tierPrice,
+} from "../../../../shared/pricing.js";
 import { problemCodes } from "../../../../shared/problem-codes.js";
 import { AddressField, EmailField, NameField, PhoneField } from "../../../components/account-fields.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { SubmitButton } from "../../../components/submit-button.js";
+import { TextField } from "../../../components/text-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
 import { hasCode } from "../../../lib/api.js";
 import { type SessionUser, sessionQueryKey } from "../../../lib/auth.js";
@@ -30,33 +39,93 @@ import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useLoadedValues } from "../../../lib/use-loaded-values.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { usePlaceOrder } from "../api/place-order.js";
+import { useQuote } from "../api/quote.js";
 
 const text = orderMessages.form;
+const pricing = pricingMessages;
+
+/**
+ * The booking's figures above its total, once anything comes between the line and the total: the
+ * code's discount, and the tax (added, or included in the prices).
+ */
+function PriceLines({
+  quote,
+  figures,
+}: {
+  quote: Quote | undefined;
+  figures: Pick<Quote, "totalPrice" | "discountCents" | "taxCents" | "grossCents">;
+}) {
+  if (!quote || (figures.discountCents === 0 && figures.taxCents === 0)) return null;
+  const rate = formatRate(quote.taxRateBp);
+  return (
+    <dl className="grid grid-cols-[auto_auto] gap-x-4 text-sm">
+      <dt>{pricing.amounts.subtotal}</dt>
+      <dd className="text-right">{formatMoney(figures.totalPrice * 100)}</dd>
+      {figures.discountCents > 0 ? (
+        <>
+          <dt>
+            {quote.discountCode
+              ? pricing.amounts.discountWithCode(quote.discountCode)
+              : pricing.amounts.discount}
+          </dt>
+          <dd className="text-right">{formatMoney(-figures.discountCents)}</dd>
+        </>
+      ) : null}
+      {figures.taxCents > 0 ? (
+        <>
+          <dt>{quote.pricesIncludeTax ? pricing.amounts.taxIncluded(rate) : pricing.amounts.tax(rate)}</dt>
+          <dd className="text-right">{formatMoney(figures.taxCents)}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
 const shape = orderInputSchema.shape;
 
 /**
  * The booking rules of the server, with the product's current stock as the upper bound and the
  * most one order may total.
  */
-function bookingSchema(stock: number, unitPrice: number) {
+function bookingSchema(product: Pick<Product, "quantity" | "price" | "priceTiers">) {
   return z.object({
     quantity: shape.quantity
-      .max(stock, orderMessages.outOfStock)
-      .refine((quantity) => withinOrderTotal(unitPrice, quantity), orderTotalTooLarge()),
+      .max(product.quantity, orderMessages.outOfStock)
+      .refine(
+        (quantity) => withinOrderTotal(tierPrice(product.price, product.priceTiers, quantity), quantity),
+        orderTotalTooLarge(),
+      ),
     address: shape.address,
     phone: shape.phone,
+    // Empty means none: the optional fields' schemas apply to what is written.
+    discountCode: z.union([z.literal(""), discountCodeEntrySchema]).optional(),
+    companyName: shape.companyName,
+    companyTaxId: shape.companyTaxId,
   });
 }
 type BookingFields = z.input<ReturnType<typeof bookingSchema>>;
-const FIELDS: readonly Path<BookingFields>[] = ["quantity", "address", "phone"];
+const FIELDS: readonly Path<BookingFields>[] = [
+  "quantity",
+  "address",
+  "phone",
+  "discountCode",
+  "companyName",
+  "companyTaxId",
+];
 
 /**
  * The delivery details a saved profile gives the booking form: its address with the city, and its
  * phone. Nothing without a saved profile, so a new customer starts from empty fields.
  */
-function deliveryFields(profile: Profile | undefined): Pick<BookingFields, "address" | "phone"> | undefined {
+function deliveryFields(
+  profile: Profile | undefined,
+): Pick<BookingFields, "address" | "phone" | "companyName" | "companyTaxId"> | undefined {
   if (!profile?.exists) return undefined;
-  return { address: [profile.address, profile.city].filter(Boolean).join(", "), phone: profile.phone };
+  return {
+    address: [profile.address, profile.city].filter(Boolean).join(", "),
+    phone: profile.phone,
+    companyName: profile.companyName,
+    companyTaxId: profile.companyTaxId,
+  };
 }
 
 /**
@@ -80,19 +149,19 @@ export function BookingForm({
   const place = usePlaceOrder();
   const image = useImageUpload();
   const attempt = useRef<{ input: string; key: string }>(undefined);
-  const schema = useMemo(
-    () => bookingSchema(product.quantity, product.price),
-    [product.quantity, product.price],
-  );
+  const schema = useMemo(() => bookingSchema(product), [product]);
   const delivery = deliveryFields(profile);
   const form = useSchemaForm(schema, {
     defaultValues: {
       quantity: Math.min(MIN_ORDER_QUANTITY, product.quantity),
       address: delivery?.address ?? "",
       phone: delivery?.phone ?? "",
+      discountCode: "",
+      companyName: delivery?.companyName ?? "",
+      companyTaxId: delivery?.companyTaxId ?? "",
     },
   });
-  const { register, handleSubmit, watch, trigger, setError, formState } = form;
+  const { register, handleSubmit, watch, trigger, setError, getValues, formState } = form;
   const { errors } = formState;
   useLoadedValues(form, delivery);
 
@@ -100,6 +169,33 @@ export function BookingForm({
   // The total shows, and Book is enabled, for a quantity the form's own schema accepts.
   const quantityOk = schema.shape.quantity.safeParse(quantity).success;
   const busy = image.uploading || place.isPending;
+  const unitPrice = tierPrice(product.price, product.priceTiers, quantityOk ? quantity : 0);
+  // The code the customer applied: the quote shows its discount, and a refusal its reason.
+  const [appliedCode, setAppliedCode] = useState<string>();
+  const quote = useQuote(
+    { productId: product.id, quantity, ...(appliedCode ? { discountCode: appliedCode } : {}) },
+    quantityOk,
+  );
+  useEffect(() => {
+    if (!quote.error || !hasCode(quote.error, problemCodes.discountCodeRefused)) return;
+    setError("discountCode", { message: problemMessage(quote.error) });
+    setAppliedCode(undefined);
+  }, [quote.error, setError]);
+  const applyCode = async () => {
+    if (!(await trigger("discountCode"))) return;
+    const code = getValues("discountCode")?.trim();
+    setAppliedCode(code ? code.toUpperCase() : undefined);
+  };
+  // The figures shown: the server's quote for this quantity, or the form's own until it answers.
+  const figures =
+    quote.data && quote.data.totalPrice === unitPrice * quantity
+      ? quote.data
+      : {
+          totalPrice: unitPrice * quantity,
+          discountCents: 0,
+          taxCents: 0,
+          grossCents: unitPrice * quantity * 100,
+        };
 
   /** One key per distinct booking: a retry of the same input reuses it, a changed input gets a new one. */
   function idempotencyKeyFor(input: OrderInput): string {
@@ -118,7 +214,15 @@ export function BookingForm({
       }
       img = uploaded.url;
     }
-    const input: OrderInput = { productId: product.id, ...values, ...(img ? { img } : {}) };
+    const { discountCode, companyName, companyTaxId, ...delivery } = values;
+    const input: OrderInput = {
+      productId: product.id,
+      ...delivery,
+      ...(discountCode?.trim() ? { discountCode: discountCode.trim() } : {}),
+      ...(companyName?.trim() ? { companyName: companyName.trim() } : {}),
+      ...(companyTaxId?.trim() ? { companyTaxId: companyTaxId.trim() } : {}),
+      ...(img ? { img } : {}),
+    };
     place.mutate(
       { input, idempotencyKey: idempotencyKeyFor(input) },
       {
@@ -155,9 +259,14 @@ export function BookingForm({
       serverError={errors.root?.server}
       actions={
         <div className="flex flex-wrap items-center justify-between gap-4">
-          <p className="text-lg font-semibold" aria-live="polite">
-            {quantityOk ? text.total(formatPrice(quantity * product.price)) : ""}
-          </p>
+          <div aria-live="polite">
+            {quantityOk ? (
+              <>
+                <PriceLines quote={quote.data} figures={figures} />
+                <p className="text-lg font-semibold">{text.total(formatMoney(figures.grossCents))}</p>
+              </>
+            ) : null}
+          </div>
           <SubmitButton pending={busy} disabled={!quantityOk} className="min-w-32">
             {text.book}
           </SubmitButton>
@@ -172,7 +281,7 @@ export function BookingForm({
           min={MIN_ORDER_QUANTITY}
           max={product.quantity}
           error={errors.quantity?.message}
-          hint={text.quantityHint(formatCount(product.quantity))}
+          hint={`${text.quantityHint(formatCount(product.quantity))} ${pricing.tiers.unitPrice}: ${formatPrice(unitPrice)}.`}
           {...register("quantity", {
             valueAsNumber: true,
             // The quantity's messages are evaluated on every change (docs/product.md, Rules).
@@ -183,6 +292,30 @@ export function BookingForm({
         <div className="sm:col-span-2">
           <AddressField label={text.address} error={errors.address?.message} {...register("address")} />
         </div>
+        <div className="flex items-end gap-2">
+          <div className="grow">
+            <TextField
+              label={pricing.code.label}
+              autoComplete="off"
+              error={errors.discountCode?.message}
+              {...register("discountCode")}
+            />
+          </div>
+          <button type="button" className="btn btn-outline mb-[1.6rem]" onClick={() => void applyCode()}>
+            {pricing.code.apply}
+          </button>
+        </div>
+        <TextField
+          label={pricing.company.name}
+          autoComplete="organization"
+          error={errors.companyName?.message}
+          {...register("companyName")}
+        />
+        <TextField
+          label={pricing.company.taxId}
+          error={errors.companyTaxId?.message}
+          {...register("companyTaxId")}
+        />
         <div className="sm:col-span-2">
           <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
         </div>

@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { profileMessages } from "../../../../shared/messages/profile.js";
 import { AddressField, PhoneField } from "../../../components/account-fields.js";
 import { FormCard } from "../../../components/form-card.js";
@@ -14,7 +15,8 @@ import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { type ProfileMode, useSaveProfile } from "../api/save-profile.js";
 
 const text = profileMessages.form;
-const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone"];
+const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone", "companyName", "companyTaxId"];
+const company = pricingMessages.company;
 
 /** The product's (docs/product.md) two ways to save: each has its checkbox and the button that checkbox enables. */
 const MODES: readonly { mode: ProfileMode; checkbox: string; button: string; buttonClass: string }[] = [
@@ -63,7 +65,13 @@ function ModeCheckbox({
 
 /** The form's fields as the saved profile fills them. */
 function savedFields(profile: Profile): ProfileInput {
-  return { address: profile.address, city: profile.city, phone: profile.phone };
+  return {
+    address: profile.address,
+    city: profile.city,
+    phone: profile.phone,
+    companyName: profile.companyName,
+    companyTaxId: profile.companyTaxId,
+  };
 }
 
 /**
@@ -82,7 +90,9 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
     chosenMode !== undefined ? chosenMode : profile ? (profile.exists ? "update" : "create") : null;
   const save = useSaveProfile();
   const form = useSchemaForm(profileInputSchema, {
-    defaultValues: profile ? savedFields(profile) : { address: "", city: "", phone: "" },
+    defaultValues: profile
+      ? savedFields(profile)
+      : { address: "", city: "", phone: "", companyName: "", companyTaxId: "" },
   });
   const { register, handleSubmit, setError, reset, formState } = form;
   const { errors } = formState;
@@ -157,6 +167,13 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
           {...register("city")}
         />
         <PhoneField label={text.phone} error={errors.phone?.message} {...register("phone")} />
+        <TextField
+          label={company.name}
+          autoComplete="organization"
+          error={errors.companyName?.message}
+          {...register("companyName")}
+        />
+        <TextField label={company.taxId} error={errors.companyTaxId?.message} {...register("companyTaxId")} />
       </div>
     </FormCard>
   );
