@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { profileMessages } from "../../../shared/messages/profile.js";
 import { setUpTestApp } from "../../test/app.js";
 import { ORIGIN, signUp } from "../../test/users.js";
@@ -25,7 +26,30 @@ describe("profile", () => {
       address: "",
       city: "",
       phone: "5550111",
+      companyName: "",
+      companyTaxId: "",
       exists: false,
+    });
+  });
+
+  it("keeps a company name and tax ID, optional, and refuses a malformed tax ID", async () => {
+    const user = await signUp(ctx.app);
+    const fields = { address: "1 Loop Road", city: "Austin", phone: "5550123" };
+    const created = await call("POST", user.cookie, {
+      ...fields,
+      companyName: " Clutch Gaming LLC ",
+      companyTaxId: "US-12-345",
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ companyName: "Clutch Gaming LLC", companyTaxId: "US-12-345" });
+    const refused = await call("PUT", user.cookie, { ...fields, companyTaxId: "<script>" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual([
+      { path: "companyTaxId", message: pricingMessages.company.taxIdInvalid },
+    ]);
+    // Saved without them, they stay as they were.
+    expect((await call("PUT", user.cookie, fields)).json()).toMatchObject({
+      companyName: "Clutch Gaming LLC",
     });
   });
 
