@@ -2,11 +2,12 @@ import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { pdfText } from "../src/server/test/pdf.js";
 import type { Product } from "../src/shared/catalog.js";
-import { formatPrice } from "../src/shared/format.js";
 import { invoicePath } from "../src/shared/invoices.js";
 import { invoiceMessages } from "../src/shared/messages/invoices.js";
 import { orderMessages } from "../src/shared/messages/orders.js";
 import { paymentMessages } from "../src/shared/messages/payments.js";
+import { pricingMessages } from "../src/shared/messages/pricing.js";
+import { formatCents } from "../src/shared/pricing.js";
 import { expectAccessible } from "./support/axe.js";
 import { uniqueName } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
@@ -82,7 +83,7 @@ test("a customer pays, downloads the invoice from My Orders, and another custome
   expect(text).toContain(`${invoiceMessages.number}: ${number}`);
   expect(text).toContain(product.name);
   expect(text).toContain(customer.name);
-  expect(text).toContain(`${invoiceMessages.total}: ${formatPrice(PRICE * UNITS)}`);
+  expect(text).toContain(`${pricingMessages.amounts.gross}: ${formatCents(PRICE * UNITS * 100)}`);
 
   // A narrow screen shows the order as a card, with the same link.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -24,16 +24,33 @@ export const pricingMessages = {
   amounts: {
     subtotal: "Subtotal",
     discount: "Discount",
-    discountWithCode: (code: string) => `Discount (${code})`,
+    discountCode: (code: string) => `Discount (${code})`,
     net: "Net",
     tax: (rate: string) => `Tax (${rate})`,
     taxIncluded: (rate: string) => `Includes tax (${rate})`,
     gross: "Total",
+    /** My Orders' and Manage Orders' disclosure of an order's amounts under its total. */
+    details: "Price details",
+    detailsFor: (serial: number, product: string) => `Price details of order #${serial} (${product})`,
   },
   company: {
     name: "Company name (optional)",
     taxId: "Company tax ID (optional)",
     nameTooLong: "A company name has at most 120 characters.",
     taxIdInvalid: "A tax ID has at most 32 letters, digits, spaces, dots or dashes.",
+    /** The buyer's company as the payment page and the mails show it. */
+    heading: "Company",
+    taxIdLine: (id: string) => `Tax ID: ${id}`,
+  },
+  /** The orders export's columns for the amounts and the company (after its others). */
+  csv: {
+    discountCode: "Discount code",
+    discount: "Discount (USD)",
+    net: "Net (USD)",
+    tax: "Tax (USD)",
+    taxRate: "Tax rate (%)",
+    gross: "Gross (USD)",
+    companyName: "Company name",
+    companyTaxId: "Company tax ID",
   },
 } as const;

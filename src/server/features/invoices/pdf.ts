@@ -1,18 +1,23 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import * as fontkit from "fontkit";
 import PDFDocument from "pdfkit";
 import { ADDRESS_MAX_LINES } from "../../../shared/constants.js";
-import { formatPrice } from "../../../shared/format.js";
 import { invoiceFilename, invoiceNumber } from "../../../shared/invoices.js";
 import { invoiceMessages as text } from "../../../shared/messages/invoices.js";
+import { amountLines, type OrderAmounts } from "../../../shared/order-amounts.js";
+import { formatCents as formatAmount } from "../../../shared/pricing.js";
 import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { invoices, orders, refunds } from "../../db/schema/index.js";
+import { invoices, orders, refunds, shopSettings } from "../../db/schema/index.js";
 
-/** What an invoice shows, read with its order in one query. */
-export interface InvoiceData {
+/**
+ * What an invoice shows, read with its order in one query: the order's amounts as booked (the
+ * subtotal, the discount and its code, the net, the tax at its rate, the gross charged), never
+ * worked out again, so the invoice stays as it was issued whatever the shop's rate or codes do.
+ */
+export interface InvoiceData extends OrderAmounts {
   number: number;
   /** When the order was paid: the invoice's issue date and its payment date. */
   issuedAt: Date;
@@ -20,8 +25,17 @@ export interface InvoiceData {
   productName: string;
   unitPrice: number;
   quantity: number;
-  totalPrice: number;
-  buyer: { name: string; email: string; address: string; phone: string };
+  /** The shop's tax ID from its settings (shop_settings.tax_id); empty: the configured seller's. */
+  sellerTaxId: string;
+  buyer: {
+    name: string;
+    email: string;
+    address: string;
+    phone: string;
+    /** The buyer's company and its tax ID, as booked; empty when not given. */
+    companyName: string;
+    companyTaxId: string;
+  };
   transactionId: string | null;
   /** Set once the order is refunded: when, and how much in cents (refunds are always in full). */
   refund: { at: Date; cents: number } | undefined;
@@ -45,13 +59,16 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
       number: invoices.number,
       issuedAt: invoices.issuedAt,
       refundCents: refunds.amount,
+      sellerTaxId: shopSettings.taxId,
     })
     .from(orders)
     .leftJoin(invoices, eq(invoices.orderId, orders.id))
     .leftJoin(refunds, eq(refunds.intentId, orders.transactionId))
+    // The settings' one row (migration 0024).
+    .leftJoin(shopSettings, sql`true`)
     .where(eq(orders.id, orderId));
   if (!row) return undefined;
-  const { order, number, issuedAt, refundCents } = row;
+  const { order, number, issuedAt, refundCents, sellerTaxId } = row;
   if (number === null || issuedAt === null) return { userId: order.userId, invoice: undefined };
   return {
     userId: order.userId,
@@ -63,11 +80,25 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
       unitPrice: order.unitPrice,
       quantity: order.quantity,
       totalPrice: order.totalPrice,
-      buyer: { name: order.name, email: order.email, address: order.address, phone: order.phone },
+      discountCode: order.discountCode,
+      discountCents: order.discountCents,
+      netCents: order.netCents,
+      taxCents: order.taxCents,
+      grossCents: order.grossCents,
+      taxRateBp: order.taxRateBp,
+      pricesIncludeTax: order.pricesIncludeTax,
+      sellerTaxId: sellerTaxId?.trim() ?? "",
+      buyer: {
+        name: order.name,
+        email: order.email,
+        address: order.address,
+        phone: order.phone,
+        companyName: order.companyName?.trim() ?? "",
+        companyTaxId: order.companyTaxId?.trim() ?? "",
+      },
       transactionId: order.transactionId,
-      refund: order.refundedAt
-        ? { at: order.refundedAt, cents: refundCents ?? order.totalPrice * 100 }
-        : undefined,
+      // Refunds are always in full: what the card was charged, the gross.
+      refund: order.refundedAt ? { at: order.refundedAt, cents: refundCents ?? order.grossCents } : undefined,
     },
   };
 }
@@ -101,13 +132,6 @@ const moment = new Intl.DateTimeFormat("en-US", {
   hourCycle: "h23",
   timeZone: "UTC",
 });
-
-/** Cents as dollars, like the shop's prices: whole dollars without decimals (every refund so far). */
-function formatCents(cents: number): string {
-  return cents % 100 === 0
-    ? formatPrice(cents / 100)
-    : new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-}
 
 /**
  * The invoice's typeface: DejaVu Sans (the npm package dejavu-fonts-ttf, shipped with the shop,
@@ -177,7 +201,7 @@ function addressLines(address: string): string[] {
 const MARGIN = 56;
 const WIDTH = 612 - 2 * MARGIN;
 /** The line's columns: x from the left margin, width, alignment. */
-// The amounts need at most 8 characters ($999,999, MAX_ORDER_TOTAL) and the quantity 7: the
+// The amounts need at most 11 characters ($999,999.00, MAX_ORDER_TOTAL) and the quantity 7: the
 // product's name takes the rest, about 48 characters a line before it wraps.
 const COLUMNS = [
   { key: "product", x: 0, width: 270, align: "left" },
@@ -239,16 +263,25 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
     doc.font(REGULAR).fontSize(10);
     for (const line of lines) if (line) doc.text(printable(line), left, doc.y + 2, { width: WIDTH });
   };
+  // The shop's tax ID as its settings give it, else as configured (SELLER_TAX_ID).
+  const sellerTaxId = invoice.sellerTaxId || seller.taxId;
   party(text.seller, [
     seller.name,
     ...addressLines(seller.address ?? ""),
     seller.email,
-    seller.taxId ? text.taxId(seller.taxId) : undefined,
+    sellerTaxId ? text.taxId(sellerTaxId) : undefined,
   ]);
   const { buyer } = invoice;
-  party(text.buyer, [buyer.name, buyer.email, ...addressLines(buyer.address), text.phone(buyer.phone)]);
+  party(text.buyer, [
+    buyer.name,
+    buyer.companyName || undefined,
+    buyer.companyTaxId ? text.taxId(buyer.companyTaxId) : undefined,
+    buyer.email,
+    ...addressLines(buyer.address),
+    text.phone(buyer.phone),
+  ]);
 
-  // The one line: product, unit price, quantity, line total; then the total.
+  // The one line: product, unit price, quantity, line total (at the unit price); then the amounts.
   let y = doc.y + 28;
   const cells = (values: Record<(typeof COLUMNS)[number]["key"], string>, font: string) => {
     doc.font(font).fontSize(10);
@@ -271,19 +304,28 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   cells(
     {
       product: printable(invoice.productName),
-      unitPrice: formatPrice(invoice.unitPrice),
+      unitPrice: formatAmount(invoice.unitPrice * 100),
       quantity: String(invoice.quantity),
-      lineTotal: formatPrice(invoice.totalPrice),
+      lineTotal: formatAmount(invoice.totalPrice * 100),
     },
     REGULAR,
   );
   rule(0.5);
-  doc.font(BOLD).fontSize(12);
-  // Right-aligned with the line total above it (its cell's padding: 4 points).
-  doc.text(`${text.total}: ${formatPrice(invoice.totalPrice)}`, left, y + 2, {
-    width: WIDTH - 4,
-    align: "right",
-  });
+  // The amounts as booked, each right-aligned with the line total above it (its cell's padding: 4
+  // points): the discount and its code, the net, the tax at its rate (added, or included in prices
+  // that included it), and the total charged, net + tax.
+  y += 2;
+  for (const line of amountLines(invoice, { all: true })) {
+    const gross = line.key === "gross";
+    doc
+      .font(gross ? BOLD : REGULAR)
+      .fontSize(gross ? 12 : 10)
+      .text(`${printable(line.label)}: ${line.amount}`, left, y + (gross ? 4 : 0), {
+        width: WIDTH - 4,
+        align: "right",
+      });
+    y = doc.y + 2;
+  }
 
   // How it was paid, and a refund when there was one.
   doc.moveDown(2);
@@ -302,7 +344,7 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
       .font(REGULAR)
       .fontSize(10)
       .text(
-        text.refunded(formatCents(invoice.refund.cents), moment.format(invoice.refund.at)),
+        text.refunded(formatAmount(invoice.refund.cents), moment.format(invoice.refund.at)),
         left,
         doc.y + 2,
         {

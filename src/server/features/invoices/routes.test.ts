@@ -1,17 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatPrice } from "../../../shared/format.js";
 import { invoiceNumber, invoicePath } from "../../../shared/invoices.js";
 import { invoiceMessages } from "../../../shared/messages/invoices.js";
 import { mailMessages } from "../../../shared/messages/mail.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import type { Order } from "../../../shared/orders.js";
 import { loadConfig } from "../../config.js";
 import { invoices, orders, users } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { confirmWithCard, orderRow, placeOrder, post } from "../../test/payments.js";
 import { pdfText } from "../../test/pdf.js";
+import { bookPriced, insertCode, setTax } from "../../test/priced-orders.js";
 import { until } from "../../test/until.js";
 import { memoryMailer, signUp, type TestUser } from "../../test/users.js";
 import { invoicePdf } from "./index.js";
@@ -37,6 +38,7 @@ beforeAll(() =>
     .where(eq(users.email, alice.email.toLowerCase())),
 );
 
+const amounts = pricingMessages.amounts;
 const utcDay = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 /** An order of ten units at `price` dollars, paid through the sandbox: the order as /pay answered it. */
@@ -102,10 +104,16 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
       "1 Loop Road, Austin",
       invoiceMessages.phone("5550123"),
     ]);
-    // The line: product, unit price, quantity, line total; then the total.
+    // The line: product, unit price, quantity, line total; then the amounts: no discount, no tax.
     expect(joined).toContain("Product Unit price Quantity Line total");
-    expect(joined).toContain(`${order.productName} $37 10 $370`);
-    expect(text).toContain(`${invoiceMessages.total}: ${formatPrice(370)}`);
+    expect(joined).toContain(`${order.productName} $37.00 10 $370.00`);
+    const total = text.indexOf(`${amounts.net}: $370.00`);
+    expect(text.slice(total, total + 3)).toEqual([
+      `${amounts.net}: $370.00`,
+      `${amounts.tax("0%")}: $0.00`,
+      `${amounts.gross}: $370.00`,
+    ]);
+    expect(joined).not.toContain(amounts.subtotal);
     expect(text).toContain(`${invoiceMessages.transactionId}: ${order.transactionId}`);
     expect(joined).toMatch(
       new RegExp(`^${invoiceMessages.paidAt}: ${utcDay.format(paidAt)}, \\d\\d:\\d\\d$`, "m"),
@@ -150,10 +158,90 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     expect(res.statusCode).toBe(200);
     const joined = lines(await pdfText(res.rawPayload)).join(" ");
     expect(joined).toContain(
-      `${invoiceMessages.refund} $410 was refunded in full on ${utcDay.format(refundedAt)}, `,
+      `${invoiceMessages.refund} $410.00 was refunded in full on ${utcDay.format(refundedAt)}, `,
     );
-    expect(joined).toContain(`${invoiceMessages.total}: $410`);
+    expect(joined).toContain(`${amounts.gross}: $410.00`);
     expect(joined).toContain(`${invoiceMessages.transactionId}: ${order.transactionId}`);
+  });
+
+  it("prints the buyer's company, the shop's tax ID, the discount with its code, net, tax and gross as booked", async () => {
+    const tax = await setTax(ctx, { taxRateBp: 825, pricesIncludeTax: false, taxId: "GH 77-1234" });
+    await insertCode(ctx, "INVOICE10", 10);
+    let order: Order;
+    try {
+      order = await bookPriced(ctx, alice, {
+        price: 37,
+        discountCode: "invoice10",
+        companyName: "Ωmega Дмитрий Parts GmbH",
+        companyTaxId: "DE 123/456.789",
+      });
+    } finally {
+      await tax.restore();
+    }
+    // $370.00 less 10% is $333.00 net; 8.25% of it is $27.4725, rounded half up to $27.47.
+    expect(order).toMatchObject({
+      discountCents: 3_700,
+      netCents: 33_300,
+      taxCents: 2_747,
+      grossCents: 36_047,
+    });
+    const transactionId = await confirmWithCard(ctx, alice, order.id);
+    expect((await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId })).statusCode).toBe(200);
+
+    // Issued as booked: a later change of the rate changes nothing on it.
+    const later = await setTax(ctx, { taxRateBp: 2_000, pricesIncludeTax: true, taxId: "GH 77-1234" });
+    let text: string[];
+    try {
+      text = lines(await pdfText((await invoiceOf(alice, order.id)).rawPayload));
+    } finally {
+      await later.restore();
+    }
+    const seller = text.indexOf(invoiceMessages.seller);
+    // The settings' tax ID, in place of the configured one (SELLER_TAX_ID).
+    expect(text.slice(seller, seller + 5)).toContain(invoiceMessages.taxId("GH 77-1234"));
+    expect(text).not.toContain(invoiceMessages.taxId(SELLER.SELLER_TAX_ID));
+    const buyer = text.indexOf(invoiceMessages.buyer);
+    expect(text.slice(buyer, buyer + 5)).toEqual([
+      invoiceMessages.buyer,
+      "Alice Invoice",
+      "Ωmega Дмитрий Parts GmbH",
+      invoiceMessages.taxId("DE 123/456.789"),
+      alice.email,
+    ]);
+    expect(text.join("\n")).toContain(`${order.productName} $37.00 10 $370.00`);
+    const first = text.indexOf(`${amounts.subtotal}: $370.00`);
+    expect(first).toBeGreaterThan(buyer);
+    expect(text.slice(first, first + 5)).toEqual([
+      `${amounts.subtotal}: $370.00`,
+      `${amounts.discountCode("INVOICE10")}: -$37.00`,
+      `${amounts.net}: $333.00`,
+      `${amounts.tax("8.25%")}: $27.47`,
+      `${amounts.gross}: $360.47`,
+    ]);
+  });
+
+  it("says the tax a total includes when the prices included it", async () => {
+    const tax = await setTax(ctx, { taxRateBp: 2_000, pricesIncludeTax: true });
+    let order: Order;
+    try {
+      order = await bookPriced(ctx, alice, { price: 37 });
+    } finally {
+      await tax.restore();
+    }
+    // $370.00 includes 20%: $308.33 net (370 / 1.2, half up) and $61.67 of tax.
+    expect(order).toMatchObject({ discountCents: 0, netCents: 30_833, taxCents: 6_167, grossCents: 37_000 });
+    const transactionId = await confirmWithCard(ctx, alice, order.id);
+    expect((await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId })).statusCode).toBe(200);
+    const text = lines(await pdfText((await invoiceOf(alice, order.id)).rawPayload));
+    // No discount, no subtotal; the configured seller's tax ID when the settings have none.
+    expect(text).toContain(invoiceMessages.taxId(SELLER.SELLER_TAX_ID));
+    expect(text.join("\n")).not.toContain(amounts.subtotal);
+    const net = text.indexOf(`${amounts.net}: $308.33`);
+    expect(text.slice(net, net + 3)).toEqual([
+      `${amounts.net}: $308.33`,
+      `${amounts.taxIncluded("20%")}: $61.67`,
+      `${amounts.gross}: $370.00`,
+    ]);
   });
 
   it("answers another customer 404 as for an order that does not exist, a visitor 401", async () => {

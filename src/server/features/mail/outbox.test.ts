@@ -160,7 +160,7 @@ describe("the order mails' outbox", () => {
     const refundMail = received.find(
       (m) => m.subject === mailMessages.refunded.subject(refunded.productName),
     );
-    expect(refundMail?.text).toContain(mailMessages.refunded.lead("$370"));
+    expect(refundMail?.text).toContain(mailMessages.refunded.lead("$370.00"));
     for (const mail of received) expectReadable(mail);
   });
 

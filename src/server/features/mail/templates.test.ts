@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { mailMessages } from "../../../shared/messages/mail.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
-import { renderLowStockMail } from "./templates.js";
+import { type MailOrder, renderLowStockMail, renderMail } from "./templates.js";
 
 const t = stockMessages.mail;
 
@@ -21,5 +22,91 @@ describe("the low-stock mail", () => {
     // An admin's notice, not a customer's mail: no thanks for shopping, no link to My Orders.
     expect(mail.text).not.toContain(mailMessages.signature);
     expect(mail.text).not.toContain(mailMessages.footer);
+  });
+});
+
+describe("the order mails' amounts", () => {
+  const PUBLIC_URL = "https://shop.example";
+  const a = pricingMessages.amounts;
+  const base: MailOrder = {
+    id: "0b6f1c3e-1111-4222-8333-444455556666",
+    productId: "7d0c1e2f-5555-4666-8777-888899990000",
+    productName: "Aurora TKL keyboard",
+    name: "Ada Amounts",
+    email: "ada@example.com",
+    quantity: 10,
+    unitPrice: 37,
+    totalPrice: 370,
+    discountCode: null,
+    discountCents: 0,
+    netCents: 37_000,
+    taxCents: 0,
+    grossCents: 37_000,
+    taxRateBp: 0,
+    pricesIncludeTax: false,
+    companyName: null,
+    companyTaxId: null,
+    expiresAt: new Date("2026-11-24T14:05:00Z"),
+    paidAt: new Date("2026-11-24T13:05:00Z"),
+    transactionId: "pi_amounts",
+    carrier: null,
+    trackingNumber: null,
+  };
+  const priced: MailOrder = {
+    ...base,
+    discountCode: "SPRING10",
+    discountCents: 3_700,
+    netCents: 33_300,
+    taxCents: 2_747,
+    grossCents: 36_047,
+    taxRateBp: 825,
+    companyName: "Ωmega Parts GmbH",
+    companyTaxId: "DE 123/456.789",
+  };
+  /** The mail's text from its unit price on, one line each. */
+  const amountsOf = (text: string) => {
+    const lines = text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const from = lines.findIndex((l) => l.startsWith(`${mailMessages.order.unitPrice}:`));
+    return lines.slice(from, from + 7);
+  };
+
+  it.each(["order_placed", "payment_receipt", "order_refunded"] as const)(
+    "%s: the unit price, subtotal, discount with its code, net, tax at its rate, total and company",
+    async (kind) => {
+      const mail = await renderMail(kind, priced, PUBLIC_URL, "GH-000042");
+      expect(amountsOf(mail.text)).toEqual([
+        `${mailMessages.order.unitPrice}: $37.00`,
+        `${a.subtotal}: $370.00`,
+        `${a.discountCode("SPRING10")}: -$37.00`,
+        `${a.net}: $333.00`,
+        `${a.tax("8.25%")}: $27.47`,
+        `${a.gross}: $360.47`,
+        `${pricingMessages.company.heading}: Ωmega Parts GmbH, ${pricingMessages.company.taxIdLine("DE 123/456.789")}`,
+      ]);
+    },
+  );
+
+  it("says the tax a total includes, and the refund of what the card was charged", async () => {
+    const included = { ...base, netCents: 30_833, taxCents: 6_167, taxRateBp: 2_000, pricesIncludeTax: true };
+    const mail = await renderMail("order_refunded", included, PUBLIC_URL);
+    expect(mail.text).toContain(mailMessages.refunded.lead("$370.00"));
+    expect(amountsOf(mail.text).slice(1, 4)).toEqual([
+      `${a.net}: $308.33`,
+      `${a.taxIncluded("20%")}: $61.67`,
+      `${a.gross}: $370.00`,
+    ]);
+    const discounted = await renderMail("order_refunded", priced, PUBLIC_URL);
+    expect(discounted.text).toContain(mailMessages.refunded.lead("$360.47"));
+  });
+
+  it("is the total alone for an order with neither discount nor tax, and no company line without one", async () => {
+    const mail = await renderMail("order_placed", base, PUBLIC_URL);
+    const lines = amountsOf(mail.text);
+    expect(lines.slice(0, 2)).toEqual([`${mailMessages.order.unitPrice}: $37.00`, `${a.gross}: $370.00`]);
+    for (const label of [a.subtotal, a.net, a.tax("0%"), `${pricingMessages.company.heading}:`])
+      expect(mail.text).not.toContain(label);
   });
 });

@@ -14,14 +14,20 @@ import { Preview } from "@react-email/preview";
 import { render, toPlainText } from "@react-email/render";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { orderNumber } from "../../../shared/format.js";
 import { mailMessages as m } from "../../../shared/messages/mail.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
+import { amountLines, companyLines, type OrderAmounts } from "../../../shared/order-amounts.js";
+import { formatCents } from "../../../shared/pricing.js";
 import type { MailKind } from "../../db/schema/index.js";
 
-/** What a mail says of its order (read when the mail is sent: outbox.ts). */
-export interface MailOrder {
+/**
+ * What a mail says of its order (read when the mail is sent: outbox.ts): its amounts as booked
+ * (net + tax = gross, the amount charged) and the buyer's company, when given.
+ */
+export interface MailOrder extends OrderAmounts {
   id: string;
   productId: string | null;
   productName: string;
@@ -29,7 +35,8 @@ export interface MailOrder {
   email: string;
   quantity: number;
   unitPrice: number;
-  totalPrice: number;
+  companyName: string | null;
+  companyTaxId: string | null;
   expiresAt: Date | null;
   paidAt: Date | null;
   transactionId: string | null;
@@ -102,12 +109,18 @@ function Layout(props: {
   );
 }
 
+/**
+ * The order's number, product, quantity and unit price, then its amounts (shared/order-amounts.ts:
+ * the subtotal and the discount with its code, the net and the tax at its rate when there are
+ * any, and the total charged), then the buyer's company when given.
+ */
 function OrderLines({ order }: { order: MailOrder }) {
-  const line = (label: string, value: string) => (
-    <Text style={{ ...paragraph, margin: "2px 0" }}>
+  const line = (label: string, value: string, bold = false) => (
+    <Text style={{ ...paragraph, margin: "2px 0", ...(bold ? { fontWeight: 700 } : {}) }}>
       {label}: {value}
     </Text>
   );
+  const company = companyLines(order);
   return (
     <Section style={{ border: `1px solid ${colors.line}`, borderRadius: "6px", padding: "8px 16px" }}>
       <Heading as="h2" style={{ color: colors.text, fontSize: "16px" }}>
@@ -115,8 +128,11 @@ function OrderLines({ order }: { order: MailOrder }) {
       </Heading>
       {line(m.order.product, order.productName)}
       {line(m.order.quantity, order.quantity.toLocaleString("en-US"))}
-      {line(m.order.unitPrice, m.order.dollars(order.unitPrice))}
-      {line(m.order.total, m.order.dollars(order.totalPrice))}
+      {line(m.order.unitPrice, formatCents(order.unitPrice * 100))}
+      {amountLines(order).map((amount) => (
+        <Fragment key={amount.key}>{line(amount.label, amount.amount, amount.key === "gross")}</Fragment>
+      ))}
+      {company.length > 0 && line(pricingMessages.company.heading, company.join(", "))}
     </Section>
   );
 }
@@ -209,7 +225,8 @@ function parts(
         </>,
       );
     case "order_refunded":
-      return mail(m.refunded, m.refunded.lead(m.order.dollars(order.totalPrice)));
+      // The card is refunded what it was charged: the order's gross.
+      return mail(m.refunded, m.refunded.lead(formatCents(order.grossCents)));
     case "order_expired":
       return mail(
         m.expired,

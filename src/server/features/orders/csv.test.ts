@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminMessages } from "../../../shared/messages/admin.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import type { OrderPage } from "../../../shared/orders.js";
 import { EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
@@ -89,7 +90,7 @@ describe("the CSV file", () => {
     expect(res.body.startsWith("\uFEFF")).toBe(true);
     const header = CSV_HEADER.map((h) => `"${h}"`).join(",");
     expect(res.body).toBe(
-      `\uFEFF${header}\r\n"${id}","2024-05-06T07:08:09.123Z","pending","Gale 120 Fan","","10","12","120","Erin Export","erin.export@example.com","5550123","1 Loop Road, Austin","","","","","","",""\r\n`,
+      `\uFEFF${header}\r\n"${id}","2024-05-06T07:08:09.123Z","pending","Gale 120 Fan","","10","12","120","Erin Export","erin.export@example.com","5550123","1 Loop Road, Austin","","","","","","","","","0.00","120.00","0.00","0.00","120.00","",""\r\n`,
     );
   });
 
@@ -141,6 +142,66 @@ describe("the CSV file", () => {
       "",
     ]);
     expect(byId.get(expired)).toEqual(["", "", "", "2024-06-06T10:00:00.000Z", "", ""]);
+  });
+
+  it("ends each line with the amounts as booked and the buyer's company, net + tax = gross", async () => {
+    const at = new Date("2024-07-01T10:00:00.000Z");
+    const priced = await seed({
+      createdAt: at,
+      quantity: 10,
+      unitPrice: 37,
+      totalPrice: 370,
+      // A code may begin with a dash, a company with anything: both are made safe like the other texts.
+      discountCode: "-SPRING10",
+      discountCents: 3_700,
+      netCents: 33_300,
+      taxCents: 2_747,
+      grossCents: 36_047,
+      taxRateBp: 825,
+      companyName: "=Ωmega Parts GmbH",
+      companyTaxId: "DE 123/456.789",
+    });
+    const included = await seed({
+      createdAt: new Date(at.getTime() - 1000),
+      netCents: 10_000,
+      taxCents: 2_000,
+      grossCents: 12_000,
+      taxRateBp: 2_000,
+      pricesIncludeTax: true,
+    });
+    const res = await exportCsv("?from=2024-07-01&to=2024-07-02");
+    const [header, ...rows] = parseCsv(res.body.slice(1));
+    // The existing columns first, as they were; the new ones after them.
+    const p = pricingMessages.csv;
+    const added = [
+      p.discountCode,
+      p.discount,
+      p.net,
+      p.tax,
+      p.taxRate,
+      p.gross,
+      p.companyName,
+      p.companyTaxId,
+    ];
+    expect(header?.slice(0, 19)).toEqual(CSV_HEADER.slice(0, 19));
+    expect(header?.slice(19)).toEqual(added);
+    const byId = new Map(rows.map((r) => [r[0], r.slice(19)]));
+    expect(byId.get(priced)).toEqual([
+      "'-SPRING10",
+      "37.00",
+      "333.00",
+      "27.47",
+      "8.25",
+      "360.47",
+      "'=Ωmega Parts GmbH",
+      "DE 123/456.789",
+    ]);
+    expect(byId.get(included)).toEqual(["", "0.00", "100.00", "20.00", "20.00", "120.00", "", ""]);
+    // In every line, to the cent: net + tax = gross.
+    for (const row of rows) {
+      const [net, tax, gross] = [row[21], row[22], row[24]].map((v) => Math.round(Number(v) * 100));
+      expect((net ?? 0) + (tax ?? 0), row[0]).toBe(gross);
+    }
   });
 
   it("neutralises formulas and quotes what needs quoting, so every cell reads back as written", async () => {

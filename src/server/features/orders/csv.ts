@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { and, type SQL, sql } from "drizzle-orm";
 import type pg from "pg";
 import { adminMessages } from "../../../shared/messages/admin.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import type { OrderFilter } from "../../../shared/orders.js";
 import type { Database, Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
@@ -16,7 +17,7 @@ import { filterCondition } from "./list.js";
  * Müller correctly.
  *
  * PostgreSQL writes each order's line, so the server handles one string per order rather than
- * nineteen values and the strings made from them: exporting 1,000,000 orders then grows its memory
+ * twenty-seven values and the strings made from them: exporting 1,000,000 orders then grows its memory
  * by a few megabytes (docs/decisions/order-lists.md).
  */
 
@@ -24,7 +25,11 @@ import { filterCondition } from "./list.js";
 const EXPORT_BATCH = 1_000;
 
 const c = adminMessages.orders.csv;
-/** The header's cells: the shop's own texts, quoted like every other cell (HEADER_LINE). */
+const p = pricingMessages.csv;
+/**
+ * The header's cells: the shop's own texts, quoted like every other cell (HEADER_LINE). The order's
+ * amounts and its buyer's company (issue 33) come after the columns a spreadsheet already reads.
+ */
 export const CSV_HEADER = [
   c.id,
   c.placedAt,
@@ -45,11 +50,21 @@ export const CSV_HEADER = [
   c.expiredAt,
   c.carrier,
   c.trackingNumber,
+  p.discountCode,
+  p.discount,
+  p.net,
+  p.tax,
+  p.taxRate,
+  p.gross,
+  p.companyName,
+  p.companyTaxId,
 ];
 
 const HEADER_LINE = CSV_HEADER.map(quoted).join(",");
 
 const o = orders;
+/** Cents as decimal dollars with two decimals ("1299.50"), as a spreadsheet reads a number. */
+const dollars = (cents: SQL) => quote(sql`to_char(${cents} / 100.0, 'FM999999999990.00')`);
 const LINE = csvLine([
   quote(sql`${o.id}::text`),
   quote(utc(sql`${o.createdAt}`)),
@@ -72,6 +87,16 @@ const LINE = csvLine([
   quote(utc(sql`${o.expiredAt}`)),
   cell(sql`${o.carrier}`),
   cell(sql`${o.trackingNumber}`),
+  // The amounts as booked (net + tax = gross, the amount charged) and the rate in percent; the code
+  // (it may start with a dash) and the company are texts, made safe like the others.
+  cell(sql`${o.discountCode}`),
+  dollars(sql`${o.discountCents}`),
+  dollars(sql`${o.netCents}`),
+  dollars(sql`${o.taxCents}`),
+  quote(sql`to_char(${o.taxRateBp} / 100.0, 'FM990.00')`),
+  dollars(sql`${o.grossCents}`),
+  cell(sql`${o.companyName}`),
+  cell(sql`${o.companyTaxId}`),
 ]);
 
 /** An order's line and its cursor. */

@@ -2,12 +2,15 @@ import { useState } from "react";
 import { orderNumber } from "../../../../shared/format.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
+import { orderTotal } from "../../../../shared/order-amounts.js";
 import type { Order } from "../../../../shared/orders.js";
+import { OrderTotal } from "../../../components/order-amounts.js";
 import { OrderTracking } from "../../../components/order-lifecycle.js";
 import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbnail.js";
 import { RemovalDialog, RemoveButton } from "../../../components/removal.js";
 import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
-import { formatCount, formatDay, formatPrice } from "../../../lib/format.js";
+import { formatCount, formatDay } from "../../../lib/format.js";
 import { adminKeys } from "../../../lib/query-keys.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
@@ -130,6 +133,11 @@ function OrderNumber({ order }: { order: Order }) {
   );
 }
 
+/** What the customer pays (the gross), and its amounts under it when there is a discount or tax. */
+function Total({ order, serial }: { order: Order; serial: number }) {
+  return <OrderTotal order={order} label={pricingMessages.amounts.detailsFor(serial, order.productName)} />;
+}
+
 type RowProps = RowActions & { order: Order; serial: number };
 
 function OrderRow({ order, serial, ...actions }: RowProps) {
@@ -150,7 +158,9 @@ function OrderRow({ order, serial, ...actions }: RowProps) {
       </td>
       <td className="whitespace-nowrap">{formatDay(order.createdAt)}</td>
       <td>{formatCount(order.quantity)}</td>
-      <td>{formatPrice(order.totalPrice)}</td>
+      <td>
+        <Total order={order} serial={serial} />
+      </td>
       <td>
         <PaymentBadge order={order} />
       </td>
@@ -177,7 +187,7 @@ function OrderCard({ order, serial, headingId, ...actions }: RowProps & { headin
         },
         { label: text.ordered, value: formatDay(order.createdAt) },
         { label: text.quantity, value: formatCount(order.quantity) },
-        { label: text.total, value: formatPrice(order.totalPrice) },
+        { label: text.total, value: <Total order={order} serial={serial} /> },
       ]}
       footer={
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -235,7 +245,7 @@ export function OrdersTable({ orders, first, position, shown }: Props) {
       <RemovalDialog
         removal={refund}
         title={orderMessages.refund.title}
-        explain={(order) => orderMessages.refund.confirm(formatPrice(order.totalPrice))}
+        explain={(order) => orderMessages.refund.confirm(orderTotal(order))}
         confirmLabel={orderMessages.refund.confirmButton}
       />
       <ShipDialog order={shipping} onClose={() => setShipping(null)} regionRef={regionRef} />

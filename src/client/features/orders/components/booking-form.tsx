@@ -64,9 +64,7 @@ function PriceLines({
       {figures.discountCents > 0 ? (
         <>
           <dt>
-            {quote.discountCode
-              ? pricing.amounts.discountWithCode(quote.discountCode)
-              : pricing.amounts.discount}
+            {quote.discountCode ? pricing.amounts.discountCode(quote.discountCode) : pricing.amounts.discount}
           </dt>
           <dd className="text-right">{formatMoney(-figures.discountCents)}</dd>
         </>

@@ -4,11 +4,13 @@ import { toast } from "sonner";
 import { invoicePath } from "../../../../shared/invoices.js";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import type { Order, OrderStatus as Status } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
+import { OrderTotal } from "../../../components/order-amounts.js";
 import { OrderDates, OrderStatusBadge, OrderTracking } from "../../../components/order-lifecycle.js";
 import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbnail.js";
 import { PayDeadline } from "../../../components/pay-deadline.js";
@@ -18,7 +20,7 @@ import { Spinner } from "../../../components/spinner.js";
 import { VerifyEmailNotice } from "../../../components/verify-email-notice.js";
 import { useSession } from "../../../lib/auth.js";
 import { problemMessage } from "../../../lib/form-errors.js";
-import { formatCount, formatPrice } from "../../../lib/format.js";
+import { formatCount } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
 import { useMinutesLeft } from "../../../lib/use-minutes-left.js";
@@ -111,6 +113,11 @@ function OrderAction({ order, actions }: { order: Order; actions: Actions }) {
 
 type OrderProps = { order: Order; serial: number };
 
+/** What the customer pays (the gross), and its amounts under it when there is a discount or tax. */
+function Total({ order, serial }: OrderProps) {
+  return <OrderTotal order={order} label={pricingMessages.amounts.detailsFor(serial, order.productName)} />;
+}
+
 function OrderRow({ order, serial }: OrderProps) {
   const actions = useOrderActions(order);
   return (
@@ -121,7 +128,9 @@ function OrderRow({ order, serial }: OrderProps) {
       </td>
       <td className="font-medium">{order.productName}</td>
       <td>{formatCount(order.quantity)}</td>
-      <td>{formatPrice(order.totalPrice)}</td>
+      <td>
+        <Total order={order} serial={serial} />
+      </td>
       <td>{order.phone}</td>
       <td>
         <OrderStatus order={order} serial={serial} actions={actions} />
@@ -144,7 +153,7 @@ function OrderCard({ order, serial, headingId }: OrderProps & { headingId: strin
       {...orderCardHead(order, text.imageAlt)}
       details={[
         { label: text.quantity, value: formatCount(order.quantity) },
-        { label: text.total, value: formatPrice(order.totalPrice) },
+        { label: text.total, value: <Total order={order} serial={serial} /> },
         { label: text.phone, value: order.phone },
       ]}
       footer={<OrderAction order={order} actions={actions} />}

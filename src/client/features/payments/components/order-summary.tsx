@@ -1,18 +1,34 @@
+import type { ReactNode } from "react";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
+import { amountLines, companyLines, orderTotal } from "../../../../shared/order-amounts.js";
 import type { Order } from "../../../../shared/orders.js";
 import { CardSection } from "../../../components/card-section.js";
+import { AmountList } from "../../../components/order-amounts.js";
 import { ProductImage } from "../../../components/product-image.js";
-import { formatCount, formatPrice } from "../../../lib/format.js";
+import { formatCount } from "../../../lib/format.js";
 
 const text = paymentMessages.page;
 
-/** The order being paid for, shown beside the card form (docs/product.md, Pages). */
+/**
+ * The order being paid for, shown beside the card form (docs/product.md, Pages): its total price is
+ * what the card is charged (the gross), its amounts (subtotal, discount, net, tax) under it.
+ */
 export function OrderSummary({ order }: { order: Order }) {
-  const rows: [string, string][] = [
+  const company = companyLines(order);
+  const lines = amountLines(order);
+  const rows: [string, ReactNode][] = [
     [text.product, order.productName],
     [text.customer, `${order.name} (${order.email})`],
+    ...(company.length ? [[pricingMessages.company.heading, company.join(", ")] as [string, string]] : []),
     [text.quantity, text.units(formatCount(order.quantity))],
-    [text.total, formatPrice(order.totalPrice)],
+    [
+      text.total,
+      <>
+        {orderTotal(order)}
+        {lines.length > 1 ? <AmountList lines={lines} className="mt-1 text-sm font-normal" /> : null}
+      </>,
+    ],
     [text.address, order.address],
     [text.phone, order.phone],
   ];

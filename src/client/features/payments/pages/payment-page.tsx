@@ -3,6 +3,7 @@ import { Link, useParams } from "react-router";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
+import { orderTotal } from "../../../../shared/order-amounts.js";
 import { CardSection } from "../../../components/card-section.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
@@ -10,7 +11,6 @@ import { PayDeadline } from "../../../components/pay-deadline.js";
 import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
 import { useSession } from "../../../lib/auth.js";
-import { formatPrice } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useMinutesLeft } from "../../../lib/use-minutes-left.js";
 import { usePaymentIntent } from "../api/create-payment-intent.js";
@@ -94,7 +94,8 @@ export function PaymentPage() {
   const formProps = {
     clientSecret: intent.data?.clientSecret,
     billing,
-    amountLabel: formatPrice(current.totalPrice),
+    // What the card is charged: the order's gross (net + tax), as booked.
+    amountLabel: orderTotal(current),
     onConfirmed,
     onFailed,
   };
