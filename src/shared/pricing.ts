@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "./constants.js";
-import { formatPrice } from "./format.js";
 import { pricingMessages as m } from "./messages/pricing.js";
 
 export const MAX_PRICE_TIERS = 10;
@@ -108,10 +107,6 @@ export function formatCents(cents: number): string {
   const dollars = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
   return `${negative ? "-" : ""}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
-
-/** Cents as the shop shows money: whole dollars as prices are ("$1,299"), cents when there are any. */
-export const formatMoney = (cents: number) =>
-  cents % 100 === 0 ? formatPrice(cents / 100) : formatCents(cents);
 
 /** A rate in basis points as a percentage: 825 -> "8.25%", 2000 -> "20%". */
 export const formatRate = (bp: number) => `${(bp / 100).toFixed(2).replace(/\.?0+$/, "")}%`;

@@ -9,23 +9,19 @@ import type { Product } from "../../../../shared/catalog.js";
 import { MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import { pricingMessages } from "../../../../shared/messages/pricing.js";
+import { amountLines, formatTotal } from "../../../../shared/order-amounts.js";
 import {
   type OrderInput,
   orderInputSchema,
   orderTotalTooLarge,
   withinOrderTotal,
 } from "../../../../shared/orders.js";
-import {
-  discountCodeEntrySchema,
-  formatMoney,
-  formatRate,
-  type Quote,
-  tierPrice,
-} from "../../../../shared/pricing.js";
+import { discountCodeEntrySchema, tierPrice } from "../../../../shared/pricing.js";
 import { problemCodes } from "../../../../shared/problem-codes.js";
 import { AddressField, EmailField, NameField, PhoneField } from "../../../components/account-fields.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
+import { AmountList } from "../../../components/order-amounts.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
@@ -44,40 +40,6 @@ import { useQuote } from "../api/quote.js";
 const text = orderMessages.form;
 const pricing = pricingMessages;
 
-/**
- * The booking's figures above its total, once anything comes between the line and the total: the
- * code's discount, and the tax (added, or included in the prices).
- */
-function PriceLines({
-  quote,
-  figures,
-}: {
-  quote: Quote | undefined;
-  figures: Pick<Quote, "totalPrice" | "discountCents" | "taxCents" | "grossCents">;
-}) {
-  if (!quote || (figures.discountCents === 0 && figures.taxCents === 0)) return null;
-  const rate = formatRate(quote.taxRateBp);
-  return (
-    <dl className="grid grid-cols-[auto_auto] gap-x-4 text-sm">
-      <dt>{pricing.amounts.subtotal}</dt>
-      <dd className="text-right">{formatMoney(figures.totalPrice * 100)}</dd>
-      {figures.discountCents > 0 ? (
-        <>
-          <dt>
-            {quote.discountCode ? pricing.amounts.discountCode(quote.discountCode) : pricing.amounts.discount}
-          </dt>
-          <dd className="text-right">{formatMoney(-figures.discountCents)}</dd>
-        </>
-      ) : null}
-      {figures.taxCents > 0 ? (
-        <>
-          <dt>{quote.pricesIncludeTax ? pricing.amounts.taxIncluded(rate) : pricing.amounts.tax(rate)}</dt>
-          <dd className="text-right">{formatMoney(figures.taxCents)}</dd>
-        </>
-      ) : null}
-    </dl>
-  );
-}
 const shape = orderInputSchema.shape;
 
 /**
@@ -185,15 +147,7 @@ export function BookingForm({
     setAppliedCode(code ? code.toUpperCase() : undefined);
   };
   // The figures shown: the server's quote for this quantity, or the form's own until it answers.
-  const figures =
-    quote.data && quote.data.totalPrice === unitPrice * quantity
-      ? quote.data
-      : {
-          totalPrice: unitPrice * quantity,
-          discountCents: 0,
-          taxCents: 0,
-          grossCents: unitPrice * quantity * 100,
-        };
+  const figures = quote.data?.totalPrice === unitPrice * quantity ? quote.data : undefined;
 
   /** One key per distinct booking: a retry of the same input reuses it, a changed input gets a new one. */
   function idempotencyKeyFor(input: OrderInput): string {
@@ -260,8 +214,12 @@ export function BookingForm({
           <div aria-live="polite">
             {quantityOk ? (
               <>
-                <PriceLines quote={quote.data} figures={figures} />
-                <p className="text-lg font-semibold">{text.total(formatMoney(figures.grossCents))}</p>
+                {figures && amountLines(figures).length > 1 ? (
+                  <AmountList lines={amountLines(figures).slice(0, -1)} className="text-sm" />
+                ) : null}
+                <p className="text-lg font-semibold">
+                  {text.total(formatTotal(figures?.grossCents ?? unitPrice * quantity * 100))}
+                </p>
               </>
             ) : null}
           </div>
