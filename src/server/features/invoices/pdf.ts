@@ -94,8 +94,8 @@ export async function invoicePdf(
 }
 
 // Dates in UTC, so an invoice reads the same whichever instance makes it, and says so in its footer.
-const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-const moment = new Intl.DateTimeFormat("en-US", {
+export const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+export const moment = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
   timeStyle: "short",
   hourCycle: "h23",
@@ -121,12 +121,12 @@ const FONT_FILES = {
   regular: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
   bold: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"),
 } as const;
-const FONT_BYTES = {
+export const FONT_BYTES = {
   regular: readFileSync(FONT_FILES.regular),
   bold: readFileSync(FONT_FILES.bold),
 };
-const REGULAR = "DejaVuSans";
-const BOLD = "DejaVuSans-Bold";
+export const REGULAR = "DejaVuSans";
+export const BOLD = "DejaVuSans-Bold";
 /** Which characters the typeface draws (the bold face covers the same ones). */
 const coverage = fontkit.create(FONT_BYTES.regular);
 const drawable = (c: string) =>
@@ -137,7 +137,7 @@ const drawable = (c: string) =>
  * Devanagari, emoji…) becomes its plain letter where it has one and "?" otherwise, where pdfkit
  * would print an empty box that reads as nothing. Customers type names, addresses and products.
  */
-function printable(value: string): string {
+export function printable(value: string): string {
   let out = "";
   for (const c of oneLine(value).normalize("NFC")) {
     if (drawable(c)) out += c;
@@ -164,7 +164,7 @@ function oneLine(value: string): string {
  * ADDRESS_MAX_LINES (an older row with more has the rest joined on its last line), blank ones left
  * out.
  */
-function addressLines(address: string): string[] {
+export function addressLines(address: string): string[] {
   const lines = address
     .split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/)
     .map(oneLine)
@@ -174,12 +174,12 @@ function addressLines(address: string): string[] {
 }
 
 // US Letter in points (the shop sells in US dollars), with an inch less two tenths around.
-const MARGIN = 56;
-const WIDTH = 612 - 2 * MARGIN;
+export const MARGIN = 56;
+export const WIDTH = 612 - 2 * MARGIN;
 /** The line's columns: x from the left margin, width, alignment. */
 // The amounts need at most 8 characters ($999,999, MAX_ORDER_TOTAL) and the quantity 7: the
 // product's name takes the rest, about 48 characters a line before it wraps.
-const COLUMNS = [
+export const COLUMNS = [
   { key: "product", x: 0, width: 270, align: "left" },
   { key: "unitPrice", x: 270, width: 80, align: "right" },
   { key: "quantity", x: 350, width: 60, align: "right" },
