@@ -209,7 +209,11 @@ function parts(
         </>,
       );
     case "order_refunded":
-      return mail(m.refunded, m.refunded.lead(m.order.dollars(order.totalPrice)));
+      return mail(
+        m.refunded,
+        m.refunded.lead(m.order.dollars(order.totalPrice)),
+        invoiceNumber ? <Text style={paragraph}>{m.refunded.creditNote(invoiceNumber)}</Text> : null,
+      );
     case "order_expired":
       return mail(
         m.expired,
@@ -242,8 +246,9 @@ function parts(
 export type RenderMail = typeof renderMail;
 
 /**
- * The mail of `kind` about `order`, as HTML and as plain text. `invoiceNumber`: the receipt's
- * attached invoice, when there is one; `links`: a back-in-stock mail's unsubscribe link.
+ * The mail of `kind` about `order`, as HTML and as plain text. `invoiceNumber`: the number of the
+ * paper attached, when there is one (the receipt's invoice, the refund mail's credit note);
+ * `links`: a back-in-stock mail's unsubscribe link.
  */
 export async function renderMail(
   kind: OrderMailKind,
