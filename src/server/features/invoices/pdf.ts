@@ -9,7 +9,7 @@ import { invoiceFilename, invoiceNumber } from "../../../shared/invoices.js";
 import { invoiceMessages as text } from "../../../shared/messages/invoices.js";
 import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { invoices, orders, refunds } from "../../db/schema/index.js";
+import { invoices, orders } from "../../db/schema/index.js";
 
 /** What an invoice shows, read with its order in one query. */
 export interface InvoiceData {
@@ -23,8 +23,6 @@ export interface InvoiceData {
   totalPrice: number;
   buyer: { name: string; email: string; address: string; phone: string };
   transactionId: string | null;
-  /** Set once the order is refunded: when, and how much in cents (refunds are always in full). */
-  refund: { at: Date; cents: number } | undefined;
 }
 
 /** An order as the invoice route needs it: whose it is, and its invoice if it has one (it is paid). */
@@ -34,9 +32,8 @@ interface OrderInvoice {
 }
 
 /**
- * The order and its invoice, undefined for no such order. Its refund is the one of the payment
- * the order took (refund.intent_id is the order's transaction id): a refunded second charge of
- * the same order (reason duplicate_charge) is not this invoice's business.
+ * The order and its invoice, undefined for no such order. The invoice stays as it was issued: a
+ * refund is told by the order's credit note (credit-note.ts), not on the invoice.
  */
 export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderInvoice | undefined> {
   const [row] = await db
@@ -44,14 +41,12 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
       order: orders,
       number: invoices.number,
       issuedAt: invoices.issuedAt,
-      refundCents: refunds.amount,
     })
     .from(orders)
     .leftJoin(invoices, eq(invoices.orderId, orders.id))
-    .leftJoin(refunds, eq(refunds.intentId, orders.transactionId))
     .where(eq(orders.id, orderId));
   if (!row) return undefined;
-  const { order, number, issuedAt, refundCents } = row;
+  const { order, number, issuedAt } = row;
   if (number === null || issuedAt === null) return { userId: order.userId, invoice: undefined };
   return {
     userId: order.userId,
@@ -65,9 +60,6 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
       totalPrice: order.totalPrice,
       buyer: { name: order.name, email: order.email, address: order.address, phone: order.phone },
       transactionId: order.transactionId,
-      refund: order.refundedAt
-        ? { at: order.refundedAt, cents: refundCents ?? order.totalPrice * 100 }
-        : undefined,
     },
   };
 }
@@ -101,13 +93,6 @@ export const moment = new Intl.DateTimeFormat("en-US", {
   hourCycle: "h23",
   timeZone: "UTC",
 });
-
-/** Cents as dollars, like the shop's prices: whole dollars without decimals (every refund so far). */
-function formatCents(cents: number): string {
-  return cents % 100 === 0
-    ? formatPrice(cents / 100)
-    : new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-}
 
 /**
  * The invoice's typeface: DejaVu Sans (the npm package dejavu-fonts-ttf, shipped with the shop,
@@ -285,7 +270,7 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
     align: "right",
   });
 
-  // How it was paid, and a refund when there was one.
+  // How it was paid.
   doc.moveDown(2);
   doc.font(BOLD).fontSize(11).text(text.payment, left, doc.y, { width: WIDTH });
   doc.fontSize(10);
@@ -294,21 +279,6 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   for (const [label, value] of payment) {
     doc.font(BOLD).text(`${label}: `, left, doc.y + 2, { continued: true });
     doc.font(REGULAR).text(value);
-  }
-  if (invoice.refund) {
-    doc.moveDown(1);
-    doc.font(BOLD).fontSize(11).text(text.refund, left, doc.y, { width: WIDTH });
-    doc
-      .font(REGULAR)
-      .fontSize(10)
-      .text(
-        text.refunded(formatCents(invoice.refund.cents), moment.format(invoice.refund.at)),
-        left,
-        doc.y + 2,
-        {
-          width: WIDTH,
-        },
-      );
   }
 
   doc.moveDown(3);
