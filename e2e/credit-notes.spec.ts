@@ -47,11 +47,11 @@ test("the admin refunds a paid order and the customer downloads its credit note 
   users,
 }) => {
   const product: Product = await products.add({
-    name: uniqueName("Credit Note Headset"),
+    name: uniqueName("Credit Note Keyboard"),
     image: "/media/products/pulse-60-compact-keyboard.svg",
     price: PRICE,
     quantity: 5_000,
-    description: "A headset stocked for the credit note journey.",
+    description: "A keyboard stocked for the credit note journey.",
     category: "keyboards",
   });
   const order = await orders.place(page.request, product.id, UNITS);

@@ -219,6 +219,25 @@ describe("a refund's credit note", () => {
     expect(text[text.indexOf(creditNoteMessages.buyer) + 1]).toBe("Zoë Ωmega Дмитрий");
   });
 
+  it("lets one account download 60 credit notes an hour, counted apart from its invoices, then answers 429", async () => {
+    const max = ctx.config.invoiceDownloadsPerHour;
+    const carol = await signUp(ctx.app, { name: "Carol Counter" });
+    const refunded = await refundedOrder(carol);
+    for (let i = 0; i < max; i++)
+      expect((await creditNoteOf(carol, refunded.id)).statusCode, `download ${i + 1}`).toBe(200);
+    const refused = await creditNoteOf(carol, refunded.id);
+    expect(refused.statusCode).toBe(429);
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(refused.json().detail).toBe(creditNoteMessages.rateLimited(max, retryAfter));
+    // The invoice of the same order still downloads; the refund mail's copy is not counted.
+    const invoice = await ctx.app.inject({
+      url: `/api/orders/${refunded.id}/invoice.pdf`,
+      headers: { cookie: carol.cookie },
+    });
+    expect(invoice.statusCode).toBe(200);
+    expect(await creditNotePdf(ctx.database.db, refunded.id, ctx.config.seller)).toBeDefined();
+  });
+
   it("is documented in the OpenAPI document as a PDF", async () => {
     const doc = (await ctx.app.inject({ url: "/api/docs/json" })).json();
     const get = doc.paths["/api/orders/{id}/credit-note.pdf"]?.get;
