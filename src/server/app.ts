@@ -7,6 +7,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
+import { creditNoteNumber } from "../shared/credit-notes.js";
 import { invoiceNumber } from "../shared/invoices.js";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
@@ -20,7 +21,7 @@ import catalogCache from "./features/catalog/cache-plugin.js";
 import { catalogCsvRoutes } from "./features/catalog/csv-routes.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
-import { invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
+import { creditNotePdf, invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
 import { orderExpiryJob } from "./features/orders/expiry.js";
@@ -239,6 +240,11 @@ export async function buildApp(
     invoiceFor: async (orderId) => {
       const invoice = await invoicePdf(database.db, orderId, config.seller, invoices.render);
       return invoice && { ...invoice, number: invoiceNumber(invoice.number) };
+    },
+    // The refund mail attaches the refunded order's credit note, as My Orders downloads it.
+    creditNoteFor: async (orderId) => {
+      const note = await creditNotePdf(database.db, orderId, config.seller, invoices.renderCreditNote);
+      return note && { ...note, number: creditNoteNumber(note.number) };
     },
   });
   // Removes rows that outlived their use: idempotency keys, old outbox rows, cancelled intents.

@@ -83,6 +83,8 @@ export const orderSchema = z.object({
   expiredAt: z.string().nullable(),
   carrier: z.string().nullable(),
   trackingNumber: z.string().nullable(),
+  /** The credit note issued when a paid order was refunded (GET /api/orders/{id}/credit-note.pdf). */
+  creditNoteNumber: z.number().int().nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

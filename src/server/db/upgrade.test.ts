@@ -68,6 +68,7 @@ async function contents(db: Database["db"]) {
     "discount_code",
     "company_name",
     "company_tax_id",
+    "credit_note_number",
   ]
     .map((c) => ` - '${c}'`)
     .join("");

@@ -186,6 +186,16 @@ async function paidOrderOfA(world: RouteWorld): Promise<string> {
   return orderId;
 }
 
+/** An order of customer A paid through the sandbox, then refunded: it has a credit note (migration 0025). */
+async function refundedOrderOfA(world: RouteWorld): Promise<string> {
+  const orderId = await paidOrderOfA(world);
+  await world.ctx.database.db
+    .update(orders)
+    .set({ status: "refunded", refundedAt: new Date() })
+    .where(eq(orders.id, orderId));
+  return orderId;
+}
+
 export const sandboxCard = (clientSecret: string) => ({
   clientSecret,
   card: { number: "4242424242424242", expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: "123" },
@@ -381,6 +391,10 @@ export const ROUTES: Record<string, Entry> = {
   "GET /api/orders/:id/invoice.pdf": {
     expect: ownerOrAdmin(200),
     prepare: async (w) => ({ url: `/api/orders/${await paidOrderOfA(w)}/invoice.pdf` }),
+  },
+  "GET /api/orders/:id/credit-note.pdf": {
+    expect: ownerOrAdmin(200),
+    prepare: async (w) => ({ url: `/api/orders/${await refundedOrderOfA(w)}/credit-note.pdf` }),
   },
   "POST /api/orders/:id/pay": {
     expect: ownerOnly(200),

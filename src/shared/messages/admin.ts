@@ -29,6 +29,9 @@ export const adminMessages = {
     action: "Shipping / Remove",
     ship: "Ship",
     shipFor: (product: string, name: string) => `Ship ${product} to ${name}`,
+    creditNote: "Credit note",
+    /** A refunded order's credit note link, named by its product and customer as Ship is. */
+    creditNoteFor: (product: string, name: string) => `Credit note for ${product} of ${name}`,
     shipped: "Shipped",
     markedShipped: "The order is marked as shipped.",
     remove: "Remove",

@@ -19,9 +19,6 @@ export const invoiceMessages = {
   payment: "Payment",
   paidAt: "Payment date",
   transactionId: "Transaction id",
-  refund: "Refund",
-  refunded: (amount: string, date: string) =>
-    `${amount} was refunded in full on ${date} to the card that paid this order. Nothing is owed on this invoice.`,
   footer: (orderId: string) => `Order ${orderId}. Amounts in US dollars. Dates in UTC.`,
   /** PDF metadata. */
   subject: (number: string) => `Invoice ${number}`,

@@ -54,6 +54,8 @@ export const mailMessages = {
     preview: "Your payment is refunded.",
     lead: (amount: string) =>
       `Your payment of ${amount} is refunded to the card you paid with. Banks take a few days to show it.`,
+    creditNote: (number: string) =>
+      `Credit note ${number}, attached as a PDF, cancels this order's invoice for your records. You can also download it from My Orders.`,
   },
   expired: {
     subject: (product: string) => `Your Gearhouse order of ${product} has expired`,

@@ -77,6 +77,9 @@ export const orderMessages = {
     invoice: "Invoice",
     /** The invoice link's name: which order of the list, by its number there and its product. */
     invoiceFor: (serial: number, product: string) => `Invoice for order #${serial} (${product})`,
+    creditNote: "Credit note",
+    /** The credit note link's name (a refunded order), as the invoice link's. */
+    creditNoteFor: (serial: number, product: string) => `Credit note for order #${serial} (${product})`,
     empty: "You have no orders yet.",
     browse: "Browse products",
     imageAlt: (product: string) => `Image of the order for ${product}`,

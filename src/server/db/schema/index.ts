@@ -1,6 +1,7 @@
 export * from "./activity.js";
 export * from "./auth.js";
 export * from "./catalog.js";
+export * from "./credit-notes.js";
 export * from "./invoices.js";
 export * from "./mail.js";
 export * from "./orders.js";

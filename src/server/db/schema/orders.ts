@@ -61,6 +61,11 @@ export const orders = pgTable(
     expiresAt: moment("expires_at"),
     expiredAt: moment("expired_at"),
     refundedAt: moment("refunded_at"),
+    /**
+     * The credit note issued when the order was refunded (schema/credit-notes.ts), set by the
+     * trigger that issues it (migration 0025), so every read of an order answers it without a join.
+     */
+    creditNoteNumber: bigint("credit_note_number", { mode: "number" }),
     carrier: text("carrier"),
     trackingNumber: text("tracking_number"),
     createdAt: createdAt(),

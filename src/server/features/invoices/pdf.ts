@@ -10,7 +10,7 @@ import { amountLines, type OrderAmounts } from "../../../shared/order-amounts.js
 import { formatCents as formatAmount } from "../../../shared/pricing.js";
 import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { invoices, orders, refunds, shopSettings } from "../../db/schema/index.js";
+import { invoices, orders, shopSettings } from "../../db/schema/index.js";
 
 /**
  * What an invoice shows, read with its order in one query: the order's amounts as booked (the
@@ -37,8 +37,6 @@ export interface InvoiceData extends OrderAmounts {
     companyTaxId: string;
   };
   transactionId: string | null;
-  /** Set once the order is refunded: when, and how much in cents (refunds are always in full). */
-  refund: { at: Date; cents: number } | undefined;
 }
 
 /** An order as the invoice route needs it: whose it is, and its invoice if it has one (it is paid). */
@@ -48,9 +46,8 @@ interface OrderInvoice {
 }
 
 /**
- * The order and its invoice, undefined for no such order. Its refund is the one of the payment
- * the order took (refund.intent_id is the order's transaction id): a refunded second charge of
- * the same order (reason duplicate_charge) is not this invoice's business.
+ * The order and its invoice, undefined for no such order. The invoice stays as it was issued: a
+ * refund is told by the order's credit note (credit-note.ts), not on the invoice.
  */
 export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderInvoice | undefined> {
   const [row] = await db
@@ -58,17 +55,15 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
       order: orders,
       number: invoices.number,
       issuedAt: invoices.issuedAt,
-      refundCents: refunds.amount,
       sellerTaxId: shopSettings.taxId,
     })
     .from(orders)
     .leftJoin(invoices, eq(invoices.orderId, orders.id))
-    .leftJoin(refunds, eq(refunds.intentId, orders.transactionId))
     // The settings' one row (migration 0024).
     .leftJoin(shopSettings, sql`true`)
     .where(eq(orders.id, orderId));
   if (!row) return undefined;
-  const { order, number, issuedAt, refundCents, sellerTaxId } = row;
+  const { order, number, issuedAt, sellerTaxId } = row;
   if (number === null || issuedAt === null) return { userId: order.userId, invoice: undefined };
   return {
     userId: order.userId,
@@ -97,8 +92,6 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
         companyTaxId: order.companyTaxId?.trim() ?? "",
       },
       transactionId: order.transactionId,
-      // Refunds are always in full: what the card was charged, the gross.
-      refund: order.refundedAt ? { at: order.refundedAt, cents: refundCents ?? order.grossCents } : undefined,
     },
   };
 }
@@ -125,8 +118,8 @@ export async function invoicePdf(
 }
 
 // Dates in UTC, so an invoice reads the same whichever instance makes it, and says so in its footer.
-const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-const moment = new Intl.DateTimeFormat("en-US", {
+export const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+export const moment = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",
   timeStyle: "short",
   hourCycle: "h23",
@@ -145,12 +138,12 @@ const FONT_FILES = {
   regular: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
   bold: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"),
 } as const;
-const FONT_BYTES = {
+export const FONT_BYTES = {
   regular: readFileSync(FONT_FILES.regular),
   bold: readFileSync(FONT_FILES.bold),
 };
-const REGULAR = "DejaVuSans";
-const BOLD = "DejaVuSans-Bold";
+export const REGULAR = "DejaVuSans";
+export const BOLD = "DejaVuSans-Bold";
 /** Which characters the typeface draws (the bold face covers the same ones). */
 const coverage = fontkit.create(FONT_BYTES.regular);
 const drawable = (c: string) =>
@@ -161,7 +154,7 @@ const drawable = (c: string) =>
  * Devanagari, emoji…) becomes its plain letter where it has one and "?" otherwise, where pdfkit
  * would print an empty box that reads as nothing. Customers type names, addresses and products.
  */
-function printable(value: string): string {
+export function printable(value: string): string {
   let out = "";
   for (const c of oneLine(value).normalize("NFC")) {
     if (drawable(c)) out += c;
@@ -188,7 +181,7 @@ function oneLine(value: string): string {
  * ADDRESS_MAX_LINES (an older row with more has the rest joined on its last line), blank ones left
  * out.
  */
-function addressLines(address: string): string[] {
+export function addressLines(address: string): string[] {
   const lines = address
     .split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/)
     .map(oneLine)
@@ -198,12 +191,12 @@ function addressLines(address: string): string[] {
 }
 
 // US Letter in points (the shop sells in US dollars), with an inch less two tenths around.
-const MARGIN = 56;
-const WIDTH = 612 - 2 * MARGIN;
+export const MARGIN = 56;
+export const WIDTH = 612 - 2 * MARGIN;
 /** The line's columns: x from the left margin, width, alignment. */
 // The amounts need at most 11 characters ($999,999.00, MAX_ORDER_TOTAL) and the quantity 7: the
 // product's name takes the rest, about 48 characters a line before it wraps.
-const COLUMNS = [
+export const COLUMNS = [
   { key: "product", x: 0, width: 270, align: "left" },
   { key: "unitPrice", x: 270, width: 80, align: "right" },
   { key: "quantity", x: 350, width: 60, align: "right" },
@@ -327,7 +320,7 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
     y = doc.y + 2;
   }
 
-  // How it was paid, and a refund when there was one.
+  // How it was paid.
   doc.moveDown(2);
   doc.font(BOLD).fontSize(11).text(text.payment, left, doc.y, { width: WIDTH });
   doc.fontSize(10);
@@ -336,21 +329,6 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   for (const [label, value] of payment) {
     doc.font(BOLD).text(`${label}: `, left, doc.y + 2, { continued: true });
     doc.font(REGULAR).text(value);
-  }
-  if (invoice.refund) {
-    doc.moveDown(1);
-    doc.font(BOLD).fontSize(11).text(text.refund, left, doc.y, { width: WIDTH });
-    doc
-      .font(REGULAR)
-      .fontSize(10)
-      .text(
-        text.refunded(formatAmount(invoice.refund.cents), moment.format(invoice.refund.at)),
-        left,
-        doc.y + 2,
-        {
-          width: WIDTH,
-        },
-      );
   }
 
   doc.moveDown(3);

@@ -1,15 +1,15 @@
-// The invoice render thread (renderer.ts starts it): renders each invoice asked for, at the lowest
+// The invoice render thread (renderer.ts starts it): renders each invoice or credit note asked for, at the lowest
 // priority, and answers with its bytes or with why it could not.
 import { parentPort, threadId } from "node:worker_threads";
 import type { Seller } from "../../config.js";
 import { lowerThisThread, type ThreadReply } from "../../lib/threads.js";
+import { type CreditNoteData, renderCreditNote } from "./credit-note.js";
 import { type InvoiceData, renderInvoice } from "./pdf.js";
 
-export interface RenderRequest {
-  id: number;
-  invoice: InvoiceData;
-  seller: Seller;
-}
+/** An invoice, or a credit note (credit-note.ts), drawn alike. */
+export type Paper = { invoice: InvoiceData } | { creditNote: CreditNoteData };
+
+export type RenderRequest = { id: number; seller: Seller } & Paper;
 
 /** `threadId`: which thread rendered it (the main thread is 0), so the renderer can count it. */
 export interface RenderAnswer {
@@ -21,10 +21,15 @@ type RenderReply = ThreadReply<RenderAnswer>;
 const port = parentPort;
 if (port) {
   lowerThisThread();
-  port.on("message", async ({ id, invoice, seller }: RenderRequest) => {
+  port.on("message", async (request: RenderRequest) => {
+    const { id, seller } = request;
     try {
+      const pdf =
+        "creditNote" in request
+          ? await renderCreditNote(request.creditNote, seller)
+          : await renderInvoice(request.invoice, seller);
       // Copied, not transferred: a small Buffer may share its memory with others of the thread.
-      port.postMessage({ id, pdf: await renderInvoice(invoice, seller), threadId } satisfies RenderReply);
+      port.postMessage({ id, pdf, threadId } satisfies RenderReply);
     } catch (error) {
       port.postMessage({
         id,

@@ -38,7 +38,6 @@ const invoice = (n: number): InvoiceData => ({
     companyTaxId: "",
   },
   transactionId: `pi_${n}`,
-  refund: undefined,
 });
 
 /** How many invoices the renderer counted from each source so far (gearhouse_invoice_renders_total). */
@@ -99,14 +98,14 @@ describe("the invoice renderer", () => {
     expect(await rendersSince(before)).toEqual({ thread: 1, shared: 15 });
   });
 
-  it("renders anew what changed: a refund, or another seller", async () => {
+  it("renders anew what changed: the buyer, or another seller", async () => {
     const paid = await renderer.render(invoice(9), seller);
-    const refunded = await renderer.render(
-      { ...invoice(9), refund: { at: new Date(Date.UTC(2026, 1, 1)), cents: 37_000 } },
+    const moved = await renderer.render(
+      { ...invoice(9), buyer: { ...invoice(9).buyer, address: "2 Loop Road" } },
       seller,
     );
     const renamed = await renderer.render(invoice(9), { ...seller, name: "Gearhouse Ltd" });
-    expect(refunded.equals(paid)).toBe(false);
+    expect(moved.equals(paid)).toBe(false);
     expect(renamed.equals(paid)).toBe(false);
   });
 });

@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import type { Seller } from "../../config.js";
 import { countInvoiceRender } from "../../lib/metrics.js";
 import { requestThread } from "../../lib/threads.js";
+import type { CreditNoteData } from "./credit-note.js";
 import type { InvoiceData } from "./pdf.js";
-import type { RenderAnswer, RenderRequest } from "./render-worker.js";
+import type { Paper, RenderAnswer, RenderRequest } from "./render-worker.js";
 
 /** A thread with nothing to render this long ends, giving back the memory pdfkit took. */
 const IDLE_EXIT_MS = 30_000;
@@ -19,6 +20,8 @@ const CACHE_MAX_ENTRIES = 2_000;
 export interface InvoiceRenderer {
   /** The invoice's PDF: from the cache, from a render of it under way, or rendered in the thread. */
   render(invoice: InvoiceData, seller: Seller): Promise<Buffer>;
+  /** A credit note's PDF (credit-note.ts), the same way, in the same thread and cache. */
+  renderCreditNote(note: CreditNoteData, seller: Seller): Promise<Buffer>;
   /** Ends the thread and empties the cache; a render after this starts the thread again. */
   close(): Promise<void>;
 }
@@ -45,8 +48,8 @@ export function invoiceRenderer(): InvoiceRenderer {
   let cachedBytes = 0;
   const underWay = new Map<string, Promise<Buffer>>();
 
-  const renderInThread = async (invoice: InvoiceData, seller: Seller): Promise<Buffer> => {
-    const reply = await thread.ask({ invoice, seller });
+  const renderInThread = async (paper: Paper, seller: Seller): Promise<Buffer> => {
+    const reply = await thread.ask({ ...paper, seller });
     countInvoiceRender(reply.threadId === 0 ? "main" : "thread");
     return Buffer.from(reply.pdf.buffer, reply.pdf.byteOffset, reply.pdf.byteLength);
   };
@@ -62,33 +65,37 @@ export function invoiceRenderer(): InvoiceRenderer {
     }
   };
 
+  // Keyed by the paper's kind and data: an invoice and a credit note never share an entry.
+  const render = async (paper: Paper, seller: Seller): Promise<Buffer> => {
+    const key = createHash("sha256")
+      .update(JSON.stringify([paper, seller]))
+      .digest("base64");
+    const cached = cache.get(key);
+    if (cached) {
+      cache.delete(key);
+      cache.set(key, cached);
+      countInvoiceRender("cache");
+      return cached;
+    }
+    const running = underWay.get(key);
+    if (running) {
+      countInvoiceRender("shared");
+      return running;
+    }
+    const rendering = renderInThread(paper, seller);
+    underWay.set(key, rendering);
+    try {
+      const pdf = await rendering;
+      if (!cache.has(key)) keep(key, pdf);
+      return pdf;
+    } finally {
+      underWay.delete(key);
+    }
+  };
+
   return {
-    render: async (invoice, seller) => {
-      const key = createHash("sha256")
-        .update(JSON.stringify([invoice, seller]))
-        .digest("base64");
-      const cached = cache.get(key);
-      if (cached) {
-        cache.delete(key);
-        cache.set(key, cached);
-        countInvoiceRender("cache");
-        return cached;
-      }
-      const running = underWay.get(key);
-      if (running) {
-        countInvoiceRender("shared");
-        return running;
-      }
-      const rendering = renderInThread(invoice, seller);
-      underWay.set(key, rendering);
-      try {
-        const pdf = await rendering;
-        if (!cache.has(key)) keep(key, pdf);
-        return pdf;
-      } finally {
-        underWay.delete(key);
-      }
-    },
+    render: (invoice, seller) => render({ invoice }, seller),
+    renderCreditNote: (creditNote, seller) => render({ creditNote }, seller),
     close: async () => {
       cache.clear();
       cachedBytes = 0;

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { creditNoteFilename } from "../../../shared/credit-notes.js";
 import { invoiceFilename } from "../../../shared/invoices.js";
+import { creditNoteMessages } from "../../../shared/messages/credit-notes.js";
 import { invoiceMessages } from "../../../shared/messages/invoices.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { orderIdParamsSchema } from "../../../shared/orders.js";
 import { notFound } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { findOrderCreditNote } from "./credit-note.js";
 import { findOrderInvoice } from "./pdf.js";
 import type { InvoiceRenderer } from "./renderer.js";
 
@@ -63,6 +66,51 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
           .type("application/pdf")
           .send(pdf)
       );
+    },
+  );
+
+  app.get(
+    "/api/orders/:id/credit-note.pdf",
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ["orders"],
+        summary:
+          "A refunded order's credit note as PDF (owner or admin); 404 for an order of another customer, as for one that does not exist, and for an order not refunded",
+        params: orderIdParamsSchema,
+        produces: ["application/pdf"],
+        response: {
+          200: {
+            description: "The credit note, sent as an attachment named credit-note-CN-<number>.pdf",
+            content: {
+              "application/pdf": { schema: z.instanceof(Buffer).meta({ type: "string", format: "binary" }) },
+            },
+          },
+          ...problemResponses(400, 401, 404, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { user } = request;
+      const found = await findOrderCreditNote(app.db, request.params.id);
+      // As the invoice: another customer's order is answered as one that does not exist.
+      if (!found || (user.role !== "admin" && found.userId !== user.id))
+        throw notFound(orderMessages.notFound);
+      if (!found.creditNote) throw notFound(creditNoteMessages.notIssued);
+      // Its own count per account, of the same size as the invoices' (each is a render or a read).
+      await enforceRateLimit(app.db, `credit-note:${user.id}`, limit, (seconds) =>
+        creditNoteMessages.rateLimited(limit.max, seconds),
+      );
+      const pdf = await renderer.renderCreditNote(found.creditNote, app.config.seller);
+      return reply
+        .header("cache-control", "private, no-store")
+        .header("x-content-type-options", "nosniff")
+        .header(
+          "content-disposition",
+          `attachment; filename="${creditNoteFilename(found.creditNote.number)}"`,
+        )
+        .type("application/pdf")
+        .send(pdf);
     },
   );
 };

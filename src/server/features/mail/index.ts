@@ -19,8 +19,9 @@ export { DROPPED, sendDueMails } from "./outbox.js";
 export const mailOutboxPlugin: FastifyPluginAsync<{
   mailer: Mailer;
   invoiceFor?: InvoiceAttachment;
+  creditNoteFor?: InvoiceAttachment;
   unsubscribeUrl?: (noticeId: string) => string;
-}> = async (app, { mailer, invoiceFor, unsubscribeUrl }) => {
+}> = async (app, { mailer, invoiceFor, creditNoteFor, unsubscribeUrl }) => {
   app.gauge(
     "gearhouse_mail_outbox_backlog",
     "Order mails queued and not sent yet (due now or waiting for their next try).",
@@ -37,6 +38,7 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
         maxAttempts: app.config.mail.maxAttempts,
         perRecipientPerHour: app.config.mail.perRecipientPerHour,
         invoiceFor,
+        creditNoteFor,
         unsubscribeUrl,
         log: app.log,
         intervalSeconds: app.config.mail.outboxIntervalSeconds,

@@ -52,7 +52,10 @@ import type { MailLinks, MailOrder, RenderMail } from "./templates.js";
 /** How long a claimed mail is its sender's: well over the mailer's timeouts and the render's limit. */
 export const LEASE_SECONDS = 10 * 60;
 
-/** Hands a receipt its invoice, when the order has one (features/invoices). */
+/**
+ * Hands a mail its paper, when the order has one (features/invoices): the receipt its invoice, the
+ * refund mail its credit note.
+ */
 export type InvoiceAttachment = (
   orderId: string,
 ) => Promise<{ number: string; filename: string; pdf: Buffer } | undefined>;
@@ -63,6 +66,8 @@ export interface OutboxOptions {
   publicUrl: string;
   maxAttempts: number;
   invoiceFor?: InvoiceAttachment;
+  /** The refund mail's credit note (features/invoices, credit-note.ts). */
+  creditNoteFor?: InvoiceAttachment;
   log?: Pick<FastifyBaseLogger, "warn" | "error">;
   /** Renders each mail: the server's render thread (render-thread.ts); by default this thread. */
   render?: RenderMail;
@@ -276,12 +281,18 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
   if ("dropped" in found) return drop(found.dropped);
   const { order, links } = found;
   return deliver(options, row, settle, drop, order.email, "order mail", async () => {
-    const invoice = kind === "payment_receipt" ? await options.invoiceFor?.(order.id) : undefined;
-    const mail = await (options.render ?? renderHere)(kind, order, publicUrl, invoice?.number, links);
+    // The receipt attaches the invoice, the refund mail the credit note; the mail names it.
+    const paper =
+      kind === "payment_receipt"
+        ? await options.invoiceFor?.(order.id)
+        : kind === "order_refunded"
+          ? await options.creditNoteFor?.(order.id)
+          : undefined;
+    const mail = await (options.render ?? renderHere)(kind, order, publicUrl, paper?.number, links);
     return {
       ...mail,
-      attachments: invoice
-        ? [{ filename: invoice.filename, content: invoice.pdf, contentType: "application/pdf" }]
+      attachments: paper
+        ? [{ filename: paper.filename, content: paper.pdf, contentType: "application/pdf" }]
         : undefined,
     };
   });

@@ -226,7 +226,11 @@ function parts(
       );
     case "order_refunded":
       // The card is refunded what it was charged: the order's gross.
-      return mail(m.refunded, m.refunded.lead(formatCents(order.grossCents)));
+      return mail(
+        m.refunded,
+        m.refunded.lead(formatCents(order.grossCents)),
+        invoiceNumber ? <Text style={paragraph}>{m.refunded.creditNote(invoiceNumber)}</Text> : null,
+      );
     case "order_expired":
       return mail(
         m.expired,
@@ -259,8 +263,9 @@ function parts(
 export type RenderMail = typeof renderMail;
 
 /**
- * The mail of `kind` about `order`, as HTML and as plain text. `invoiceNumber`: the receipt's
- * attached invoice, when there is one; `links`: a back-in-stock mail's unsubscribe link.
+ * The mail of `kind` about `order`, as HTML and as plain text. `invoiceNumber`: the number of the
+ * paper attached, when there is one (the receipt's invoice, the refund mail's credit note);
+ * `links`: a back-in-stock mail's unsubscribe link.
  */
 export async function renderMail(
   kind: OrderMailKind,

@@ -105,6 +105,7 @@ export function toOrder(row: Omit<OrderRow, "searchText">): Order {
     expiredAt: iso(row.expiredAt),
     carrier: row.carrier,
     trackingNumber: row.trackingNumber,
+    creditNoteNumber: row.creditNoteNumber,
   };
 }
 

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { creditNotePath } from "../../../../shared/credit-notes.js";
 import { orderNumber } from "../../../../shared/format.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
@@ -56,8 +57,8 @@ function PaymentBadge({ order }: { order: Order }) {
 
 /**
  * Remove (unpaid), Ship and Refund (paid), or what became of the order: Shipped with its carrier and
- * tracking number, Expired (a refunded order's payment column says Refunded). Ship and Refund open
- * their dialogs.
+ * tracking number, Expired, a refunded one's credit note to download (its payment column says
+ * Refunded). Ship and Refund open their dialogs.
  */
 function OrderAction({ order, onRemove, onShip, onRefund }: RowActions & { order: Order }) {
   switch (order.status) {
@@ -98,8 +99,17 @@ function OrderAction({ order, onRemove, onShip, onRefund }: RowActions & { order
         </div>
       );
     case "refunded":
-      // Nothing more to do; its payment column says Refunded.
-      return null;
+      // Nothing more to do (its payment column says Refunded) but its credit note to download.
+      return order.creditNoteNumber !== null ? (
+        <a
+          href={creditNotePath(order.id)}
+          download
+          className="btn btn-sm btn-outline border-base-content/25"
+          aria-label={text.creditNoteFor(order.productName, order.name)}
+        >
+          {text.creditNote}
+        </a>
+      ) : null;
     case "expired":
       return <span className="badge badge-error badge-soft whitespace-nowrap">{text.statuses.expired}</span>;
   }

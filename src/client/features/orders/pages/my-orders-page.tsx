@@ -1,6 +1,7 @@
 import { useRef } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
+import { creditNotePath } from "../../../../shared/credit-notes.js";
 import { invoicePath } from "../../../../shared/invoices.js";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
@@ -62,7 +63,7 @@ const INVOICED: ReadonlySet<Status> = new Set(["paid", "shipped", "refunded"]);
 
 /**
  * The status in words, the order's dates, its tracking number, for an unpaid one the time left and
- * Pay, and for a paid one its invoice to download.
+ * Pay, and for a paid one its invoice to download (and its credit note once refunded).
  */
 function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions }) {
   return (
@@ -91,6 +92,17 @@ function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions
           aria-label={text.invoiceFor(serial, order.productName)}
         >
           {text.invoice}
+        </a>
+      ) : null}
+      {order.creditNoteNumber !== null ? (
+        // A refunded order's credit note, downloaded as the invoice is.
+        <a
+          href={creditNotePath(order.id)}
+          download
+          className="btn btn-sm btn-outline mt-1"
+          aria-label={text.creditNoteFor(serial, order.productName)}
+        >
+          {text.creditNote}
         </a>
       ) : null}
     </div>

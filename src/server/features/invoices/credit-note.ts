@@ -1,0 +1,254 @@
+import { eq, sql } from "drizzle-orm";
+import PDFDocument from "pdfkit";
+import { creditNoteFilename, creditNoteNumber } from "../../../shared/credit-notes.js";
+import { formatPrice } from "../../../shared/format.js";
+import { invoiceNumber } from "../../../shared/invoices.js";
+import { creditNoteMessages as text } from "../../../shared/messages/credit-notes.js";
+import { formatCents, formatRate } from "../../../shared/pricing.js";
+import type { Seller } from "../../config.js";
+import type { Db } from "../../db/client.js";
+import { creditNotes, orders, shopSettings } from "../../db/schema/index.js";
+import {
+  addressLines,
+  BOLD,
+  COLUMNS,
+  day,
+  FONT_BYTES,
+  MARGIN,
+  moment,
+  printable,
+  REGULAR,
+  WIDTH,
+} from "./pdf.js";
+
+/**
+ * What a credit note shows, read with its order in one query: it credits the order's invoice in
+ * full, so its amounts are the order's as booked (net, tax, gross), printed as negative.
+ */
+export interface CreditNoteData {
+  number: number;
+  /** The invoice it credits. */
+  invoiceNumber: number;
+  /** When the order was refunded: the credit note's issue date. */
+  issuedAt: Date;
+  orderId: string;
+  productName: string;
+  unitPrice: number;
+  quantity: number;
+  /** Whole dollars, before the discount and tax. */
+  totalPrice: number;
+  discountCode: string | null;
+  discountCents: number;
+  netCents: number;
+  taxCents: number;
+  /** What was credited: the order's gross, the amount the card was charged and refunded. */
+  grossCents: number;
+  taxRateBp: number;
+  pricesIncludeTax: boolean;
+  buyer: {
+    name: string;
+    email: string;
+    address: string;
+    phone: string;
+    companyName: string | null;
+    companyTaxId: string | null;
+  };
+  /** The shop's tax ID from its settings (shop_settings.tax_id), "" when it has none there. */
+  shopTaxId: string;
+}
+
+/** An order as the credit note route needs it: whose it is, and its credit note if it has one. */
+interface OrderCreditNote {
+  userId: string | null;
+  creditNote: CreditNoteData | undefined;
+}
+
+/** The order and its credit note, undefined for no such order. */
+export async function findOrderCreditNote(db: Db, orderId: string): Promise<OrderCreditNote | undefined> {
+  const [row] = await db
+    .select({ order: orders, note: creditNotes, shopTaxId: shopSettings.taxId })
+    .from(orders)
+    .leftJoin(creditNotes, eq(creditNotes.orderId, orders.id))
+    .leftJoin(shopSettings, sql`true`)
+    .where(eq(orders.id, orderId));
+  if (!row) return undefined;
+  const { order, note, shopTaxId } = row;
+  if (!note) return { userId: order.userId, creditNote: undefined };
+  return {
+    userId: order.userId,
+    creditNote: {
+      number: note.number,
+      invoiceNumber: note.invoiceNumber,
+      issuedAt: note.issuedAt,
+      orderId: order.id,
+      productName: order.productName,
+      unitPrice: order.unitPrice,
+      quantity: order.quantity,
+      totalPrice: order.totalPrice,
+      discountCode: order.discountCode,
+      discountCents: order.discountCents,
+      netCents: order.netCents,
+      taxCents: order.taxCents,
+      grossCents: note.amountCents,
+      taxRateBp: order.taxRateBp,
+      pricesIncludeTax: order.pricesIncludeTax,
+      buyer: {
+        name: order.name,
+        email: order.email,
+        address: order.address,
+        phone: order.phone,
+        companyName: order.companyName,
+        companyTaxId: order.companyTaxId,
+      },
+      shopTaxId: shopTaxId ?? "",
+    },
+  };
+}
+
+/**
+ * A refunded order's credit note as a PDF, undefined when the order has none (it does not exist,
+ * was never paid or is not refunded). The refund mail attaches it, the credit note route sends it;
+ * both render through the server's renderer (renderer.ts), this thread's renderCreditNote without.
+ */
+export async function creditNotePdf(
+  db: Db,
+  orderId: string,
+  seller: Seller,
+  render: (note: CreditNoteData, seller: Seller) => Promise<Buffer> = renderCreditNote,
+): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
+  const note = (await findOrderCreditNote(db, orderId))?.creditNote;
+  if (!note) return undefined;
+  return { number: note.number, filename: creditNoteFilename(note.number), pdf: await render(note, seller) };
+}
+
+/** An amount taken back: "-$12.50" (nothing taken back is "$0.00"). */
+const credited = (cents: number) => formatCents(cents === 0 ? 0 : -cents);
+
+/**
+ * Draws the credit note as the invoice is drawn (pdf.ts: DejaVu Sans embedded as a subset, US
+ * Letter, the same margins and columns), its amounts negative. Its dates are its issue date, so
+ * the same credit note is the same file.
+ */
+export function renderCreditNote(note: CreditNoteData, seller: Seller): Promise<Buffer> {
+  const number = creditNoteNumber(note.number);
+  const invoice = invoiceNumber(note.invoiceNumber);
+  const doc = new PDFDocument({
+    size: "LETTER",
+    margin: MARGIN,
+    lang: "en-US",
+    displayTitle: true,
+    info: {
+      Title: `${text.title} ${number}`,
+      Subject: text.subject(number, invoice),
+      Author: seller.name,
+      Creator: seller.name,
+      CreationDate: note.issuedAt,
+      ModDate: note.issuedAt,
+    },
+  });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+
+  const left = MARGIN;
+  doc.registerFont(REGULAR, FONT_BYTES.regular);
+  doc.registerFont(BOLD, FONT_BYTES.bold);
+
+  doc.font(BOLD).fontSize(24).text(text.title, left, MARGIN);
+  doc.moveDown(0.5);
+  const facts: [string, string][] = [
+    [text.number, number],
+    [text.issued, day.format(note.issuedAt)],
+    [text.credits, invoice],
+  ];
+  doc.fontSize(10);
+  for (const [label, value] of facts) {
+    doc.font(BOLD).text(`${label}: `, left, doc.y, { continued: true });
+    doc.font(REGULAR).text(value);
+  }
+
+  const party = (heading: string, lines: (string | null | undefined)[]) => {
+    doc
+      .font(BOLD)
+      .fontSize(11)
+      .text(heading, left, doc.y + 18, { width: WIDTH });
+    doc.font(REGULAR).fontSize(10);
+    for (const line of lines) if (line) doc.text(printable(line), left, doc.y + 2, { width: WIDTH });
+  };
+  // The shop's tax ID as its settings have it, else as configured (SELLER_TAX_ID).
+  const sellerTaxId = note.shopTaxId.trim() || seller.taxId;
+  party(text.seller, [
+    seller.name,
+    ...addressLines(seller.address ?? ""),
+    seller.email,
+    sellerTaxId ? text.taxId(sellerTaxId) : undefined,
+  ]);
+  const { buyer } = note;
+  party(text.buyer, [
+    buyer.name,
+    buyer.companyName ? text.company(buyer.companyName) : undefined,
+    buyer.companyTaxId ? text.buyerTaxId(buyer.companyTaxId) : undefined,
+    buyer.email,
+    ...addressLines(buyer.address),
+    text.phone(buyer.phone),
+  ]);
+
+  doc.moveDown(1.5);
+  doc
+    .font(REGULAR)
+    .fontSize(10)
+    .text(text.lead(invoice, moment.format(note.issuedAt)), left, doc.y, { width: WIDTH });
+
+  // The line credited, then the amounts: net, tax and the total credited.
+  let y = doc.y + 20;
+  const cells = (values: Record<(typeof COLUMNS)[number]["key"], string>, font: string) => {
+    doc.font(font).fontSize(10);
+    const height = Math.max(...COLUMNS.map((c) => doc.heightOfString(values[c.key], { width: c.width - 8 })));
+    for (const c of COLUMNS)
+      doc.text(values[c.key], left + c.x + 4, y, { width: c.width - 8, align: c.align });
+    y += height + 6;
+  };
+  const rule = (weight: number) => {
+    doc
+      .moveTo(left, y)
+      .lineTo(left + WIDTH, y)
+      .lineWidth(weight)
+      .strokeColor("#444444")
+      .stroke();
+    y += 6;
+  };
+  cells(text.columns, BOLD);
+  rule(1);
+  cells(
+    {
+      product: printable(note.productName),
+      unitPrice: formatPrice(note.unitPrice),
+      quantity: String(note.quantity),
+      lineTotal: credited(note.totalPrice * 100),
+    },
+    REGULAR,
+  );
+  rule(0.5);
+  // Label and amount, right-aligned under the line total (its cell's padding: 4 points).
+  const sum = (label: string, amount: string, font: string, size: number) => {
+    doc.font(font).fontSize(size);
+    doc.text(`${label}: ${amount}`, left, y + 2, { width: WIDTH - 4, align: "right" });
+    y = doc.y + 2;
+  };
+  // A discount lowered what was paid, so it lowers what is credited: it counts the other way.
+  if (note.discountCents > 0)
+    sum(text.discount(note.discountCode), formatCents(note.discountCents), REGULAR, 10);
+  sum(text.net, credited(note.netCents), REGULAR, 10);
+  sum(text.tax(formatRate(note.taxRateBp), note.pricesIncludeTax), credited(note.taxCents), REGULAR, 10);
+  sum(text.gross, credited(note.grossCents), BOLD, 12);
+
+  doc.moveDown(3);
+  doc.font(REGULAR).fontSize(8).fillColor("#555555").text(text.footer(note.orderId), left, doc.y, {
+    width: WIDTH,
+  });
+  doc.end();
+  return done;
+}
