@@ -90,7 +90,7 @@ export const skuSchema = z
 const priceInvalid = m.priceInvalid(PRODUCT_PRICE_MIN);
 
 /** A product's fields, each checked alone (the schemas below check price and tiers together). */
-const productFieldsSchema = z.object({
+export const productFieldsSchema = z.object({
   name: requiredText(m.nameRequired, PRODUCT_NAME_MAX_LENGTH, m.nameTooLong(PRODUCT_NAME_MAX_LENGTH)),
   image: z
     .string({ error: m.imageInvalid })

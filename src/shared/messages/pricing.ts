@@ -5,7 +5,7 @@ export const pricingMessages = {
     row: (min: number, price: string) => `${min}+ units: ${price} each`,
     /** The storefront's table: a row per tier, its units as a range up to the next tier. */
     units: "Units",
-    each: "Each",
+    each: "Price each",
     unitsFrom: (min: string) => `${min}+`,
     unitsRange: (from: string, to: string) => `${from}–${to}`,
     invalid: "Volume prices are a list of tiers, each a number of units and a whole-dollar price.",

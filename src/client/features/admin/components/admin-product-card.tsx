@@ -19,6 +19,7 @@ import { useArchiveProduct } from "../api/archive-product.js";
 import { useDeleteProduct } from "../api/delete-product.js";
 import { adminProductQueryOptions } from "../api/get-admin-products.js";
 import { useUpdateProduct } from "../api/update-product.js";
+import { PriceTiersField } from "./price-tiers-field.js";
 import {
   CategoryField,
   DescriptionField,
@@ -41,6 +42,7 @@ function editFields(product: AdminProduct): ProductFormInput {
     price: product.price,
     quantity: product.quantity,
     description: product.description,
+    priceTiers: product.priceTiers,
   };
 }
 
@@ -58,7 +60,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
   const current = useQuery({ ...adminProductQueryOptions(product.id), refetchOnMount: "always" });
   const latest = current.isFetchedAfterMount && current.data ? current.data : product;
   const form = useSchemaForm(productFormSchema, { defaultValues: editFields(product) });
-  const { register, handleSubmit, setError, setFocus, formState } = form;
+  const { register, handleSubmit, setError, setFocus, formState, control } = form;
   const { errors } = formState;
   useLoadedValues(form, editFields(latest));
 
@@ -102,6 +104,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
         <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
       </div>
       {/* Issue 31, item 3: the product's low-stock threshold field goes here (migration 0018). */}
+      <PriceTiersField control={control} register={register} errors={errors} />
       <DescriptionField error={errors.description?.message} {...register("description")} />
       <ImageField label={text.newImage} hint={text.newImageHint} disabled={busy} {...image.field} />
       {errors.root?.server ? (
