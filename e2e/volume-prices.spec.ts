@@ -77,6 +77,7 @@ test("an admin sets a product's volume prices in its form, and its page shows th
   await expect(tiers.getByRole("group", { name: t.tier(3) })).toHaveCount(0);
   await edit.getByRole("button", { name: p.save }).click();
   await expect(page.getByText(p.updated(product.name))).toBeVisible();
+  await expect(card).toContainText(t.summary([shown.row(50, "$27"), shown.row(100, "$25")].join(" · ")));
   const saved: Product = await (await page.request.get(`/api/products/${product.id}`)).json();
   expect(saved.priceTiers).toEqual([
     { min: 50, price: 27 },

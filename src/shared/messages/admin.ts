@@ -146,6 +146,8 @@ export const adminMessages = {
       remove: "Remove",
       removeTier: (n: number) => `Remove volume price ${n}`,
       full: (max: number) => `A product can have at most ${max} volume prices.`,
+      /** Under the price on a product's card. */
+      summary: (rows: string) => `Volume prices: ${rows}`,
     },
     /** What POST and PATCH /api/products refuse (src/shared/catalog.ts). */
     nameRequired: "Product name is required",

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import type { AdminProduct } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -33,6 +34,7 @@ import {
 } from "./product-fields.js";
 
 const text = adminMessages.products;
+const tierRow = pricingMessages.tiers.row;
 
 function editFields(product: AdminProduct): ProductFormInput {
   return {
@@ -245,6 +247,13 @@ export function AdminProductCard({ product }: { product: AdminProduct }) {
             {text.stock(formatCount(product.quantity))}
           </p>
         </div>
+        {product.priceTiers.length > 0 ? (
+          <p className="text-sm text-base-content/80">
+            {text.tiers.summary(
+              product.priceTiers.map((t) => tierRow(t.min, formatPrice(t.price))).join(" · "),
+            )}
+          </p>
+        ) : null}
         <p className="line-clamp-3 text-sm text-base-content/80">{product.description}</p>
         {editing ? (
           <EditProductForm
