@@ -6,19 +6,20 @@
 import { z } from "zod";
 import { CATEGORIES, MAX_ORDER_TOTAL, PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { discountMessages as m } from "./messages/discounts.js";
+import { ORDER_STATUSES } from "./orders.js";
 import { cursorPageSchema, cursorQuerySchema } from "./paging.js";
 import { DISCOUNT_CODE_PATTERN, formatCents } from "./pricing.js";
 
-export const DISCOUNT_KINDS = ["percent", "amount"] as const;
+const DISCOUNT_KINDS = ["percent", "amount"] as const;
 /** The products one code may name (with its categories, it names where it applies). */
-export const DISCOUNT_CODE_MAX_PRODUCTS = 100;
+const DISCOUNT_CODE_MAX_PRODUCTS = 100;
 /** An amount off, in cents: at most what one order may total. */
 const MAX_AMOUNT_CENTS = MAX_ORDER_TOTAL * 100;
 /** A limit of uses: far above any campaign, well within the 32-bit column. */
 const MAX_USES = 100_000_000;
 
 /** What a code is now, for the lists: worked out by the server from its dates, uses and end. */
-export const DISCOUNT_CODE_STATES = ["scheduled", "active", "used-up", "expired", "ended"] as const;
+const DISCOUNT_CODE_STATES = ["scheduled", "active", "used-up", "expired", "ended"] as const;
 export type DiscountCodeState = (typeof DISCOUNT_CODE_STATES)[number];
 // Every state has its label (the messages module cannot import this one: no cycles).
 m.states satisfies Record<DiscountCodeState, string>;
@@ -127,13 +128,12 @@ const discountCodeUseSchema = z.object({
   email: z.string(),
   discountCents: z.number().int(),
   grossCents: z.number().int(),
-  status: z.string(),
+  status: z.enum(ORDER_STATUSES),
 });
-export type DiscountCodeUse = z.infer<typeof discountCodeUseSchema>;
 
 /** GET /api/admin/discount-codes/:id: the code, and a page of its uses after `cursor`, newest first. */
 export const discountCodeUsesQuerySchema = cursorQuerySchema;
-export const discountCodeUsesPageSchema = cursorPageSchema(discountCodeUseSchema);
+const discountCodeUsesPageSchema = cursorPageSchema(discountCodeUseSchema);
 export const discountCodeDetailSchema = discountCodeUsesPageSchema.extend({ code: discountCodeSchema });
 export type DiscountCodeDetail = z.infer<typeof discountCodeDetailSchema>;
 
@@ -188,7 +188,7 @@ const localTime = z
 const DOLLARS = /^\d{1,6}(\.\d{1,2})?$/;
 
 /** Cents from dollars and cents as typed ("12.5" -> 1250), without a float's rounding. */
-export function centsOf(dollars: string): number {
+function centsOf(dollars: string): number {
   const [whole = "0", part = ""] = dollars.trim().split(".");
   return Number(whole) * 100 + Number(part.padEnd(2, "0"));
 }
