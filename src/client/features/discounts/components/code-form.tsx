@@ -52,6 +52,8 @@ export function CodeForm() {
   const { register, handleSubmit, setError, setValue, reset, watch, formState } = form;
   const { errors } = formState;
   const [chosen, setChosen] = useState<ChosenProduct[]>([]);
+  // Made anew after each code, so its search starts empty too.
+  const [made, setMade] = useState(0);
   const categoriesId = useId();
   const kind = watch("kind");
 
@@ -71,6 +73,7 @@ export function CodeForm() {
         toast.success(t.created(made.code));
         reset(EMPTY);
         setChosen([]);
+        setMade((n) => n + 1);
       },
       (error: unknown) => showServerError(error, FIELDS, setError),
     ),
@@ -160,7 +163,7 @@ export function CodeForm() {
           </p>
         ) : null}
       </fieldset>
-      <ProductPicker chosen={chosen} onChange={choose} error={errors.productIds?.message} />
+      <ProductPicker key={made} chosen={chosen} onChange={choose} error={errors.productIds?.message} />
     </FormCard>
   );
 }

@@ -23,10 +23,10 @@ export const validOf = (code: DiscountCode) =>
 const STATE_BADGE: Record<DiscountCodeState, string> = {
   active: "badge-success",
   scheduled: "badge-info",
-  "used-up": "badge-warning",
-  expired: "badge-neutral",
-  ended: "badge-neutral",
+  "used-up": "badge-error",
+  expired: "",
+  ended: "",
 };
 
 /** The badge classes of a code's state (its words come with it: colour is never the only sign). */
-export const stateBadge = (state: DiscountCodeState) => `badge badge-soft ${STATE_BADGE[state]}`;
+export const stateBadge = (state: DiscountCodeState) => `badge badge-soft ${STATE_BADGE[state]}`.trim();
