@@ -541,7 +541,7 @@ export const ROUTES: Record<string, Entry> = {
     expect: adminOnly(201),
     prepare: async () => ({
       url: "/api/admin/discount-codes",
-      payload: { code: `MATRIX-${randomUUID().slice(0, 8)}`, kind: "amount", value: 500 },
+      payload: { code: `MATRIX-${randomUUID().slice(0, 8).toUpperCase()}`, kind: "amount", value: 500 },
     }),
   },
   "GET /api/admin/discount-codes/:id": {
