@@ -103,13 +103,34 @@ test("a declined card shows the provider's message and leaves the order unpaid",
   expect(stored.paid).toBe(false);
 });
 
-test("Remove deletes an unpaid order and returns its stock", async ({ page, orders, customer: _ }) => {
+test("Remove asks first, then deletes an unpaid order and returns its stock", async ({
+  page,
+  orders,
+  customer: _,
+}) => {
   const item = await product(page, 2);
   await orders.place(page.request, item.id, 12);
   const stock = await stockOf(page, item.id);
 
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/dashboard");
-  await page.getByRole("button", { name: table.removeFor(item.name) }).click();
+  const remove = page.getByRole("button", { name: table.removeFor(item.name) });
+  const dialog = page.getByRole("dialog", { name: orderMessages.confirmDelete });
+  // Cancel keeps the order: nothing is deleted until the dialog's Remove.
+  await remove.click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(table.confirmText("12", item.name));
+  await expectAccessible(page, "My Orders, remove dialog, 1440 px");
+  await dialog.getByRole("button", { name: table.keep }).click();
+  await expect(dialog).toBeHidden();
+  await expect(remove).toBeFocused();
+  expect(await stockOf(page, item.id)).toBe(stock);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await remove.click();
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page, "My Orders, remove dialog, 390 px");
+  await dialog.getByRole("button", { name: table.confirmRemove }).click();
   await expect(page.getByText(orderMessages.removed)).toBeVisible();
   await expect(page.getByText(table.empty)).toBeVisible();
   expect(await stockOf(page, item.id)).toBe(stock + 12);

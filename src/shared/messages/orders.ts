@@ -74,6 +74,12 @@ export const orderMessages = {
     shipped: "Shipped",
     remove: "Remove",
     removeFor: (product: string) => `Remove the order for ${product}`,
+    /** Under the spec's "Are you sure to delete this order?": which order, and what removing it does. */
+    confirmText: (quantity: string, product: string) =>
+      `${quantity} × ${product}. Its units go back on sale, and nothing is charged.`,
+    /** The dialog's own button and its way out. */
+    confirmRemove: "Remove",
+    keep: "Cancel",
     invoice: "Invoice",
     /** The invoice link's name: which order of the list, by its number there and its product. */
     invoiceFor: (serial: number, product: string) => `Invoice for order #${serial} (${product})`,
