@@ -90,9 +90,13 @@ export const orderMessages = {
     browse: "Browse products",
     imageAlt: (product: string) => `Image of the order for ${product}`,
   },
-  /** An order's status in words (My Orders, Manage Orders), and its dates. */
+  /**
+   * An order's status in words (My Orders, Manage Orders, the charts), and its dates. An unpaid
+   * order is "Not Paid" wherever its state is named: the spec's word (Manage Orders), one word for
+   * one state (issue 34).
+   */
   status: {
-    pending: "Unpaid",
+    pending: "Not Paid",
     paid: "Paid",
     shipped: "Shipped",
     refunded: "Refunded",
