@@ -18,6 +18,8 @@ export const orderMessages = {
   totalTooLarge: (max: string) =>
     `One order can total at most ${max}, the most a card payment can take. Order fewer units, or split them over several orders.`,
   booked: "Your order is booked. Pay for it from My Orders in your dashboard.",
+  /** The booked toast's action: straight on to the order's payment page. */
+  payNow: "Pay now",
   emailNotVerified:
     "Please verify your email address before booking: open the link we sent to your email, or ask for a new one.",
   /** Verifying the email, on the product page, the booking form and My Orders (docs/product.md). */
