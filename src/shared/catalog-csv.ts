@@ -10,9 +10,15 @@ export const CATALOG_CSV_COLUMNS = [
   "description",
   "threshold",
   "image",
+  "price_tiers",
 ] as const;
-/** Every column but image is required in an import's header. */
-export const CATALOG_CSV_REQUIRED = CATALOG_CSV_COLUMNS.filter((c) => c !== "image");
+/**
+ * Columns an import may leave out: image (a new product needs it) and price_tiers (left out, a
+ * product's volume prices stay as they are; files written before it import as they did).
+ */
+const CATALOG_CSV_OPTIONAL: readonly string[] = ["image", "price_tiers"];
+/** Every column but the optional ones is required in an import's header. */
+export const CATALOG_CSV_REQUIRED = CATALOG_CSV_COLUMNS.filter((c) => !CATALOG_CSV_OPTIONAL.includes(c));
 
 /** Lines (products) one import may hold besides its header. */
 export const IMPORT_MAX_LINES = 200_000;

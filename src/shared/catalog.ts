@@ -11,6 +11,7 @@ import {
 } from "./constants.js";
 import { adminMessages } from "./messages/admin.js";
 import { catalogCsvMessages } from "./messages/catalog-csv.js";
+import { checkTiersBelowPrice, priceTiersSchema } from "./pricing.js";
 import { requiredText } from "./text.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
@@ -88,8 +89,8 @@ export const skuSchema = z
   .regex(SKU_PATTERN, catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH));
 const priceInvalid = m.priceInvalid(PRODUCT_PRICE_MIN);
 
-/** POST /api/products: a new product; every field required. */
-export const productInputSchema = z.object({
+/** A product's fields, each checked alone (the schemas below check price and tiers together). */
+export const productFieldsSchema = z.object({
   name: requiredText(m.nameRequired, PRODUCT_NAME_MAX_LENGTH, m.nameTooLong(PRODUCT_NAME_MAX_LENGTH)),
   image: z
     .string({ error: m.imageInvalid })
@@ -116,12 +117,21 @@ export const productInputSchema = z.object({
     .string({ error: catalogCsvMessages.skuInvalid(SKU_MAX_LENGTH) })
     .pipe(z.union([z.literal("").transform(() => undefined), skuSchema]))
     .optional(),
+  /** Volume prices (docs/product.md, "Prices"), each below `price`; unset: none. */
+  priceTiers: priceTiersSchema.optional(),
 });
+
+/** POST /api/products: a new product; every field required but the SKU and volume prices. */
+export const productInputSchema = productFieldsSchema.superRefine(checkTiersBelowPrice);
 export type ProductInput = z.input<typeof productInputSchema>;
 
-/** PATCH /api/products/:id: any of the fields (restock, reprice, reword); at least one. */
-export const productPatchSchema = productInputSchema
+/**
+ * PATCH /api/products/:id: any of the fields (restock, reprice, reword); at least one. A new price
+ * or new tiers are checked against each other as stored too (features/catalog/service.ts).
+ */
+export const productPatchSchema = productFieldsSchema
   .partial()
+  .superRefine(checkTiersBelowPrice)
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), m.nothingToChange);
 export type ProductPatch = z.input<typeof productPatchSchema>;
 

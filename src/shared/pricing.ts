@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY } from "./constants.js";
+import { formatPrice } from "./format.js";
 import { pricingMessages as m } from "./messages/pricing.js";
 
 export const MAX_PRICE_TIERS = 10;
@@ -16,27 +17,76 @@ export interface PriceTier {
   price: number;
 }
 
-const tierSchema = z.object({
-  min: z.number().int(m.tiers.invalid).min(2, m.tiers.invalid).max(1_000_000, m.tiers.invalid),
-  price: z.number().int(m.tiers.invalid).min(1, m.tiers.invalid).max(100_000, m.tiers.invalid),
-});
+/** Whole units; a tier for fewer than MIN_ORDER_QUANTITY would apply to no order. */
+const TIER_MIN_MAX = 1_000_000;
+/** Whole dollars, as a product's list price. */
+const TIER_PRICE_MAX = 100_000;
 
-/** Tiers, ascending by quantity, each cheaper than the one before (the list price before the first). */
+const tierMinInvalid = m.tiers.minInvalid(MIN_ORDER_QUANTITY, TIER_MIN_MAX);
+const tierPriceInvalid = m.tiers.priceInvalid(TIER_PRICE_MAX);
+const tierSchema = z.object(
+  {
+    min: z
+      .number({ error: tierMinInvalid })
+      .int(tierMinInvalid)
+      .min(MIN_ORDER_QUANTITY, tierMinInvalid)
+      .max(TIER_MIN_MAX, tierMinInvalid),
+    price: z
+      .number({ error: tierPriceInvalid })
+      .int(tierPriceInvalid)
+      .min(1, tierPriceInvalid)
+      .max(TIER_PRICE_MAX, tierPriceInvalid),
+  },
+  { error: m.tiers.invalid },
+);
+
+/**
+ * Tiers, ascending by quantity, each cheaper than the one before (the list price before the first),
+ * none for fewer units than the smallest order. Each issue names its tier and field
+ * ("priceTiers.1.price"), so a form shows it beside the input.
+ */
 export const priceTiersSchema = z
   .array(tierSchema, { error: m.tiers.invalid })
   .max(MAX_PRICE_TIERS, m.tiers.tooMany(MAX_PRICE_TIERS))
-  .refine(
-    (tiers) =>
-      tiers.every((t, i) => {
-        const before = tiers[i - 1];
-        return !before || (t.min > before.min && t.price < before.price);
-      }),
-    { error: m.tiers.invalid },
-  );
+  .superRefine((tiers, ctx) => {
+    tiers.forEach((t, i) => {
+      const before = tiers[i - 1];
+      if (!before) return;
+      if (!(t.min > before.min))
+        ctx.addIssue({ code: "custom", path: [i, "min"], message: m.tiers.notAscending });
+      else if (!(t.price < before.price))
+        ctx.addIssue({ code: "custom", path: [i, "price"], message: m.tiers.notCheaper });
+    });
+  });
 
 /** Whether tiers fit a list price: every tier below it. */
 export const tiersBelowPrice = (tiers: readonly PriceTier[], price: number) =>
   tiers.every((t) => t.price < price);
+
+/** Where tiers do not fit a list price: each tier at or above it, as an issue at its price. */
+export function tiersAbovePrice(
+  tiers: readonly PriceTier[],
+  price: number,
+): { path: (string | number)[]; message: string }[] {
+  return tiers.flatMap((t, i) =>
+    t.price < price
+      ? []
+      : [{ path: ["priceTiers", i, "price"], message: m.tiers.notBelowList(formatPrice(price)) }],
+  );
+}
+
+/**
+ * A product's fields checked together (its schemas' superRefine): every tier below the list price.
+ * Only when both are given; a change of one alone is checked against the other as stored.
+ */
+export function checkTiersBelowPrice(
+  product: { price?: number | undefined; priceTiers?: readonly PriceTier[] | undefined },
+  ctx: { addIssue(issue: { code: "custom"; path: (string | number)[]; message: string }): void },
+): void {
+  if (product.price === undefined || !product.priceTiers) return;
+  for (const issue of tiersAbovePrice(product.priceTiers, product.price))
+    ctx.addIssue({ code: "custom", ...issue });
+}
 
 /** The unit price for a quantity: the tier with the largest minimum at or below it, else the list price. */
 export function tierPrice(listPrice: number, tiers: readonly PriceTier[], units: number): number {

@@ -136,6 +136,22 @@ export const adminMessages = {
     previousPage: "Previous page",
     nextPage: "Next page",
     pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
+    /** The product form's volume prices (issue 33; the rules in src/shared/pricing.ts). */
+    tiers: {
+      legend: "Volume prices (optional)",
+      hint: (least: number) =>
+        `A lower unit price from a number of units on. Each tier starts at ${least} units or more (the smallest order), with more units and a lower price than the one before, all below the price.`,
+      none: "No volume prices: every unit costs the price.",
+      tier: (n: number) => `Volume price ${n}`,
+      min: "From units",
+      price: "Dollars each",
+      add: "Add a volume price",
+      remove: "Remove",
+      removeTier: (n: number) => `Remove volume price ${n}`,
+      full: (max: number) => `A product can have at most ${max} volume prices.`,
+      /** Under the price on a product's card. */
+      summary: (rows: string) => `Volume prices: ${rows}`,
+    },
     /** What POST and PATCH /api/products refuse (src/shared/catalog.ts). */
     nameRequired: "Product name is required",
     nameTooLong: (max: number) => `Product name must be at most ${max} characters`,

@@ -13,7 +13,7 @@ export const catalogCsvMessages = {
     lead: "Upload a CSV of products. You see what it would change before anything is saved.",
     file: "CSV file",
     fileHint:
-      "Columns: sku, name, category, price, quantity, description, threshold, and optionally image (a path of an image already uploaded).",
+      "Columns: sku, name, category, price, quantity, description, threshold, and optionally image (a path of an image already uploaded) and price_tiers (volume prices as units:price pairs, e.g. 50:22;100:19; empty for none, left out to keep them).",
     check: "Check the file",
     checking: "Checking the file…",
     apply: "Apply the import",
@@ -37,6 +37,8 @@ export const catalogCsvMessages = {
       nul: "The line holds a NUL character",
       tooLong: (max: number) => `The line is longer than ${max} characters`,
       thresholdInvalid: (max: number) => `Threshold must be empty or a whole number from 0 to ${max}`,
+      tiersFormat:
+        "Volume prices must be units:price pairs of whole numbers separated by semicolons (50:22;100:19), or empty for none",
     },
   },
   /** What the import route refuses as a whole. */

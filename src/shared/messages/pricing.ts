@@ -3,8 +3,22 @@ export const pricingMessages = {
   tiers: {
     title: "Volume prices",
     row: (min: number, price: string) => `${min}+ units: ${price} each`,
-    invalid:
-      "Volume prices need a quantity of at least 2 and a whole-dollar price, each tier for more units at a lower price than the one before and below the list price.",
+    /** The storefront's table: a row per tier, its units as a range up to the next tier. */
+    units: "Units",
+    each: "Price each",
+    unitsFrom: (min: string) => `${min}+`,
+    unitsRange: (from: string, to: string) => `${from}–${to}`,
+    invalid: "Volume prices are a list of tiers, each a number of units and a whole-dollar price.",
+    minInvalid: (least: number, most: number) =>
+      `A volume price starts at a whole number of units from ${least} (the smallest order) to ${most.toLocaleString("en-US")}.`,
+    priceInvalid: (most: number) =>
+      `A volume price is a whole number of dollars from 1 to ${most.toLocaleString("en-US")}.`,
+    notAscending: "Each volume price needs more units than the one before it.",
+    notCheaper: "Each volume price needs a lower price than the one before it.",
+    notBelowList: (price: string) => `A volume price must be below the product's price (${price}).`,
+    /** A new list price alone that the stored tiers do not fit below. */
+    priceNotAboveTiers: (highest: string) =>
+      `The price must stay above the product's volume prices (the highest is ${highest}): change them with it.`,
     tooMany: (max: number) => `A product can have at most ${max} volume prices.`,
     unitPrice: "Unit price",
   },

@@ -1,10 +1,12 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Product, ProductList } from "../../../shared/catalog.js";
 import { adminMessages } from "../../../shared/messages/admin.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
-import { products } from "../../db/schema/index.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
+import { MAX_PRICE_TIERS } from "../../../shared/pricing.js";
+import { activityLog, products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { fromShop } from "../../test/users.js";
 
@@ -57,7 +59,12 @@ describe("POST /api/products", () => {
     expect(res.statusCode).toBe(201);
     const created: Product = res.json();
     // Without a SKU given, the shop makes one (migration 0019's product_sku_seq).
-    expect(created).toEqual({ id: expect.any(String), ...valid, sku: expect.stringMatching(/^GH-\d{6,}$/) });
+    expect(created).toEqual({
+      id: expect.any(String),
+      ...valid,
+      sku: expect.stringMatching(/^GH-\d{6,}$/),
+      priceTiers: [],
+    });
     const shown = await ctx.app.inject({ url: `/api/products/${created.id}` });
     expect(shown.json()).toEqual(created);
     const found: ProductList = (
@@ -154,6 +161,7 @@ describe("PATCH /api/products/:id", () => {
       name: "Nimbus 75 Pro",
       image: "/media/products/pulse-60-compact-keyboard.svg",
       category: "mice",
+      priceTiers: [],
       archivedAt: null,
     });
   });
@@ -181,5 +189,141 @@ describe("PATCH /api/products/:id", () => {
     expect((await patchProduct(product.id, { quantity: 1 }, customer.cookie)).statusCode).toBe(403);
     expect((await patchProduct(product.id, { quantity: 1 }, "")).statusCode).toBe(401);
     expect((await ctx.app.inject({ url: `/api/products/${product.id}` })).json().quantity).toBe(5);
+  });
+});
+
+describe("volume prices (priceTiers)", () => {
+  const t = pricingMessages.tiers;
+  const TIERS = [
+    { min: 10, price: 119 },
+    { min: 50, price: 109 },
+    { min: 100, price: 99 },
+  ];
+  const storedTiers = async (id: string) =>
+    (await ctx.database.db.select().from(products).where(eq(products.id, id)))[0]?.priceTiers;
+  const logged = (id: string, action: typeof activityLog.$inferSelect.action) =>
+    ctx.database.db
+      .select({ changes: activityLog.changes })
+      .from(activityLog)
+      .where(and(eq(activityLog.targetId, id), eq(activityLog.action, action)));
+
+  it("are added with a product, answered on every read, and logged with it", async () => {
+    const res = await addProduct({ ...valid, priceTiers: TIERS });
+    expect(res.statusCode).toBe(201);
+    const created: Product = res.json();
+    expect(created.priceTiers).toEqual(TIERS);
+    expect((await ctx.app.inject({ url: `/api/products/${created.id}` })).json().priceTiers).toEqual(TIERS);
+    expect(await storedTiers(created.id)).toEqual(TIERS);
+    const [entry] = await logged(created.id, "product.created");
+    expect(entry?.changes).toMatchObject({ priceTiers: [null, TIERS] });
+  });
+
+  it.each([
+    ["below the smallest order", [{ min: 9, price: 100 }], "priceTiers.0.min", t.minInvalid(10, 1_000_000)],
+    ["a fraction of a unit", [{ min: 10.5, price: 100 }], "priceTiers.0.min", t.minInvalid(10, 1_000_000)],
+    ["a price in cents", [{ min: 10, price: 99.5 }], "priceTiers.0.price", t.priceInvalid(100_000)],
+    ["a price of nothing", [{ min: 10, price: 0 }], "priceTiers.0.price", t.priceInvalid(100_000)],
+    [
+      "fewer units than the tier before",
+      [
+        { min: 50, price: 100 },
+        { min: 20, price: 90 },
+      ],
+      "priceTiers.1.min",
+      t.notAscending,
+    ],
+    [
+      "the same units as the tier before",
+      [
+        { min: 50, price: 100 },
+        { min: 50, price: 90 },
+      ],
+      "priceTiers.1.min",
+      t.notAscending,
+    ],
+    [
+      "a price not below the tier before",
+      [
+        { min: 50, price: 100 },
+        { min: 100, price: 100 },
+      ],
+      "priceTiers.1.price",
+      t.notCheaper,
+    ],
+    ["the list price itself", [{ min: 50, price: 129 }], "priceTiers.0.price", t.notBelowList("$129")],
+    ["above the list price", [{ min: 50, price: 130 }], "priceTiers.0.price", t.notBelowList("$129")],
+    [
+      "too many",
+      Array.from({ length: MAX_PRICE_TIERS + 1 }, (_, i) => ({ min: 10 + i, price: 120 - i })),
+      "priceTiers",
+      t.tooMany(MAX_PRICE_TIERS),
+    ],
+    ["not a list", "50:22", "priceTiers", t.invalid],
+  ])("are refused when %s: 400 at the tier, nothing stored", async (_case, priceTiers, path, message) => {
+    const before = await productCount();
+    const res = await addProduct({ ...valid, priceTiers });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toContainEqual({ path, message });
+    expect(await productCount()).toBe(before);
+  });
+
+  it("are changed, and removed, by a PATCH, each change logged", async () => {
+    const product: Product = (await addProduct(valid)).json();
+    const res = await patchProduct(product.id, { priceTiers: TIERS });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ...product, priceTiers: TIERS, archivedAt: null });
+    expect((await ctx.app.inject({ url: `/api/products/${product.id}` })).json().priceTiers).toEqual(TIERS);
+    expect((await logged(product.id, "product.updated"))[0]?.changes).toEqual({ priceTiers: [[], TIERS] });
+
+    const cleared = await patchProduct(product.id, { priceTiers: [] });
+    expect(cleared.json().priceTiers).toEqual([]);
+    expect(await storedTiers(product.id)).toEqual([]);
+  });
+
+  it("must stay below the price as stored: new tiers alone at or above it are refused", async () => {
+    const product: Product = (await addProduct({ ...valid, price: 25 })).json();
+    const res = await patchProduct(product.id, {
+      priceTiers: [
+        { min: 50, price: 22 },
+        { min: 100, price: 19 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const above = await patchProduct(product.id, { priceTiers: [{ min: 20, price: 25 }] });
+    expect(above.statusCode).toBe(400);
+    expect(above.json()).toMatchObject({
+      detail: t.notBelowList("$25"),
+      errors: [{ path: "priceTiers.0.price", message: t.notBelowList("$25") }],
+    });
+    expect(await storedTiers(product.id)).toEqual([
+      { min: 50, price: 22 },
+      { min: 100, price: 19 },
+    ]);
+  });
+
+  it("hold a new price alone: one at or below the highest tier is refused; with new tiers it is not", async () => {
+    const product: Product = (
+      await addProduct({ ...valid, price: 25, priceTiers: [{ min: 50, price: 22 }] })
+    ).json();
+    for (const price of [22, 20]) {
+      const res = await patchProduct(product.id, { price });
+      expect(res.statusCode, String(price)).toBe(400);
+      expect(res.json().errors).toEqual([{ path: "price", message: t.priceNotAboveTiers("$22") }]);
+    }
+    expect((await patchProduct(product.id, { price: 23 })).statusCode).toBe(200);
+    // Lower both at once: checked against each other, not against what is stored.
+    const both = await patchProduct(product.id, { price: 20, priceTiers: [{ min: 50, price: 18 }] });
+    expect(both.statusCode).toBe(200);
+    expect(both.json()).toMatchObject({ price: 20, priceTiers: [{ min: 50, price: 18 }] });
+    const bad = await patchProduct(product.id, { price: 18, priceTiers: [{ min: 50, price: 18 }] });
+    expect(bad.json().errors).toContainEqual({ path: "priceTiers.0.price", message: t.notBelowList("$18") });
+    const [row] = await ctx.database.db.select().from(products).where(eq(products.id, product.id));
+    expect(row).toMatchObject({ price: 20, priceTiers: [{ min: 50, price: 18 }] });
+  });
+
+  it("are the admin's: a customer's PATCH of them is refused", async () => {
+    const product: Product = (await addProduct(valid)).json();
+    expect((await patchProduct(product.id, { priceTiers: TIERS }, customer.cookie)).statusCode).toBe(403);
+    expect(await storedTiers(product.id)).toEqual([]);
   });
 });

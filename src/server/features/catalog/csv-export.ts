@@ -27,6 +27,9 @@ const LINE = csvLine([
   // Empty for the shop's default, as the import reads it.
   quote(sql`${products.lowStockThreshold}::text`),
   cell(sql`${products.image}`),
+  // Volume prices as the import reads them: "50:22;100:19", empty for none.
+  quote(sql`(select string_agg((t ->> 'min') || ':' || (t ->> 'price'), ';' order by (t ->> 'min')::int)
+    from jsonb_array_elements(${products.priceTiers}) as t)`),
 ]);
 
 type Row = [line: string, sku: string];

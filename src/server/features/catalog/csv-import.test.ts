@@ -3,6 +3,7 @@ import { eq, inArray, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { IMPORT_MAX_REPORTED } from "../../../shared/catalog-csv.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { activityLog, images, products, stockMovements } from "../../db/schema/index.js";
 import { readCsv } from "../../lib/csv-reader.js";
 import { setUpTestApp } from "../../test/app.js";
@@ -269,7 +270,8 @@ describe("GET /api/products/export.csv", () => {
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(
       res.body.startsWith(
-        `\uFEFF${HEADER.split(",")
+        `\uFEFF${`${HEADER},price_tiers`
+          .split(",")
           .map((c) => `"${c}"`)
           .join(",")}\r\n`,
       ),
@@ -292,5 +294,107 @@ describe("GET /api/products/export.csv", () => {
     const back = res.body.replace("'=HYPERLINK(1)", "=HYPERLINK(1)");
     const report = (await importCsv(back)).json();
     expect(report).toMatchObject({ created: 0, changed: 0, bad: 0 });
+  });
+});
+
+describe("volume prices by CSV (the price_tiers column)", () => {
+  const t = pricingMessages.tiers;
+  const TIERED = `${HEADER},price_tiers`;
+  const tiered = (sku: string, price: number, tiers: string, quantity = 40) =>
+    `${line(sku, quantity, price)},${tiers}`;
+  const tiersOf = async (sku: string) => (await bySku([sku]))[0]?.priceTiers;
+
+  it("reads units:price pairs, refuses each bad line as the product form would, naming its line", async () => {
+    const csv = [
+      TIERED,
+      tiered("TIERS-1", 25, "10:24; 50 : 22;100:19;"),
+      tiered("TIERS-2", 25, "50-22"),
+      tiered("TIERS-3", 25, "5:20"),
+      tiered("TIERS-4", 25, "50:22;100:22"),
+      tiered("TIERS-5", 25, "100:19;50:22"),
+      tiered("TIERS-6", 25, "50:25"),
+      tiered("TIERS-7", 25, "50:22.5"),
+      tiered("TIERS-8", 25, ""),
+    ].join("\n");
+    const report = (await importCsv(csv, true)).json();
+    expect(report).toMatchObject({ applied: true, created: 2, bad: 6 });
+    expect(report.errors).toEqual([
+      { line: 3, reason: `price_tiers: ${m.tiersFormat}` },
+      { line: 4, reason: `price_tiers: ${t.minInvalid(10, 1_000_000)}` },
+      { line: 5, reason: `price_tiers: ${t.notCheaper}` },
+      { line: 6, reason: `price_tiers: ${t.notAscending}` },
+      { line: 7, reason: `price_tiers: ${t.notBelowList("$25")}` },
+      { line: 8, reason: `price_tiers: ${m.tiersFormat}` },
+    ]);
+    expect(await tiersOf("TIERS-1")).toEqual([
+      { min: 10, price: 24 },
+      { min: 50, price: 22 },
+      { min: 100, price: 19 },
+    ]);
+    expect(await tiersOf("TIERS-8")).toEqual([]);
+    expect(await bySku(["TIERS-2", "TIERS-6"])).toEqual([]);
+  });
+
+  it("changes, clears, or (the column left out, as in older files) keeps a product's tiers", async () => {
+    const sku = "TIERS-KEEP";
+    expect((await importCsv([TIERED, tiered(sku, 25, "50:22")].join("\n"), true)).json()).toMatchObject({
+      created: 1,
+    });
+    // The same tiers again: nothing to do; new ones: a change.
+    expect((await importCsv([TIERED, tiered(sku, 25, "50:22")].join("\n"), true)).json()).toMatchObject({
+      unchanged: 1,
+    });
+    expect((await importCsv([TIERED, tiered(sku, 25, "50:21;90:20")].join("\n"), true)).json()).toMatchObject(
+      {
+        changed: 1,
+      },
+    );
+    expect(await tiersOf(sku)).toEqual([
+      { min: 50, price: 21 },
+      { min: 90, price: 20 },
+    ]);
+
+    // An older file without the column: left alone, or restocked with the tiers kept.
+    expect((await importCsv([HEADER, line(sku, 40, 25)].join("\n"), true)).json()).toMatchObject({
+      unchanged: 1,
+    });
+    expect((await importCsv([HEADER, line(sku, 70, 24)].join("\n"), true)).json()).toMatchObject({
+      changed: 1,
+    });
+    const [restocked] = await bySku([sku]);
+    expect(restocked).toMatchObject({
+      quantity: 70,
+      price: 24,
+      priceTiers: [
+        { min: 50, price: 21 },
+        { min: 90, price: 20 },
+      ],
+    });
+
+    // ...but not to a price the kept tiers are not below: that line is bad, and nothing changes.
+    const under = (await importCsv([HEADER, line(sku, 70, 21)].join("\n"), true)).json();
+    expect(under).toMatchObject({ changed: 0, bad: 1 });
+    expect(under.errors).toEqual([{ line: 2, reason: `price: ${t.priceNotAboveTiers("$21")}` }]);
+    expect((await bySku([sku]))[0]?.price).toBe(24);
+
+    // An empty cell clears them.
+    expect((await importCsv([TIERED, tiered(sku, 21, "", 70)].join("\n"), true)).json()).toMatchObject({
+      changed: 1,
+    });
+    expect(await bySku([sku])).toMatchObject([{ price: 21, priceTiers: [] }]);
+  });
+
+  it("exports them in the same form, empty for none, and the export imports back unchanged", async () => {
+    await importCsv(
+      [TIERED, tiered("TIERS-OUT-1", 30, "20:28;200:25"), tiered("TIERS-OUT-2", 30, "")].join("\n"),
+      true,
+    );
+    const res = await ctx.app.inject({ url: "/api/products/export.csv", headers: { cookie: admin.cookie } });
+    const lines = res.body.split("\r\n");
+    expect(lines.find((l) => l.startsWith('"TIERS-OUT-1"'))).toMatch(/,"20:28;200:25"$/);
+    expect(lines.find((l) => l.startsWith('"TIERS-OUT-2"'))).toMatch(/,""$/);
+    // The other journeys' formula-like name read back as itself, as above.
+    const report = (await importCsv(res.body.replace("'=HYPERLINK(1)", "=HYPERLINK(1)"))).json();
+    expect(report).toMatchObject({ changed: 0, bad: 0 });
   });
 });

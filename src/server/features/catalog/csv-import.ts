@@ -11,8 +11,11 @@ import {
   type ImportReport,
 } from "../../../shared/catalog-csv.js";
 import { PRODUCT_QUANTITY_MAX } from "../../../shared/constants.js";
+import { formatPrice } from "../../../shared/format.js";
 import { adminMessages } from "../../../shared/messages/admin.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
+import { type PriceTier, priceTiersSchema, tiersBelowPrice } from "../../../shared/pricing.js";
 import { UPLOADED_IMAGE_PATTERN } from "../../../shared/uploads.js";
 import type { Db, Tx } from "../../db/client.js";
 import { images, products } from "../../db/schema/index.js";
@@ -42,6 +45,9 @@ export const IMPORT_BATCH = 500;
 const m = catalogCsvMessages.import.badLines;
 const p = adminMessages.products;
 
+/** One volume price of the price_tiers cell: units, a colon, whole dollars ("50:22"). */
+const TIER_PAIR = /^(\d{1,9}) *: *(\d{1,9})$/;
+
 /** Whole numbers as a spreadsheet writes them: "12", never "12.0" or "1e3". */
 const wholeNumber = (message: string) =>
   z
@@ -50,31 +56,59 @@ const wholeNumber = (message: string) =>
     .regex(/^\d{1,9}$/, message)
     .transform(Number);
 
-const rowSchema = z.object({
-  sku: skuSchema,
-  name: productInputSchema.shape.name,
-  category: productInputSchema.shape.category,
-  price: wholeNumber(p.priceInvalid(1)).pipe(productInputSchema.shape.price),
-  quantity: wholeNumber(p.quantityInvalid).pipe(productInputSchema.shape.quantity),
-  description: productInputSchema.shape.description,
-  threshold: z
-    .string()
-    .trim()
-    .transform((v, ctx) => {
-      if (v === "") return null;
-      const n = /^\d{1,9}$/.test(v) ? Number(v) : Number.NaN;
-      if (!(n <= PRODUCT_QUANTITY_MAX)) {
-        ctx.addIssue({ code: "custom", message: m.thresholdInvalid(PRODUCT_QUANTITY_MAX) });
-        return z.NEVER;
-      }
-      return n;
-    }),
-  image: z
-    .string()
-    .trim()
-    .refine((v) => v === "" || UPLOADED_IMAGE_PATTERN.test(v) || SHOP_MEDIA_PATTERN.test(v), p.imageInvalid)
-    .transform((v) => v || null),
-});
+const rowSchema = z
+  .object({
+    sku: skuSchema,
+    name: productInputSchema.shape.name,
+    category: productInputSchema.shape.category,
+    price: wholeNumber(p.priceInvalid(1)).pipe(productInputSchema.shape.price),
+    quantity: wholeNumber(p.quantityInvalid).pipe(productInputSchema.shape.quantity),
+    description: productInputSchema.shape.description,
+    threshold: z
+      .string()
+      .trim()
+      .transform((v, ctx) => {
+        if (v === "") return null;
+        const n = /^\d{1,9}$/.test(v) ? Number(v) : Number.NaN;
+        if (!(n <= PRODUCT_QUANTITY_MAX)) {
+          ctx.addIssue({ code: "custom", message: m.thresholdInvalid(PRODUCT_QUANTITY_MAX) });
+          return z.NEVER;
+        }
+        return n;
+      }),
+    image: z
+      .string()
+      .trim()
+      .refine((v) => v === "" || UPLOADED_IMAGE_PATTERN.test(v) || SHOP_MEDIA_PATTERN.test(v), p.imageInvalid)
+      .transform((v) => v || null),
+    /** "50:22;100:19"; empty: none; the column left out (undefined): the product's stay as they are. */
+    price_tiers: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return null;
+        const text = v.trim();
+        if (text === "") return [];
+        // A spreadsheet's stray semicolon (a trailing one) is no tier.
+        const pairs = text.split(";").filter((pair) => pair.trim() !== "");
+        const tiers = pairs.map((pair) => TIER_PAIR.exec(pair.trim()));
+        if (tiers.some((t) => !t)) {
+          ctx.addIssue({ code: "custom", message: m.tiersFormat });
+          return z.NEVER;
+        }
+        return tiers.map((t) => ({ min: Number(t?.[1]), price: Number(t?.[2]) }));
+      })
+      .pipe(priceTiersSchema.nullable()),
+  })
+  // As the product form checks them: every volume price below the line's price.
+  .superRefine((row, ctx) => {
+    if (row.price_tiers && !tiersBelowPrice(row.price_tiers, row.price))
+      ctx.addIssue({
+        code: "custom",
+        path: ["price_tiers"],
+        message: pricingMessages.tiers.notBelowList(formatPrice(row.price)),
+      });
+  });
 type Row = z.output<typeof rowSchema> & { line: number };
 
 type Existing = {
@@ -86,7 +120,11 @@ type Existing = {
   description: string;
   image: string;
   threshold: number | null;
+  price_tiers: PriceTier[];
 };
+
+const sameTiers = (a: readonly PriceTier[], b: readonly PriceTier[]) =>
+  a.length === b.length && a.every((t, i) => t.min === b[i]?.min && t.price === b[i]?.price);
 
 function sameAs(row: Row, product: Existing): boolean {
   return (
@@ -96,8 +134,20 @@ function sameAs(row: Row, product: Existing): boolean {
     product.quantity === row.quantity &&
     product.description === row.description &&
     (row.image === null || product.image === row.image) &&
-    product.threshold === row.threshold
+    product.threshold === row.threshold &&
+    (row.price_tiers === null || sameTiers(product.price_tiers, row.price_tiers))
   );
+}
+
+/**
+ * Why a line's price does not fit its product's volume prices as stored, when the line leaves them
+ * as they are (no price_tiers column): a price at or below one of them; undefined when it fits.
+ */
+function priceBelowStoredTiers(row: Row, product: Existing | undefined): string | undefined {
+  if (row.price_tiers !== null || !product || tiersBelowPrice(product.price_tiers, row.price))
+    return undefined;
+  const highest = Math.max(...product.price_tiers.map((t) => t.price));
+  return `price: ${pricingMessages.tiers.priceNotAboveTiers(formatPrice(highest))}`;
 }
 
 class Report {
@@ -216,7 +266,7 @@ async function handleBatch(
     const lock = options.apply ? sql`for update` : sql``;
     const found = await tx.execute<Existing>(sql`
       select sku, name, category::text as category, price, quantity, description, image,
-        low_stock_threshold as threshold
+        low_stock_threshold as threshold, price_tiers
       from ${products} where sku in ${skus} ${lock}`);
     const existing = new Map(found.rows.map((row) => [row.sku, row]));
     // Uploaded images a line names must be in the shop (they may have been swept since).
@@ -235,6 +285,11 @@ async function handleBatch(
         continue;
       }
       const product = existing.get(row.sku);
+      const unfit = priceBelowStoredTiers(row, product);
+      if (unfit) {
+        report.badLine(row.line, unfit);
+        continue;
+      }
       if (!product) {
         if (!row.image) {
           report.badLine(row.line, m.noImage);
@@ -245,7 +300,8 @@ async function handleBatch(
       } else if (sameAs(row, product)) report.unchanged++;
       else {
         report.changed++;
-        writes.push(row);
+        // Without the column, the tiers as stored (read under this transaction's lock).
+        writes.push({ ...row, price_tiers: row.price_tiers ?? product.price_tiers });
       }
     }
     if (!writer || writes.length === 0) return;
@@ -259,17 +315,18 @@ async function handleBatch(
     const values = sql.join(
       writes.map(
         (r) =>
-          sql`(${r.sku}::text, ${r.name}::text, ${r.category}::category, ${r.price}::int, ${r.quantity}::int, ${r.description}::text, ${r.image}::text, ${r.threshold}::int)`,
+          sql`(${r.sku}::text, ${r.name}::text, ${r.category}::category, ${r.price}::int, ${r.quantity}::int, ${r.description}::text, ${r.image}::text, ${r.threshold}::int, ${JSON.stringify(r.price_tiers ?? [])}::jsonb)`,
       ),
       sql`, `,
     );
     await writer.execute(sql`
-      insert into ${products} as p (sku, name, category, price, quantity, description, image, low_stock_threshold)
-      select v.sku, v.name, v.category, v.price, v.quantity, v.description, coalesce(v.image, ''), v.threshold
-      from (values ${values}) as v (sku, name, category, price, quantity, description, image, threshold)
+      insert into ${products} as p (sku, name, category, price, quantity, description, image, low_stock_threshold, price_tiers)
+      select v.sku, v.name, v.category, v.price, v.quantity, v.description, coalesce(v.image, ''), v.threshold, v.price_tiers
+      from (values ${values}) as v (sku, name, category, price, quantity, description, image, threshold, price_tiers)
       on conflict (sku) do update set
         name = excluded.name, category = excluded.category, price = excluded.price,
         quantity = excluded.quantity, description = excluded.description,
+        price_tiers = excluded.price_tiers,
         image = case when excluded.image = '' then p.image else excluded.image end,
         -- Empty: the shop's default (LOW_STOCK_THRESHOLD). archived_at is not set: an archived
         -- product updated by its SKU stays archived (restoring it is the admin's own act).

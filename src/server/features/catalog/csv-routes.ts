@@ -53,7 +53,7 @@ export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "Import products from CSV: a dry run, or applied with ?apply=true (admin)",
-        description: `Body: text/csv with a header naming the columns sku, name, category, price, quantity, description, threshold and optionally image; at most ${IMPORT_MAX_LINES.toLocaleString("en-US")} lines and ${IMPORT_MAX_MEGABYTES} MB. Creates or updates by SKU; a line whose product already reads so is left alone, so applying twice changes nothing more. Bad lines are left out and reported with their line numbers.`,
+        description: `Body: text/csv with a header naming the columns sku, name, category, price, quantity, description, threshold, and optionally image and price_tiers (volume prices, "50:22;100:19"; left out, they stay as they are); at most ${IMPORT_MAX_LINES.toLocaleString("en-US")} lines and ${IMPORT_MAX_MEGABYTES} MB. Creates or updates by SKU; a line whose product already reads so is left alone, so applying twice changes nothing more. Bad lines are left out and reported with their line numbers.`,
         querystring: importQuerySchema,
         response: { 200: importReportSchema, ...problemResponses(400, 401, 403, 413, 415) },
       },

@@ -271,8 +271,10 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       onRequest: app.requireAdmin,
       schema: {
         tags,
-        summary: "Change a product's price, stock, description, name, image or category (admin)",
-        description: "An archived product can be changed too; it stays archived.",
+        summary:
+          "Change a product's price, stock, description, name, image, category or volume prices (admin)",
+        description:
+          "An archived product can be changed too; it stays archived. A new price or new volume prices are checked against the other as stored: every tier below the price, or 400.",
         params: productIdParamsSchema,
         body: productPatchSchema,
         response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404, 409) },

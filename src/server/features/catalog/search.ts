@@ -304,9 +304,13 @@ class SearchReader {
         : sql`where ${onSale}`;
       const order = sql.join(orderBy, sql`, `);
       // The first rows in page order, under the table's own name, so `where` reads them. Raw SQL:
-      // drizzle refuses columns of a table that is not part of the query.
+      // drizzle refuses columns of a table that is not part of the query. Each column under its
+      // field's name (price_tiers as priceTiers), as drizzle's own reads answer them.
       const walked = await this.tx.execute<Product>(sql`
-        select ${sql.join(Object.values(productColumns), sql`, `)}
+        select ${sql.join(
+          Object.entries(productColumns).map(([field, column]) => sql`${column} as ${sql.identifier(field)}`),
+          sql`, `,
+        )}
         from (select * from ${products} ${inCategory} order by ${order} limit ${WALK_LIMIT}) as ${products}
         where ${where} order by ${order} limit ${limit} offset ${offset}`);
       if (walked.rows.length === limit) return walked.rows;

@@ -11,12 +11,15 @@ import type {
   productInputSchema,
 } from "../../../shared/catalog.js";
 import { SEARCH_COUNT_LIMIT } from "../../../shared/constants.js";
+import { formatPrice } from "../../../shared/format.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
+import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
+import { type PriceTier, tiersAbovePrice, tiersBelowPrice } from "../../../shared/pricing.js";
 import type { Db } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
-import { conflict } from "../../lib/problem.js";
+import { badRequest, conflict, fieldErrors } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
 import { type Actor, changesOf, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "./changes.js";
@@ -195,10 +198,14 @@ export async function updateProduct(
   return db.transaction(async (tx) => {
     if (patch.quantity !== undefined)
       await stockCause(tx, { reason: "adjustment", adminId, note: stockMessages.formNote });
-    // The fields as they were, for the activity log; locked as the update would lock them.
-    const [before] = actor
-      ? await tx.select().from(products).where(eq(products.id, id)).for("no key update")
-      : [];
+    // The fields as they were, for the activity log and to check a new price or new tiers against
+    // the other as stored; locked as the update would lock them, so no change slips in between.
+    const repriced = patch.price !== undefined || patch.priceTiers !== undefined;
+    const [before] =
+      actor || repriced
+        ? await tx.select().from(products).where(eq(products.id, id)).for("no key update")
+        : [];
+    if (before && repriced) refuseTiersAbovePrice(patch, before);
     const [row] = await tx
       .update(products)
       .set({ ...patch, updatedAt: new Date() })
@@ -218,6 +225,29 @@ export async function updateProduct(
     const { notified: _notified, ...product } = row;
     return toAdminProduct(product);
   });
+}
+
+/**
+ * Refuses (400) a change that would leave a volume price at or above the list price: new tiers
+ * against the new or stored price (the issue at each such tier), or a new price alone against the
+ * stored tiers (the issue at the price). The booking prices by the stored tiers (tier_price), so a
+ * tier at or above the list price would charge more for more units.
+ */
+function refuseTiersAbovePrice(
+  patch: ProductPatch,
+  stored: { price: number; priceTiers: PriceTier[] },
+): void {
+  const price = patch.price ?? stored.price;
+  if (patch.priceTiers) {
+    const issues = tiersAbovePrice(patch.priceTiers, price);
+    const first = issues[0];
+    if (first) throw badRequest(first.message, fieldErrors(issues));
+    return;
+  }
+  if (tiersBelowPrice(stored.priceTiers, price)) return;
+  const highest = formatPrice(Math.max(...stored.priceTiers.map((t) => t.price)));
+  const message = pricingMessages.tiers.priceNotAboveTiers(highest);
+  throw badRequest(message, [{ path: "price", message }]);
 }
 
 /**

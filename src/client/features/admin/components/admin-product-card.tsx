@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import type { AdminProduct } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -19,6 +20,7 @@ import { useArchiveProduct } from "../api/archive-product.js";
 import { useDeleteProduct } from "../api/delete-product.js";
 import { adminProductQueryOptions } from "../api/get-admin-products.js";
 import { useUpdateProduct } from "../api/update-product.js";
+import { PriceTiersField } from "./price-tiers-field.js";
 import {
   CategoryField,
   DescriptionField,
@@ -32,6 +34,7 @@ import {
 } from "./product-fields.js";
 
 const text = adminMessages.products;
+const tierRow = pricingMessages.tiers.row;
 
 function editFields(product: AdminProduct): ProductFormInput {
   return {
@@ -41,6 +44,7 @@ function editFields(product: AdminProduct): ProductFormInput {
     price: product.price,
     quantity: product.quantity,
     description: product.description,
+    priceTiers: product.priceTiers,
   };
 }
 
@@ -58,7 +62,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
   const current = useQuery({ ...adminProductQueryOptions(product.id), refetchOnMount: "always" });
   const latest = current.isFetchedAfterMount && current.data ? current.data : product;
   const form = useSchemaForm(productFormSchema, { defaultValues: editFields(product) });
-  const { register, handleSubmit, setError, setFocus, formState } = form;
+  const { register, handleSubmit, setError, setFocus, formState, control } = form;
   const { errors } = formState;
   useLoadedValues(form, editFields(latest));
 
@@ -102,6 +106,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
         <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
       </div>
       {/* Issue 31, item 3: the product's low-stock threshold field goes here (migration 0018). */}
+      <PriceTiersField control={control} register={register} errors={errors} />
       <DescriptionField error={errors.description?.message} {...register("description")} />
       <ImageField label={text.newImage} hint={text.newImageHint} disabled={busy} {...image.field} />
       {errors.root?.server ? (
@@ -242,6 +247,13 @@ export function AdminProductCard({ product }: { product: AdminProduct }) {
             {text.stock(formatCount(product.quantity))}
           </p>
         </div>
+        {product.priceTiers.length > 0 ? (
+          <p className="text-sm text-base-content/80">
+            {text.tiers.summary(
+              product.priceTiers.map((t) => tierRow(t.min, formatPrice(t.price))).join(" · "),
+            )}
+          </p>
+        ) : null}
         <p className="line-clamp-3 text-sm text-base-content/80">{product.description}</p>
         {editing ? (
           <EditProductForm

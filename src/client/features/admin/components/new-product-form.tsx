@@ -7,6 +7,7 @@ import { PendingButton } from "../../../components/pending-button.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
+import { PriceTiersField } from "./price-tiers-field.js";
 import {
   CategoryField,
   DescriptionField,
@@ -27,7 +28,9 @@ const text = adminMessages.products;
 export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
   const image = useImageUpload();
-  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(productFormSchema);
+  const { register, handleSubmit, setError, reset, formState, control } = useSchemaForm(productFormSchema, {
+    defaultValues: { priceTiers: [] },
+  });
   const { errors } = formState;
 
   const onSubmit = handleSubmit(
@@ -85,6 +88,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
         <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
         <CategoryField error={errors.category?.message} defaultValue="" {...register("category")} />
       </div>
+      <PriceTiersField control={control} register={register} errors={errors} />
       <DescriptionField error={errors.description?.message} {...register("description")} />
     </FormCard>
   );

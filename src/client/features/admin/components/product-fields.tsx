@@ -1,10 +1,11 @@
 import type { Path, UseFormRegisterReturn, UseFormSetError } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { productInputSchema } from "../../../../shared/catalog.js";
+import { productFieldsSchema } from "../../../../shared/catalog.js";
 import { CATEGORIES, CATEGORY_LABELS } from "../../../../shared/constants.js";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
+import { checkTiersBelowPrice, MAX_PRICE_TIERS } from "../../../../shared/pricing.js";
 import { SelectField } from "../../../components/select-field.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
@@ -17,8 +18,11 @@ const text = adminMessages.products;
 // The fields Add Product and a product card's Edit share, so both offer the bounds of the server's
 // product schema (a whole price of at least 1, a whole stock of 0 or more).
 
-/** Every field of a product; the image is a file until it is uploaded, then its URL joins them. */
-export const productFormSchema = productInputSchema.omit({ image: true });
+/**
+ * Every field of a product; the image is a file until it is uploaded, then its URL joins them. The
+ * volume prices are checked against the price as the server checks them.
+ */
+export const productFormSchema = productFieldsSchema.omit({ image: true }).superRefine(checkTiersBelowPrice);
 export type ProductFormInput = z.input<typeof productFormSchema>;
 const FIELDS: readonly Path<ProductFormInput>[] = [
   "name",
@@ -27,6 +31,12 @@ const FIELDS: readonly Path<ProductFormInput>[] = [
   "price",
   "quantity",
   "description",
+  "priceTiers",
+  // The server names a tier's field by its place: "priceTiers.1.price".
+  ...Array.from(
+    { length: MAX_PRICE_TIERS },
+    (_, i) => [`priceTiers.${i}.min`, `priceTiers.${i}.price`] as const,
+  ).flat(),
 ];
 
 /**

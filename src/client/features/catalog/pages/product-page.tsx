@@ -4,6 +4,7 @@ import type { Product } from "../../../../shared/catalog.js";
 import { CATEGORY_LABELS, MIN_ORDER_QUANTITY } from "../../../../shared/constants.js";
 import { catalogMessages } from "../../../../shared/messages/catalog.js";
 import { commonMessages } from "../../../../shared/messages/common.js";
+import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { problemCodes } from "../../../../shared/problem-codes.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
@@ -32,6 +33,44 @@ function Gone({ title, lead }: { title: string; lead: string }) {
         {text.backToProducts}
       </Link>
     </div>
+  );
+}
+
+/**
+ * A product's volume prices (docs/product.md, "Prices"): a row per range of units, from the
+ * smallest order at the list price (when the first tier starts above it) to the last tier's "N+".
+ */
+function VolumePrices({ price, tiers }: { price: number; tiers: Product["priceTiers"] }) {
+  const t = pricingMessages.tiers;
+  const rows = (
+    tiers[0] && tiers[0].min > MIN_ORDER_QUANTITY ? [{ min: MIN_ORDER_QUANTITY, price }] : []
+  ).concat(tiers);
+  return (
+    <table className="table table-sm mt-4 w-auto">
+      <caption className="text-left text-sm font-semibold">{t.title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t.units}</th>
+          <th scope="col" className="text-right">
+            {t.each}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => {
+          const next = rows[i + 1];
+          const from = formatCount(row.min);
+          return (
+            <tr key={row.min}>
+              <th scope="row" className="font-normal">
+                {next ? t.unitsRange(from, formatCount(next.min - 1)) : t.unitsFrom(from)}
+              </th>
+              <td className="text-right font-semibold tabular-nums">{formatPrice(row.price)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
 
@@ -102,6 +141,7 @@ export function ProductPage({ renderAction }: Props) {
             <span className="text-4xl font-bold">{formatPrice(item.price)}</span>
             <span className="text-base-content/75">{text.unitPrice}</span>
           </p>
+          {item.priceTiers.length > 0 ? <VolumePrices price={item.price} tiers={item.priceTiers} /> : null}
           <ul className="mt-4 flex flex-wrap gap-2">
             <li className="badge badge-lg badge-soft badge-success">
               {text.available(formatCount(item.quantity))}
