@@ -20,6 +20,7 @@ import { adminRoutes } from "./features/admin/routes.js";
 import catalogCache from "./features/catalog/cache-plugin.js";
 import { catalogCsvRoutes } from "./features/catalog/csv-routes.js";
 import { type CatalogRoutesOptions, catalogRoutes, productsPagePreload } from "./features/catalog/routes.js";
+import { discountRoutes } from "./features/discounts/routes.js";
 import { healthRoutes } from "./features/health/routes.js";
 import { creditNotePdf, invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
@@ -221,6 +222,7 @@ export async function buildApp(
   await app.register(userRoutes);
   await app.register(adminRoutes);
   await app.register(activityRoutes);
+  await app.register(discountRoutes);
   // The stock ledger's admin routes; the shop's low-stock default written for the triggers.
   await app.register(stockSettings);
   await app.register(stockRoutes);

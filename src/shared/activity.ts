@@ -29,11 +29,21 @@ export const ACTIVITY_ACTIONS = [
   "review.hidden",
   "review.restored",
   "backup.run",
+  "discount_code.created",
+  "discount_code.ended",
+  "settings.tax_changed",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 /** What an entry names: the page an admin follows from it. */
-export const ACTIVITY_TARGET_TYPES = ["user", "order", "product", "review", "backup"] as const;
+export const ACTIVITY_TARGET_TYPES = [
+  "user",
+  "order",
+  "product",
+  "review",
+  "backup",
+  "discount_code",
+] as const;
 export type ActivityTargetType = (typeof ACTIVITY_TARGET_TYPES)[number];
 
 /** The fields an action changed: each field's value before and after. */

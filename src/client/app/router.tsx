@@ -30,6 +30,9 @@ const adminPages = {
   stock: () => import("../features/stock/pages/stock-page.js"),
   activity: () => import("../features/activity/pages/activity-page.js"),
   reviewModeration: () => import("../features/reviews/pages/review-moderation-page.js"),
+  discountCodes: () => import("../features/discounts/pages/discount-codes-page.js"),
+  discountCode: () => import("../features/discounts/pages/discount-code-page.js"),
+  taxSettings: () => import("../features/discounts/pages/tax-settings-page.js"),
 };
 const orderPages = {
   myOrders: () => import("../features/orders/pages/my-orders-page.js"),
@@ -156,6 +159,18 @@ export const routes: RouteObject[] = [
           {
             path: paths.dashboard.activity,
             lazy: async () => ({ Component: (await adminPages.activity()).ActivityPage }),
+          },
+          {
+            path: paths.dashboard.discountCodes,
+            lazy: async () => ({ Component: (await adminPages.discountCodes()).DiscountCodesPage }),
+          },
+          {
+            path: "/dashboard/discountCodes/:id",
+            lazy: async () => ({ Component: (await adminPages.discountCode()).DiscountCodePage }),
+          },
+          {
+            path: paths.dashboard.taxSettings,
+            lazy: async () => ({ Component: (await adminPages.taxSettings()).TaxSettingsPage }),
           },
         ],
       },

@@ -32,11 +32,20 @@ export const paths = {
     reviewModeration: "/dashboard/reviewModeration",
     /** A product's stock, adjustments, low-stock threshold and history (admin). */
     stock: (id: string) => `/dashboard/stock/${encodeURIComponent(id)}`,
+    /** The discount codes and the form that makes one (admin). */
+    discountCodes: "/dashboard/discountCodes",
+    /** A discount code, its uses, and its End button (admin). */
+    discountCode: (id: string) => `/dashboard/discountCodes/${encodeURIComponent(id)}`,
+    /** The tax rate, whether prices include it, and the shop's tax ID (admin). */
+    taxSettings: "/dashboard/tax",
   },
 } as const;
 
-/** The Activity page filtered to what names one user, order or product. */
-export function activityOf(targetType: "user" | "order" | "product", targetId: string): string {
+/** The Activity page filtered to what names one user, order, product or discount code. */
+export function activityOf(
+  targetType: "user" | "order" | "product" | "discount_code",
+  targetId: string,
+): string {
   return `${paths.dashboard.activity}?${new URLSearchParams({ targetType, targetId })}`;
 }
 

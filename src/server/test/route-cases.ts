@@ -3,7 +3,15 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
-import { orders, profiles, reviews, sessions, stockNotices, users } from "../db/schema/index.js";
+import {
+  discountCodes,
+  orders,
+  profiles,
+  reviews,
+  sessions,
+  stockNotices,
+  users,
+} from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
@@ -140,6 +148,16 @@ async function noticeOfA(world: RouteWorld): Promise<string> {
     .values({ userId: world.people.customerA.id, productId: await soldOutProduct(world) })
     .returning({ id: stockNotices.id });
   return row?.id ?? "";
+}
+
+/** A discount code of its own (a fresh code per request where it changes), written as an admin makes it. */
+async function aDiscountCode(world: RouteWorld): Promise<string> {
+  const [row] = await world.ctx.database.db
+    .insert(discountCodes)
+    .values({ code: `MATRIX-${randomUUID().slice(0, 8).toUpperCase()}`, kind: "percent", value: 10 })
+    .returning({ id: discountCodes.id });
+  if (!row) throw new Error("no discount code");
+  return row.id;
 }
 
 /** An order of customer A, written straight to the database in the given state. */
@@ -516,6 +534,32 @@ export const ROUTES: Record<string, Entry> = {
   "GET /api/products/:id/stock/movements.csv": {
     expect: adminOnly(200),
     prepare: async (w) => ({ url: `/api/products/${w.stockedProductId}/stock/movements.csv` }),
+  },
+  // Discount codes and the tax settings (features/discounts).
+  "GET /api/admin/discount-codes": at("/api/admin/discount-codes", adminOnly(200)),
+  "POST /api/admin/discount-codes": {
+    expect: adminOnly(201),
+    prepare: async () => ({
+      url: "/api/admin/discount-codes",
+      payload: { code: `MATRIX-${randomUUID().slice(0, 8).toUpperCase()}`, kind: "amount", value: 500 },
+    }),
+  },
+  "GET /api/admin/discount-codes/:id": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/admin/discount-codes/${await aDiscountCode(w)}` }),
+  },
+  "POST /api/admin/discount-codes/:id/end": {
+    expect: adminOnly(200),
+    prepare: async (w) => ({ url: `/api/admin/discount-codes/${await aDiscountCode(w)}/end` }),
+  },
+  "GET /api/admin/settings/tax": at("/api/admin/settings/tax", adminOnly(200)),
+  "PUT /api/admin/settings/tax": {
+    expect: adminOnly(200),
+    // Prices with tax included: what customers pay stays as it was for the other cases.
+    prepare: async () => ({
+      url: "/api/admin/settings/tax",
+      payload: { ratePercent: 8.25, pricesIncludeTax: true, taxId: "MATRIX-1" },
+    }),
   },
 };
 

@@ -59,6 +59,9 @@ export const activityMessages = {
     "review.hidden": "Review hidden",
     "review.restored": "Review restored",
     "backup.run": "Backup run",
+    "discount_code.created": "Discount code created",
+    "discount_code.ended": "Discount code ended",
+    "settings.tax_changed": "Tax settings changed",
   },
   targets: {
     user: "User",
@@ -66,6 +69,7 @@ export const activityMessages = {
     product: "Product",
     review: "Review",
     backup: "Backup",
+    discount_code: "Discount code",
   },
   csv: {
     id: "Entry",

@@ -3,6 +3,7 @@ import { NavLink, Outlet, useNavigate } from "react-router";
 import { activityMessages } from "../../../shared/messages/activity.js";
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { dashboardMessages } from "../../../shared/messages/dashboard.js";
+import { discountMessages } from "../../../shared/messages/discounts.js";
 import { reviewMessages } from "../../../shared/messages/reviews.js";
 import { stockNoticeMessages } from "../../../shared/messages/stock-notices.js";
 import { RequireAuth } from "../../components/require-auth.js";
@@ -38,6 +39,8 @@ const USER_EXTRAS: readonly Item[] = [
 const ADMIN_EXTRAS: readonly Item[] = [
   { to: paths.dashboard.importProducts, label: catalogCsvMessages.import.title },
   { to: paths.dashboard.reviewModeration, label: reviewMessages.moderation.title },
+  { to: paths.dashboard.discountCodes, label: discountMessages.heading },
+  { to: paths.dashboard.taxSettings, label: discountMessages.tax.heading },
   { to: paths.dashboard.activity, label: activityMessages.heading },
 ];
 

@@ -10,7 +10,7 @@ import type {
 import { activityMessages } from "../../../shared/messages/activity.js";
 import { pagingMessages } from "../../../shared/messages/paging.js";
 import type { Database, Db } from "../../db/client.js";
-import { activityLog, products, users } from "../../db/schema/index.js";
+import { activityLog, discountCodes, products, users } from "../../db/schema/index.js";
 import { cell, csvLine, csvStream, labelled, quote, quoted, utc } from "../../lib/csv.js";
 import { cursorAt, keysetPage } from "../../lib/keyset.js";
 import { boundedCount, decodeCursor, UUID_ID } from "../../lib/paging.js";
@@ -53,8 +53,8 @@ const columns = {
 };
 
 /**
- * What each product and user the page names is called today: one look-up by primary key for each
- * kind, for the page's 25 rows at most. A target that is gone keeps no name.
+ * What each product, user and discount code the page names is called today: one look-up by
+ * primary key for each kind, for the page's 25 rows at most. A target that is gone keeps no name.
  */
 async function namesOf(db: Db, rows: { targetType: string | null; targetId: string | null }[]) {
   const ids = (type: string, pattern?: RegExp) => [
@@ -68,7 +68,8 @@ async function namesOf(db: Db, rows: { targetType: string | null; targetId: stri
   ];
   const productIds = ids("product", UUID_ID);
   const userIds = ids("user");
-  const [productNames, userEmails] = await Promise.all([
+  const codeIds = ids("discount_code", UUID_ID);
+  const [productNames, userEmails, codes] = await Promise.all([
     productIds.length === 0
       ? []
       : db
@@ -78,10 +79,17 @@ async function namesOf(db: Db, rows: { targetType: string | null; targetId: stri
     userIds.length === 0
       ? []
       : db.select({ id: users.id, name: users.email }).from(users).where(inArray(users.id, userIds)),
+    codeIds.length === 0
+      ? []
+      : db
+          .select({ id: discountCodes.id, name: discountCodes.code })
+          .from(discountCodes)
+          .where(inArray(discountCodes.id, codeIds)),
   ]);
   const names = new Map<string, string>();
   for (const row of productNames) names.set(`product:${row.id}`, row.name);
   for (const row of userEmails) names.set(`user:${row.id}`, row.name);
+  for (const row of codes) names.set(`discount_code:${row.id}`, row.name);
   return names;
 }
 

@@ -53,6 +53,8 @@ const NOT_OWNED: Record<string, string> = {
   "POST /api/reviews/:id/hide": "admins only: customers get 403 (authorization matrix)",
   "POST /api/reviews/:id/restore": "admins only: customers get 403 (authorization matrix)",
   "POST /api/reviews/:id/reports": "any customer may report any review on show: that is what reports are",
+  "GET /api/admin/discount-codes/:id": "admins only: customers get 403 (authorization matrix)",
+  "POST /api/admin/discount-codes/:id/end": "admins only: customers get 403 (authorization matrix)",
 };
 
 describe("ownership swaps", () => {

@@ -61,13 +61,17 @@ function shown(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Where the target's own page is: Manage Orders found by number, a user by email, a product's stock, moderation. */
+/**
+ * Where the target's own page is: Manage Orders found by number, a user by email, a product's
+ * stock, moderation, a discount code's page.
+ */
 function targetLink(type: ActivityTargetType, id: string, name: string | null): string | null {
   if (type === "order")
     return `${paths.dashboard.manageOrders}?${new URLSearchParams({ search: orderNumber(id) })}`;
   if (type === "user" && name) return `${paths.dashboard.users}?${new URLSearchParams({ search: name })}`;
   if (type === "product" && name) return paths.dashboard.stock(id);
   if (type === "review") return paths.dashboard.reviewModeration;
+  if (type === "discount_code") return paths.dashboard.discountCode(id);
   return null;
 }
 
@@ -78,7 +82,7 @@ function Target({ entry }: { entry: ActivityEntryView }) {
   const named =
     type === "order"
       ? orderNumber(id)
-      : type === "user" || type === "product"
+      : type === "user" || type === "product" || type === "discount_code"
         ? (name ?? `${id.slice(0, 8)}… ${t.removedTarget}`)
         : id.slice(0, 8);
   const label = `${t.targets[type]} ${named}`;

@@ -1,0 +1,160 @@
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import { toast } from "sonner";
+import type { DiscountCode } from "../../../../shared/discounts.js";
+import { orderNumber } from "../../../../shared/format.js";
+import { discountMessages } from "../../../../shared/messages/discounts.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
+import { formatCents } from "../../../../shared/pricing.js";
+import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
+import { CardSection } from "../../../components/card-section.js";
+import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { DataTable } from "../../../components/data-table.js";
+import { MoreButton } from "../../../components/more-button.js";
+import { Spinner } from "../../../components/spinner.js";
+import { TableRegion } from "../../../components/table-region.js";
+import { useSession } from "../../../lib/auth.js";
+import { problemMessage } from "../../../lib/form-errors.js";
+import { formatUtc } from "../../../lib/format.js";
+import { activityOf, paths } from "../../../lib/paths.js";
+import { useDiscountCode, useEndDiscountCode } from "../api/codes.js";
+import { appliesToOf, offOf, stateBadge, validOf } from "../components/code-summary.js";
+
+const t = discountMessages;
+const d = t.detail;
+
+function EndButton({ code }: { code: DiscountCode }) {
+  const [open, setOpen] = useState(false);
+  const end = useEndDiscountCode();
+  return (
+    <>
+      <button type="button" className="btn btn-error btn-outline btn-sm" onClick={() => setOpen(true)}>
+        {d.end}
+      </button>
+      <ConfirmDialog
+        open={open}
+        title={d.endTitle(code.code)}
+        text={d.endText}
+        confirmLabel={d.endConfirm}
+        cancelLabel={d.cancel}
+        pending={end.isPending}
+        onClose={() => setOpen(false)}
+        onConfirm={() =>
+          end.mutate(code.id, {
+            onSuccess: () => {
+              toast.success(d.ended(code.code));
+              setOpen(false);
+            },
+            onError: (error) => toast.error(problemMessage(error)),
+          })
+        }
+      />
+    </>
+  );
+}
+
+function Settings({ code }: { code: DiscountCode }) {
+  const rows: [string, string][] = [
+    [d.off, offOf(code)],
+    [d.appliesTo, appliesToOf(code)],
+    [d.minQuantity, String(code.minQuantity)],
+    [d.valid, validOf(code)],
+    [d.uses, t.usesOf(code.uses, code.maxUses)],
+    [d.perCustomer, t.perCustomer(code.maxUsesPerCustomer)],
+    [d.createdBy, `${code.createdBy ?? d.removedAdmin}, ${formatUtc(code.createdAt)}`],
+  ];
+  return (
+    <CardSection
+      id="discount-code-settings"
+      title={d.settings}
+      actions={code.state === "ended" ? null : <EndButton code={code} />}
+    >
+      <p className="flex flex-wrap items-center gap-3">
+        <span className={stateBadge(code.state)}>{t.states[code.state]}</span>
+        {code.endedAt ? <span className="text-sm">{d.endedAt(formatUtc(code.endedAt))}</span> : null}
+      </p>
+      <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="font-medium text-base-content/80">{label}</dt>
+            <dd className="break-words">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <Link className="link self-start" to={activityOf("discount_code", code.id)}>
+        {d.activity}
+      </Link>
+    </CardSection>
+  );
+}
+
+function CodePanel({ id }: { id: string }) {
+  const detail = useDiscountCode(id);
+  if (detail.isPending) return <Spinner />;
+  if (detail.isError) return <AdminLoadError error={detail.error} onRetry={() => detail.refetch()} />;
+  const first = detail.data.pages[0];
+  if (!first) return <Spinner />;
+  const uses = detail.data.pages.flatMap((page) => page.items);
+  const { total } = first;
+  return (
+    <div className="flex flex-col gap-8">
+      <h2 className="font-mono text-2xl font-bold">{first.code.code}</h2>
+      <Settings code={first.code} />
+      <CardSection
+        id="discount-code-uses"
+        title={d.usesTitle}
+        actions={
+          <p className="text-sm text-base-content/80">
+            {total.exact ? d.usesCount(total.count) : d.usesCountMore(total.count)}
+          </p>
+        }
+      >
+        <TableRegion labelledBy="discount-code-uses-caption">
+          <DataTable
+            caption={d.usesCaption}
+            captionId="discount-code-uses-caption"
+            columns={[d.order, d.customer, d.when, d.discount, d.status]}
+            rows={uses}
+            empty={d.noUses}
+          >
+            {(use) => (
+              <tr key={use.orderId}>
+                <td className="font-mono">
+                  <Link
+                    className="link"
+                    to={`${paths.dashboard.manageOrders}?${new URLSearchParams({ search: orderNumber(use.orderId) })}`}
+                  >
+                    {orderNumber(use.orderId)}
+                  </Link>
+                </td>
+                <td className="break-all">{use.email}</td>
+                <td className="whitespace-nowrap">{formatUtc(use.at)}</td>
+                <td className="tabular-nums">{formatCents(use.discountCents)}</td>
+                <td>{orderMessages.status[use.status]}</td>
+              </tr>
+            )}
+          </DataTable>
+        </TableRegion>
+        <MoreButton pages={detail} className="btn btn-sm self-start" spinner="xs">
+          {d.moreUses}
+        </MoreButton>
+      </CardSection>
+    </div>
+  );
+}
+
+/** /dashboard/discountCodes/:id (admin): a code, its uses, and its End button. */
+export function DiscountCodePage() {
+  const { user } = useSession();
+  const { id = "" } = useParams();
+  return (
+    <>
+      <DashboardHeading title={t.heading} lead={d.lead} />
+      <Link className="link mb-6 inline-block" to={paths.dashboard.discountCodes}>
+        {d.back}
+      </Link>
+      {user?.role === "admin" ? <CodePanel id={id} /> : <AdminOnly />}
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+import { useId } from "react";
+import { toast } from "sonner";
+import {
+  percentTextOf,
+  type TaxSettings,
+  type TaxSettingsForm,
+  taxSettingsFormSchema,
+} from "../../../../shared/discounts.js";
+import { discountMessages } from "../../../../shared/messages/discounts.js";
+import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
+import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { FormCard } from "../../../components/form-card.js";
+import { Spinner } from "../../../components/spinner.js";
+import { SubmitButton } from "../../../components/submit-button.js";
+import { TextField } from "../../../components/text-field.js";
+import { useSession } from "../../../lib/auth.js";
+import { showServerError } from "../../../lib/form-errors.js";
+import { formatUtc } from "../../../lib/format.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
+import { useSaveTaxSettings, useTaxSettings } from "../api/tax.js";
+
+const t = discountMessages.tax;
+
+function TaxForm({ saved }: { saved: TaxSettings }) {
+  const save = useSaveTaxSettings();
+  const switchId = useId();
+  const form = useSchemaForm(taxSettingsFormSchema, {
+    defaultValues: {
+      ratePercent: percentTextOf(saved.taxRateBp),
+      pricesIncludeTax: saved.pricesIncludeTax,
+      taxId: saved.taxId,
+    } satisfies TaxSettingsForm,
+  });
+  const { register, handleSubmit, setError, reset, formState } = form;
+  const { errors } = formState;
+  const onSubmit = handleSubmit((values) =>
+    save.mutateAsync({ ...values, ratePercent: Number(values.ratePercent) }).then(
+      (now) => {
+        toast.success(t.saved);
+        reset({
+          ratePercent: percentTextOf(now.taxRateBp),
+          pricesIncludeTax: now.pricesIncludeTax,
+          taxId: now.taxId,
+        });
+      },
+      (error: unknown) => showServerError(error, ["ratePercent", "pricesIncludeTax", "taxId"], setError),
+    ),
+  );
+  return (
+    <FormCard
+      title={t.title}
+      lead={t.formLead}
+      onSubmit={onSubmit}
+      serverError={errors.root?.server}
+      actions={
+        <div className="flex flex-wrap items-center gap-4">
+          <SubmitButton pending={save.isPending} className="sm:self-start">
+            {t.save}
+          </SubmitButton>
+          <p className="text-sm text-base-content/75">{t.updatedAt(formatUtc(saved.updatedAt))}</p>
+        </div>
+      }
+    >
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField
+          label={t.rate}
+          hint={t.rateHint}
+          inputMode="decimal"
+          autoComplete="off"
+          error={errors.ratePercent?.message}
+          {...register("ratePercent")}
+        />
+        <TextField
+          label={t.taxId}
+          hint={t.taxIdHint}
+          autoComplete="off"
+          maxLength={32}
+          error={errors.taxId?.message}
+          {...register("taxId")}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <div className="flex items-center gap-3">
+          <input
+            id={switchId}
+            type="checkbox"
+            className="toggle toggle-primary"
+            aria-describedby={`${switchId}-hint`}
+            {...register("pricesIncludeTax")}
+          />
+          <label htmlFor={switchId} className="cursor-pointer font-medium">
+            {t.pricesIncludeTax}
+          </label>
+        </div>
+        <p id={`${switchId}-hint`} className="text-xs text-base-content/75">
+          {t.pricesIncludeTaxHint}
+        </p>
+      </div>
+    </FormCard>
+  );
+}
+
+function TaxPanel() {
+  const settings = useTaxSettings();
+  if (settings.isPending) return <Spinner />;
+  if (settings.isError) return <AdminLoadError error={settings.error} onRetry={() => settings.refetch()} />;
+  return <TaxForm saved={settings.data} />;
+}
+
+/** /dashboard/tax (admin): the one tax rate, whether prices include it, and the shop's tax ID. */
+export function TaxSettingsPage() {
+  const { user } = useSession();
+  return (
+    <>
+      <DashboardHeading title={t.heading} lead={t.lead} />
+      {user?.role === "admin" ? <TaxPanel /> : <AdminOnly />}
+    </>
+  );
+}

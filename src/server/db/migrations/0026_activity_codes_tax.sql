@@ -1,0 +1,6 @@
+-- The activity log's new actions and target (issue 33: discount codes and tax settings): its checks
+-- are made from src/shared/activity.ts's lists.
+ALTER TABLE "activity_log" DROP CONSTRAINT "activity_log_action_known";--> statement-breakpoint
+ALTER TABLE "activity_log" DROP CONSTRAINT "activity_log_target_known";--> statement-breakpoint
+ALTER TABLE "activity_log" ADD CONSTRAINT "activity_log_action_known" CHECK ("activity_log"."action" in ('admin.signed_in', 'admin.sign_in_failed', 'user.role_changed', 'user.removed', 'user.sessions_ended', 'user.factor_added', 'user.factor_removed', 'order.refunded', 'order.shipped', 'order.removed', 'product.created', 'product.updated', 'product.archived', 'product.restored', 'product.deleted', 'stock.adjusted', 'stock.imported', 'review.hidden', 'review.restored', 'backup.run', 'discount_code.created', 'discount_code.ended', 'settings.tax_changed'));--> statement-breakpoint
+ALTER TABLE "activity_log" ADD CONSTRAINT "activity_log_target_known" CHECK ("activity_log"."target_type" in ('user', 'order', 'product', 'review', 'backup', 'discount_code'));
