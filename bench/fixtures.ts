@@ -101,6 +101,11 @@ export async function createProduct(
       description: "A fan with a stock large enough for the order benchmark.",
       image: "/media/products/gale-120-high-static-pressure-fan.svg",
       price: 19,
+      // Volume prices (issue 33): every benchmark booking is priced by a tier.
+      priceTiers: [
+        { min: 10, price: 17 },
+        { min: 50, price: 15 },
+      ],
       quantity,
       category: "cooling-fans",
     },

@@ -161,7 +161,7 @@ export function formatCents(cents: number): string {
 /** A rate in basis points as a percentage: 825 -> "8.25%", 2000 -> "20%". */
 export const formatRate = (bp: number) => `${(bp / 100).toFixed(2).replace(/\.?0+$/, "")}%`;
 
-const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9-]{3,32}$/;
+export const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9-]{3,32}$/;
 
 /** A code as a customer types it: trimmed, any case. */
 export const discountCodeEntrySchema = z.string().trim().regex(DISCOUNT_CODE_PATTERN, m.code.invalidFormat);
