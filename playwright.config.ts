@@ -7,6 +7,17 @@ import { E2E } from "./e2e/support/env.js";
  */
 const planted = process.env.GEARHOUSE_PLANTED_FAILURE === "1";
 
+/** Journeys named *.settings.spec.ts change what every journey sees: see the project below. */
+const SHOP_SETTINGS = /\.settings\.spec\.ts$/;
+
+const browser = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  },
+};
+
 /**
  * Browser tests against the built shop (`npm run build` first): e2e/support/stack.ts starts it on a
  * fresh embedded database, beside a local mail server and a local OpenID provider.
@@ -31,18 +42,17 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-          ],
-        },
-      },
+      testIgnore: SHOP_SETTINGS,
+      use: browser,
+    },
+    {
+      // Journeys that change shop-wide settings (the tax rate), which every other journey's prices
+      // follow: they run once every other journey has finished, one at a time.
+      name: "shop-settings",
+      testMatch: SHOP_SETTINGS,
+      dependencies: ["chromium"],
+      fullyParallel: false,
+      use: browser,
     },
   ],
   webServer: planted
