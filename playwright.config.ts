@@ -7,7 +7,8 @@ import { E2E } from "./e2e/support/env.js";
  */
 const planted = process.env.GEARHOUSE_PLANTED_FAILURE === "1";
 
-/** Journeys named *.settings.spec.ts change what every journey sees: see the project below. */
+/** Journeys named *.settings.spec.ts change what every journey sees (keep them in one file, whose
+ * tests run in order): see the project below. */
 const SHOP_SETTINGS = /\.settings\.spec\.ts$/;
 
 const browser = {
