@@ -16,13 +16,19 @@ function cookieOf(res: Response): string {
     .join("; ");
 }
 
-async function post(base: string, url: string, body: unknown, cookie = ""): Promise<Response> {
+async function post(
+  base: string,
+  url: string,
+  body: unknown,
+  cookie = "",
+  method = "POST",
+): Promise<Response> {
   const res = await fetch(`${base}${url}`, {
-    method: "POST",
+    method,
     headers: { "content-type": "application/json", origin: base, ...(cookie ? { cookie } : {}) },
     body: JSON.stringify(body),
   });
-  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res;
 }
 
@@ -112,6 +118,23 @@ export async function createProduct(
     adminCookie,
   );
   return { id: ((await res.json()) as { id: string }).id, name };
+}
+
+/**
+ * What every benchmark booking carries (issue 33): a discount code for the product, with uses
+ * counted (no limit, so none is refused), and a tax rate added to its prices. Answers the code.
+ */
+export async function priceBookings(base: string, adminCookie: string, productId: string): Promise<string> {
+  const code = `BENCH-${Date.now()}`;
+  await post(
+    base,
+    "/api/admin/discount-codes",
+    { code, kind: "percent", value: 5, productIds: [productId] },
+    adminCookie,
+  );
+  const tax = { ratePercent: 8.25, pricesIncludeTax: false, taxId: "" };
+  await post(base, "/api/admin/settings/tax", tax, adminCookie, "PUT");
+  return code;
 }
 
 /**
