@@ -255,16 +255,9 @@ BEGIN
     RAISE EXCEPTION 'total over %', max_total USING ERRCODE = 'GH409';
   END IF;
   IF entered_code IS NOT NULL THEN
-    -- The code's checks, then its use: the row lock taken here, until the commit, makes the
-    -- bookings with this code take turns, so no more than max_uses ever hold one. The customer's
-    -- own uses were counted after their booking lock above.
+    -- The code's checks, as committed now; its use is taken below, just before the stock. The
+    -- customer's own uses were counted after their booking lock above, so they hold.
     applied := check_discount_code(entered_code, booker, wanted_product, item.category, units);
-    UPDATE discount_code SET uses = uses + 1
-    WHERE id = applied.id AND (max_uses IS NULL OR uses < max_uses) AND ended_at IS NULL
-      AND (ends_at IS NULL OR ends_at > now());
-    IF NOT FOUND THEN
-      RAISE EXCEPTION 'code % used up', entered_code USING ERRCODE = 'GH422', HINT = 'used-up';
-    END IF;
   END IF;
   SELECT s.tax_rate_bp, s.prices_include_tax INTO settings FROM shop_settings AS s;
   SELECT * INTO amounts FROM order_amounts(booked_price::bigint * units * 100, applied.kind, applied.value,
@@ -283,6 +276,15 @@ BEGIN
     now() + make_interval(secs => hold_seconds), now())
   RETURNING * INTO booked;
   IF applied.id IS NOT NULL THEN
+    -- The code's use. Its row lock, until the commit, makes the bookings with this code take turns,
+    -- so no more than max_uses ever hold one; taken after the order is written, as the product's
+    -- is, so the turns are short, and before the product's, as removal and expiry take them.
+    UPDATE discount_code SET uses = uses + 1
+    WHERE id = applied.id AND (max_uses IS NULL OR uses < max_uses) AND ended_at IS NULL
+      AND (ends_at IS NULL OR ends_at > now());
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'code % used up', entered_code USING ERRCODE = 'GH422', HINT = 'used-up';
+    END IF;
     INSERT INTO discount_code_use (order_id, code_id, user_id) VALUES (booked.id, applied.id, booker);
   END IF;
   -- The stock ledger's movement (migration 0018) names this booking's order.
