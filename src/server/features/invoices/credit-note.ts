@@ -7,7 +7,7 @@ import { formatCents, formatRate } from "../../../shared/pricing.js";
 import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { creditNotes, orders, shopSettings } from "../../db/schema/index.js";
-import { addressLines, day, moment, paper, printable } from "./pdf.js";
+import { addressLines, day, moment, orderOnPaper, paper, printable } from "./pdf.js";
 
 /**
  * What a credit note shows, read with its order in one query: it credits the order's invoice in
@@ -38,8 +38,9 @@ export interface CreditNoteData {
     email: string;
     address: string;
     phone: string;
-    companyName: string | null;
-    companyTaxId: string | null;
+    /** "" when not given. */
+    companyName: string;
+    companyTaxId: string;
   };
   /** The shop's tax ID from its settings (shop_settings.tax_id), "" when it has none there. */
   shopTaxId: string;
@@ -68,26 +69,9 @@ export async function findOrderCreditNote(db: Db, orderId: string): Promise<Orde
       number: note.number,
       invoiceNumber: note.invoiceNumber,
       issuedAt: note.issuedAt,
-      orderId: order.id,
-      productName: order.productName,
-      unitPrice: order.unitPrice,
-      quantity: order.quantity,
-      totalPrice: order.totalPrice,
-      discountCode: order.discountCode,
-      discountCents: order.discountCents,
-      netCents: order.netCents,
-      taxCents: order.taxCents,
+      ...orderOnPaper(order),
+      // What was credited: the refund's amount, the order's gross.
       grossCents: note.amountCents,
-      taxRateBp: order.taxRateBp,
-      pricesIncludeTax: order.pricesIncludeTax,
-      buyer: {
-        name: order.name,
-        email: order.email,
-        address: order.address,
-        phone: order.phone,
-        companyName: order.companyName,
-        companyTaxId: order.companyTaxId,
-      },
       shopTaxId: shopTaxId ?? "",
     },
   };

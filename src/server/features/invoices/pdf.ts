@@ -70,28 +70,38 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
     invoice: {
       number,
       issuedAt,
-      orderId: order.id,
-      productName: order.productName,
-      unitPrice: order.unitPrice,
-      quantity: order.quantity,
-      totalPrice: order.totalPrice,
-      discountCode: order.discountCode,
-      discountCents: order.discountCents,
-      netCents: order.netCents,
-      taxCents: order.taxCents,
-      grossCents: order.grossCents,
-      taxRateBp: order.taxRateBp,
-      pricesIncludeTax: order.pricesIncludeTax,
+      ...orderOnPaper(order),
       sellerTaxId: sellerTaxId?.trim() ?? "",
-      buyer: {
-        name: order.name,
-        email: order.email,
-        address: order.address,
-        phone: order.phone,
-        companyName: order.companyName?.trim() ?? "",
-        companyTaxId: order.companyTaxId?.trim() ?? "",
-      },
       transactionId: order.transactionId,
+    },
+  };
+}
+
+/**
+ * What an invoice and a credit note print of their order: its line, its amounts as booked and its
+ * buyer (the company and tax ID trimmed, "" when not given).
+ */
+export function orderOnPaper(order: typeof orders.$inferSelect) {
+  return {
+    orderId: order.id,
+    productName: order.productName,
+    unitPrice: order.unitPrice,
+    quantity: order.quantity,
+    totalPrice: order.totalPrice,
+    discountCode: order.discountCode,
+    discountCents: order.discountCents,
+    netCents: order.netCents,
+    taxCents: order.taxCents,
+    grossCents: order.grossCents,
+    taxRateBp: order.taxRateBp,
+    pricesIncludeTax: order.pricesIncludeTax,
+    buyer: {
+      name: order.name,
+      email: order.email,
+      address: order.address,
+      phone: order.phone,
+      companyName: order.companyName?.trim() ?? "",
+      companyTaxId: order.companyTaxId?.trim() ?? "",
     },
   };
 }
