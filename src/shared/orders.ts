@@ -3,7 +3,7 @@ import { addressSchema, phoneSchema } from "./accounts.js";
 import { MAX_ORDER_TOTAL, MIN_ORDER_QUANTITY, PRODUCT_QUANTITY_MAX } from "./constants.js";
 import { orderMessages } from "./messages/orders.js";
 import { twoWayPageSchema, twoWayQuerySchema } from "./paging.js";
-import { companyNameSchema, companyTaxIdSchema, discountCodeEntrySchema } from "./pricing.js";
+import { companyNameSchema, companyTaxIdSchema, discountCodeEntrySchema, pricedShape } from "./pricing.js";
 import { UPLOADED_IMAGE_PATTERN } from "./uploads.js";
 
 /**
@@ -55,18 +55,8 @@ export const orderSchema = z.object({
   address: z.string(),
   quantity: z.number().int(),
   phone: z.string(),
-  unitPrice: z.number().int(),
-  /** The unit price times the quantity (whole dollars), before the discount and tax. */
-  totalPrice: z.number().int(),
-  discountCode: z.string().nullable(),
-  /** Cents, as booked: net + tax = gross, the amount the card is charged. */
-  discountCents: z.number().int(),
-  netCents: z.number().int(),
-  taxCents: z.number().int(),
-  grossCents: z.number().int(),
-  /** The tax rate in basis points (825 = 8.25%) and whether the prices included it, as booked. */
-  taxRateBp: z.number().int(),
-  pricesIncludeTax: z.boolean(),
+  /** Its prices and amounts as booked. */
+  ...pricedShape,
   companyName: z.string().nullable(),
   companyTaxId: z.string().nullable(),
   /** Whether the order was ever paid (paid, shipped or refunded). */

@@ -181,15 +181,21 @@ export const quoteInputSchema = z.object({
 });
 export type QuoteInput = z.input<typeof quoteInputSchema>;
 
-export const quoteSchema = z.object({
+/** What a booking costs, as quoted and as an order keeps it (shared/orders.ts). */
+export const pricedShape = {
   unitPrice: z.number().int(),
+  /** The unit price times the quantity (whole dollars), before the discount and tax. */
   totalPrice: z.number().int(),
   discountCode: z.string().nullable(),
+  /** Cents: net + tax = gross, the amount the card is charged. */
   discountCents: z.number().int(),
   netCents: z.number().int(),
   taxCents: z.number().int(),
   grossCents: z.number().int(),
+  /** The tax rate in basis points (825 = 8.25%) and whether the prices included it. */
   taxRateBp: z.number().int(),
   pricesIncludeTax: z.boolean(),
-});
+};
+
+export const quoteSchema = z.object(pricedShape);
 export type Quote = z.infer<typeof quoteSchema>;

@@ -40,13 +40,15 @@ const factors = async (cookie: string) => {
 };
 const used = new Map<string, Set<string>>();
 /**
- * A code of the app not used yet in this file: this step's, or the one before or after (accepted
- * too, by the window of one step either side), whichever the account has not spent.
+ * A code of the app not used yet in this file: this step's, or the one after or before (accepted
+ * too, by the window of one step either side), whichever the account has not spent. The step after
+ * comes before the one before: on a loaded machine the request may reach the server a step later,
+ * where the step after is still accepted and the one before no longer is.
  */
 function fresh(secret: string): string {
   const spent = used.get(secret) ?? new Set<string>();
   used.set(secret, spent);
-  for (const offset of [0, -30_000, 30_000]) {
+  for (const offset of [0, 30_000, -30_000]) {
     const code = totpCode(secret, Date.now() + offset);
     if (!spent.has(code)) {
       spent.add(code);

@@ -1,5 +1,4 @@
 import { eq, sql } from "drizzle-orm";
-import PDFDocument from "pdfkit";
 import { creditNoteFilename, creditNoteNumber } from "../../../shared/credit-notes.js";
 import { formatPrice } from "../../../shared/format.js";
 import { invoiceNumber } from "../../../shared/invoices.js";
@@ -8,18 +7,7 @@ import { formatCents, formatRate } from "../../../shared/pricing.js";
 import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { creditNotes, orders, shopSettings } from "../../db/schema/index.js";
-import {
-  addressLines,
-  BOLD,
-  COLUMNS,
-  day,
-  FONT_BYTES,
-  MARGIN,
-  moment,
-  printable,
-  REGULAR,
-  WIDTH,
-} from "./pdf.js";
+import { addressLines, day, moment, orderOnPaper, paper, printable } from "./pdf.js";
 
 /**
  * What a credit note shows, read with its order in one query: it credits the order's invoice in
@@ -50,8 +38,9 @@ export interface CreditNoteData {
     email: string;
     address: string;
     phone: string;
-    companyName: string | null;
-    companyTaxId: string | null;
+    /** "" when not given. */
+    companyName: string;
+    companyTaxId: string;
   };
   /** The shop's tax ID from its settings (shop_settings.tax_id), "" when it has none there. */
   shopTaxId: string;
@@ -80,26 +69,9 @@ export async function findOrderCreditNote(db: Db, orderId: string): Promise<Orde
       number: note.number,
       invoiceNumber: note.invoiceNumber,
       issuedAt: note.issuedAt,
-      orderId: order.id,
-      productName: order.productName,
-      unitPrice: order.unitPrice,
-      quantity: order.quantity,
-      totalPrice: order.totalPrice,
-      discountCode: order.discountCode,
-      discountCents: order.discountCents,
-      netCents: order.netCents,
-      taxCents: order.taxCents,
+      ...orderOnPaper(order),
+      // What was credited: the refund's amount, the order's gross.
       grossCents: note.amountCents,
-      taxRateBp: order.taxRateBp,
-      pricesIncludeTax: order.pricesIncludeTax,
-      buyer: {
-        name: order.name,
-        email: order.email,
-        address: order.address,
-        phone: order.phone,
-        companyName: order.companyName,
-        companyTaxId: order.companyTaxId,
-      },
       shopTaxId: shopTaxId ?? "",
     },
   };
@@ -132,62 +104,26 @@ const credited = (cents: number) => formatCents(cents === 0 ? 0 : -cents);
 export function renderCreditNote(note: CreditNoteData, seller: Seller): Promise<Buffer> {
   const number = creditNoteNumber(note.number);
   const invoice = invoiceNumber(note.invoiceNumber);
-  const doc = new PDFDocument({
-    size: "LETTER",
-    margin: MARGIN,
-    lang: "en-US",
-    displayTitle: true,
-    info: {
-      Title: `${text.title} ${number}`,
-      Subject: text.subject(number, invoice),
-      Author: seller.name,
-      Creator: seller.name,
-      CreationDate: note.issuedAt,
-      ModDate: note.issuedAt,
-    },
+  const out = paper(seller, {
+    title: `${text.title} ${number}`,
+    subject: text.subject(number, invoice),
+    issuedAt: note.issuedAt,
   });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-  });
-
-  const left = MARGIN;
-  doc.registerFont(REGULAR, FONT_BYTES.regular);
-  doc.registerFont(BOLD, FONT_BYTES.bold);
-
-  doc.font(BOLD).fontSize(24).text(text.title, left, MARGIN);
-  doc.moveDown(0.5);
-  const facts: [string, string][] = [
+  out.heading(text.title, [
     [text.number, number],
     [text.issued, day.format(note.issuedAt)],
     [text.credits, invoice],
-  ];
-  doc.fontSize(10);
-  for (const [label, value] of facts) {
-    doc.font(BOLD).text(`${label}: `, left, doc.y, { continued: true });
-    doc.font(REGULAR).text(value);
-  }
-
-  const party = (heading: string, lines: (string | null | undefined)[]) => {
-    doc
-      .font(BOLD)
-      .fontSize(11)
-      .text(heading, left, doc.y + 18, { width: WIDTH });
-    doc.font(REGULAR).fontSize(10);
-    for (const line of lines) if (line) doc.text(printable(line), left, doc.y + 2, { width: WIDTH });
-  };
+  ]);
   // The shop's tax ID as its settings have it, else as configured (SELLER_TAX_ID).
   const sellerTaxId = note.shopTaxId.trim() || seller.taxId;
-  party(text.seller, [
+  out.party(text.seller, [
     seller.name,
     ...addressLines(seller.address ?? ""),
     seller.email,
     sellerTaxId ? text.taxId(sellerTaxId) : undefined,
   ]);
   const { buyer } = note;
-  party(text.buyer, [
+  out.party(text.buyer, [
     buyer.name,
     buyer.companyName ? text.company(buyer.companyName) : undefined,
     buyer.companyTaxId ? text.buyerTaxId(buyer.companyTaxId) : undefined,
@@ -195,60 +131,26 @@ export function renderCreditNote(note: CreditNoteData, seller: Seller): Promise<
     ...addressLines(buyer.address),
     text.phone(buyer.phone),
   ]);
-
-  doc.moveDown(1.5);
-  doc
-    .font(REGULAR)
-    .fontSize(10)
-    .text(text.lead(invoice, moment.format(note.issuedAt)), left, doc.y, { width: WIDTH });
-
-  // The line credited, then the amounts: net, tax and the total credited.
-  let y = doc.y + 20;
-  const cells = (values: Record<(typeof COLUMNS)[number]["key"], string>, font: string) => {
-    doc.font(font).fontSize(10);
-    const height = Math.max(...COLUMNS.map((c) => doc.heightOfString(values[c.key], { width: c.width - 8 })));
-    for (const c of COLUMNS)
-      doc.text(values[c.key], left + c.x + 4, y, { width: c.width - 8, align: c.align });
-    y += height + 6;
-  };
-  const rule = (weight: number) => {
-    doc
-      .moveTo(left, y)
-      .lineTo(left + WIDTH, y)
-      .lineWidth(weight)
-      .strokeColor("#444444")
-      .stroke();
-    y += 6;
-  };
-  cells(text.columns, BOLD);
-  rule(1);
-  cells(
+  out.paragraph(text.lead(invoice, moment.format(note.issuedAt)), 18);
+  // The line credited, then the amounts: net, tax and the total credited. A discount lowered what
+  // was paid, so it lowers what is credited: it counts the other way.
+  out.line(
+    text.columns,
     {
       product: printable(note.productName),
       unitPrice: formatPrice(note.unitPrice),
       quantity: String(note.quantity),
       lineTotal: credited(note.totalPrice * 100),
     },
-    REGULAR,
+    [
+      ...(note.discountCents > 0
+        ? [{ label: text.discount(note.discountCode), amount: formatCents(note.discountCents) }]
+        : []),
+      { label: text.net, amount: credited(note.netCents) },
+      { label: text.tax(formatRate(note.taxRateBp), note.pricesIncludeTax), amount: credited(note.taxCents) },
+      { label: text.gross, amount: credited(note.grossCents) },
+    ],
+    20,
   );
-  rule(0.5);
-  // Label and amount, right-aligned under the line total (its cell's padding: 4 points).
-  const sum = (label: string, amount: string, font: string, size: number) => {
-    doc.font(font).fontSize(size);
-    doc.text(`${label}: ${amount}`, left, y + 2, { width: WIDTH - 4, align: "right" });
-    y = doc.y + 2;
-  };
-  // A discount lowered what was paid, so it lowers what is credited: it counts the other way.
-  if (note.discountCents > 0)
-    sum(text.discount(note.discountCode), formatCents(note.discountCents), REGULAR, 10);
-  sum(text.net, credited(note.netCents), REGULAR, 10);
-  sum(text.tax(formatRate(note.taxRateBp), note.pricesIncludeTax), credited(note.taxCents), REGULAR, 10);
-  sum(text.gross, credited(note.grossCents), BOLD, 12);
-
-  doc.moveDown(3);
-  doc.font(REGULAR).fontSize(8).fillColor("#555555").text(text.footer(note.orderId), left, doc.y, {
-    width: WIDTH,
-  });
-  doc.end();
-  return done;
+  return out.end(text.footer(note.orderId));
 }

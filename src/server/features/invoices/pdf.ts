@@ -70,28 +70,38 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
     invoice: {
       number,
       issuedAt,
-      orderId: order.id,
-      productName: order.productName,
-      unitPrice: order.unitPrice,
-      quantity: order.quantity,
-      totalPrice: order.totalPrice,
-      discountCode: order.discountCode,
-      discountCents: order.discountCents,
-      netCents: order.netCents,
-      taxCents: order.taxCents,
-      grossCents: order.grossCents,
-      taxRateBp: order.taxRateBp,
-      pricesIncludeTax: order.pricesIncludeTax,
+      ...orderOnPaper(order),
       sellerTaxId: sellerTaxId?.trim() ?? "",
-      buyer: {
-        name: order.name,
-        email: order.email,
-        address: order.address,
-        phone: order.phone,
-        companyName: order.companyName?.trim() ?? "",
-        companyTaxId: order.companyTaxId?.trim() ?? "",
-      },
       transactionId: order.transactionId,
+    },
+  };
+}
+
+/**
+ * What an invoice and a credit note print of their order: its line, its amounts as booked and its
+ * buyer (the company and tax ID trimmed, "" when not given).
+ */
+export function orderOnPaper(order: typeof orders.$inferSelect) {
+  return {
+    orderId: order.id,
+    productName: order.productName,
+    unitPrice: order.unitPrice,
+    quantity: order.quantity,
+    totalPrice: order.totalPrice,
+    discountCode: order.discountCode,
+    discountCents: order.discountCents,
+    netCents: order.netCents,
+    taxCents: order.taxCents,
+    grossCents: order.grossCents,
+    taxRateBp: order.taxRateBp,
+    pricesIncludeTax: order.pricesIncludeTax,
+    buyer: {
+      name: order.name,
+      email: order.email,
+      address: order.address,
+      phone: order.phone,
+      companyName: order.companyName?.trim() ?? "",
+      companyTaxId: order.companyTaxId?.trim() ?? "",
     },
   };
 }
@@ -138,12 +148,12 @@ const FONT_FILES = {
   regular: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
   bold: require.resolve("dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf"),
 } as const;
-export const FONT_BYTES = {
+const FONT_BYTES = {
   regular: readFileSync(FONT_FILES.regular),
   bold: readFileSync(FONT_FILES.bold),
 };
-export const REGULAR = "DejaVuSans";
-export const BOLD = "DejaVuSans-Bold";
+const REGULAR = "DejaVuSans";
+const BOLD = "DejaVuSans-Bold";
 /** Which characters the typeface draws (the bold face covers the same ones). */
 const coverage = fontkit.create(FONT_BYTES.regular);
 const drawable = (c: string) =>
@@ -191,36 +201,38 @@ export function addressLines(address: string): string[] {
 }
 
 // US Letter in points (the shop sells in US dollars), with an inch less two tenths around.
-export const MARGIN = 56;
-export const WIDTH = 612 - 2 * MARGIN;
+const MARGIN = 56;
+const WIDTH = 612 - 2 * MARGIN;
 /** The line's columns: x from the left margin, width, alignment. */
 // The amounts need at most 11 characters ($999,999.00, MAX_ORDER_TOTAL) and the quantity 7: the
 // product's name takes the rest, about 48 characters a line before it wraps.
-export const COLUMNS = [
+const COLUMNS = [
   { key: "product", x: 0, width: 270, align: "left" },
   { key: "unitPrice", x: 270, width: 80, align: "right" },
   { key: "quantity", x: 350, width: 60, align: "right" },
   { key: "lineTotal", x: 410, width: WIDTH - 410, align: "right" },
 ] as const;
 
+type Cells = Record<(typeof COLUMNS)[number]["key"], string>;
+
 /**
- * Draws the invoice in DejaVu Sans (see FONT_FILES), embedded as a subset. The document's dates are its issue date, which makes the bytes depend on the invoice only: the same
- * invoice is the same file.
+ * One of the shop's papers (an invoice, a credit note) as pdfkit draws it: US Letter, DejaVu Sans
+ * embedded as a subset (see FONT_FILES), the document's dates its issue date, so the same paper is
+ * the same file. Its parts are drawn top to bottom; `end` answers the PDF's bytes.
  */
-export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buffer> {
-  const number = invoiceNumber(invoice.number);
+export function paper(seller: Seller, info: { title: string; subject: string; issuedAt: Date }) {
   const doc = new PDFDocument({
     size: "LETTER",
     margin: MARGIN,
     lang: "en-US",
     displayTitle: true,
     info: {
-      Title: `${text.title} ${number}`,
-      Subject: text.subject(number),
+      Title: info.title,
+      Subject: info.subject,
       Author: seller.name,
       Creator: seller.name,
-      CreationDate: invoice.issuedAt,
-      ModDate: invoice.issuedAt,
+      CreationDate: info.issuedAt,
+      ModDate: info.issuedAt,
     },
   });
   const chunks: Buffer[] = [];
@@ -229,54 +241,20 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
     doc.on("end", () => resolve(Buffer.concat(chunks)));
     doc.on("error", reject);
   });
-
-  const left = MARGIN;
   doc.registerFont(REGULAR, FONT_BYTES.regular);
   doc.registerFont(BOLD, FONT_BYTES.bold);
+  const left = MARGIN;
+  let y = 0;
 
-  doc.font(BOLD).fontSize(24).text(text.title, left, MARGIN);
-  doc.moveDown(0.5);
-  const facts: [string, string][] = [
-    [text.number, number],
-    [text.issued, day.format(invoice.issuedAt)],
-  ];
-  doc.fontSize(10);
-  for (const [label, value] of facts) {
-    doc.font(BOLD).text(`${label}: `, left, doc.y, { continued: true });
-    doc.font(REGULAR).text(value);
-  }
-
-  // Seller, then buyer, each across the page: side by side, half a page broke a long email
-  // address (45 characters) in two.
-  const party = (heading: string, lines: (string | undefined)[]) => {
-    doc
-      .font(BOLD)
-      .fontSize(11)
-      .text(heading, left, doc.y + 18, { width: WIDTH });
-    doc.font(REGULAR).fontSize(10);
-    for (const line of lines) if (line) doc.text(printable(line), left, doc.y + 2, { width: WIDTH });
+  /** Label and value pairs, one a line, the label bold. */
+  const facts = (pairs: [string, string][], gap = 0) => {
+    doc.fontSize(10);
+    for (const [label, value] of pairs) {
+      doc.font(BOLD).text(`${label}: `, left, doc.y + gap, { continued: true });
+      doc.font(REGULAR).text(value);
+    }
   };
-  // The shop's tax ID as its settings give it, else as configured (SELLER_TAX_ID).
-  const sellerTaxId = invoice.sellerTaxId || seller.taxId;
-  party(text.seller, [
-    seller.name,
-    ...addressLines(seller.address ?? ""),
-    seller.email,
-    sellerTaxId ? text.taxId(sellerTaxId) : undefined,
-  ]);
-  const { buyer } = invoice;
-  party(text.buyer, [
-    buyer.name,
-    buyer.companyName || undefined,
-    buyer.companyTaxId ? text.taxId(buyer.companyTaxId) : undefined,
-    buyer.email,
-    ...addressLines(buyer.address),
-    text.phone(buyer.phone),
-  ]);
-
-  // The one line: product, unit price, quantity, line total (at the unit price); then the amounts.
-  let y = doc.y + 28;
-  const cells = (values: Record<(typeof COLUMNS)[number]["key"], string>, font: string) => {
+  const cells = (values: Cells, font: string) => {
     doc.font(font).fontSize(10);
     const height = Math.max(...COLUMNS.map((c) => doc.heightOfString(values[c.key], { width: c.width - 8 })));
     for (const c of COLUMNS)
@@ -292,49 +270,119 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
       .stroke();
     y += 6;
   };
-  cells(text.columns, BOLD);
-  rule(1);
-  cells(
+
+  return {
+    doc,
+    /** The paper's name, large, and its facts (number, dates) under it. */
+    heading(title: string, pairs: [string, string][]) {
+      doc.font(BOLD).fontSize(24).text(title, left, MARGIN);
+      doc.moveDown(0.5);
+      facts(pairs);
+    },
+    /**
+     * The seller or the buyer, across the page (side by side, half a page broke a long email
+     * address in two): its heading, then its lines as one line each, the empty ones left out.
+     */
+    party(heading: string, lines: (string | null | undefined)[]) {
+      doc
+        .font(BOLD)
+        .fontSize(11)
+        .text(heading, left, doc.y + 18, { width: WIDTH });
+      doc.font(REGULAR).fontSize(10);
+      for (const line of lines) if (line) doc.text(printable(line), left, doc.y + 2, { width: WIDTH });
+    },
+    /** A paragraph across the page. */
+    paragraph(value: string, gap = 0) {
+      doc
+        .font(REGULAR)
+        .fontSize(10)
+        .text(value, left, doc.y + gap, { width: WIDTH });
+    },
+    /**
+     * The one line (product, unit price, quantity, line total) under its column heads, then the
+     * amounts, each right-aligned with the line total (its cell's padding: 4 points), the last bold.
+     */
+    line(heads: Cells, values: Cells, amounts: { label: string; amount: string }[], gap: number) {
+      y = doc.y + gap;
+      cells(heads, BOLD);
+      rule(1);
+      cells(values, REGULAR);
+      rule(0.5);
+      y += 2;
+      amounts.forEach(({ label, amount }, i) => {
+        const last = i === amounts.length - 1;
+        doc
+          .font(last ? BOLD : REGULAR)
+          .fontSize(last ? 12 : 10)
+          .text(`${printable(label)}: ${amount}`, left, y + (last ? 4 : 0), {
+            width: WIDTH - 4,
+            align: "right",
+          });
+        y = doc.y + 2;
+      });
+    },
+    /** A section of label and value pairs under its heading. */
+    section(heading: string, pairs: [string, string][]) {
+      doc.moveDown(2);
+      doc.font(BOLD).fontSize(11).text(heading, left, doc.y, { width: WIDTH });
+      facts(pairs, 2);
+    },
+    /** The small print at the foot, and the PDF's bytes. */
+    end(footer: string): Promise<Buffer> {
+      doc.moveDown(3);
+      doc.font(REGULAR).fontSize(8).fillColor("#555555").text(footer, left, doc.y, { width: WIDTH });
+      doc.end();
+      return done;
+    },
+  };
+}
+
+/**
+ * Draws the invoice (paper): its number and date, the seller and the buyer, the one line and the
+ * amounts as booked (the discount and its code, the net, the tax at its rate, added or included,
+ * and the total charged, net + tax), and how it was paid.
+ */
+export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buffer> {
+  const number = invoiceNumber(invoice.number);
+  const out = paper(seller, {
+    title: `${text.title} ${number}`,
+    subject: text.subject(number),
+    issuedAt: invoice.issuedAt,
+  });
+  out.heading(text.title, [
+    [text.number, number],
+    [text.issued, day.format(invoice.issuedAt)],
+  ]);
+  // The shop's tax ID as its settings give it, else as configured (SELLER_TAX_ID).
+  const sellerTaxId = invoice.sellerTaxId || seller.taxId;
+  out.party(text.seller, [
+    seller.name,
+    ...addressLines(seller.address ?? ""),
+    seller.email,
+    sellerTaxId ? text.taxId(sellerTaxId) : undefined,
+  ]);
+  const { buyer } = invoice;
+  out.party(text.buyer, [
+    buyer.name,
+    buyer.companyName || undefined,
+    buyer.companyTaxId ? text.taxId(buyer.companyTaxId) : undefined,
+    buyer.email,
+    ...addressLines(buyer.address),
+    text.phone(buyer.phone),
+  ]);
+  out.line(
+    text.columns,
     {
       product: printable(invoice.productName),
       unitPrice: formatAmount(invoice.unitPrice * 100),
       quantity: String(invoice.quantity),
       lineTotal: formatAmount(invoice.totalPrice * 100),
     },
-    REGULAR,
+    amountLines(invoice, { all: true }).map((l) => ({ label: l.label, amount: l.amount })),
+    28,
   );
-  rule(0.5);
-  // The amounts as booked, each right-aligned with the line total above it (its cell's padding: 4
-  // points): the discount and its code, the net, the tax at its rate (added, or included in prices
-  // that included it), and the total charged, net + tax.
-  y += 2;
-  for (const line of amountLines(invoice, { all: true })) {
-    const gross = line.key === "gross";
-    doc
-      .font(gross ? BOLD : REGULAR)
-      .fontSize(gross ? 12 : 10)
-      .text(`${printable(line.label)}: ${line.amount}`, left, y + (gross ? 4 : 0), {
-        width: WIDTH - 4,
-        align: "right",
-      });
-    y = doc.y + 2;
-  }
-
-  // How it was paid.
-  doc.moveDown(2);
-  doc.font(BOLD).fontSize(11).text(text.payment, left, doc.y, { width: WIDTH });
-  doc.fontSize(10);
   const payment: [string, string][] = [[text.paidAt, moment.format(invoice.issuedAt)]];
   if (invoice.transactionId) payment.push([text.transactionId, printable(invoice.transactionId)]);
-  for (const [label, value] of payment) {
-    doc.font(BOLD).text(`${label}: `, left, doc.y + 2, { continued: true });
-    doc.font(REGULAR).text(value);
-  }
-
-  doc.moveDown(3);
-  doc.font(REGULAR).fontSize(8).fillColor("#555555").text(text.footer(invoice.orderId), left, doc.y, {
-    width: WIDTH,
-  });
-  doc.end();
-  return done;
+  out.section(text.payment, payment);
+  return out.end(text.footer(invoice.orderId));
 }

@@ -374,19 +374,29 @@ describe("the amounts' rule", () => {
           const code = off ? (await newCode({ kind: off.kind, value: off.value })).code : undefined;
           await setTax(rule.rateBp, rule.pricesIncludeTax);
           const body = { productId, quantity: units, discountCode: code };
+          const unit = tierPrice(price, fitting, units);
+          const expected = orderAmounts(unit * units * 100, off, rule, MIN_CHARGE_CENTS);
+          if (expected.grossCents > MAX_ORDER_TOTAL * 100) {
+            // Tax added on top can carry the gross past what one card payment takes: refused, nothing booked.
+            const refused = await book(buyer, body);
+            expect(refused.statusCode, refused.body).toBe(400);
+            expect(await ctx.database.db.$count(orders, eq(orders.userId, buyer.id))).toBe(0);
+            expect(await stockOf(productId)).toBe(100_000);
+            return;
+          }
           const quoted = await quote(buyer, body);
           const res = await book(buyer, body);
           expect(res.statusCode, res.body).toBe(201);
           const order: Order = res.json();
-          const unit = tierPrice(price, fitting, units);
           expect(order.unitPrice).toBe(unit);
-          expect(order).toMatchObject(orderAmounts(unit * units * 100, off, rule, MIN_CHARGE_CENTS));
+          expect(order).toMatchObject(expected);
           expect(quoted.json()).toMatchObject({ grossCents: order.grossCents, netCents: order.netCents });
           const intent = await intentFor(shop, buyer, order.id);
           expect(intent.amount).toBe(order.grossCents);
         },
       ),
-      { numRuns: 25 },
+      // The first example is CI's counterexample: 8,428 basis points added carry the gross past a payment.
+      { numRuns: 25, examples: [[1821, [], 298, null, { rateBp: 8428, pricesIncludeTax: false }]] },
     );
     await setTax(0, false);
   });
