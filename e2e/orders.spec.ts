@@ -208,6 +208,8 @@ test("after Book the toast's Pay now leads to payment; the paid order links to i
   await expect(page).toHaveURL("/");
   const toast = page.getByRole("listitem").filter({ hasText: orderMessages.booked });
   await expect(toast).toBeVisible();
+  // The spec closes toasts after 5 s; a pointer over the toast holds it open, as it does for a shopper.
+  await toast.hover();
   await expectAccessible(page, "booked toast, 1440 px");
   await toast.getByRole("button", { name: orderMessages.payNow }).click();
   await expect(page).toHaveURL(/\/dashboard\/payment\/[0-9a-f-]{36}$/);
