@@ -78,6 +78,10 @@ test("a failure on the shop's side shows the request's reference, for the custom
     requestId: fault,
   });
   await row.getByRole("button", { name: table.removeFor(product.name) }).click();
+  await page
+    .getByRole("dialog", { name: orderMessages.confirmDelete })
+    .getByRole("button", { name: table.confirmRemove })
+    .click();
   const toast = page.getByText(commonMessages.reference(fault));
   await expect(toast).toBeVisible();
   await expect(toast).toContainText("Something went wrong on our side. Please try again.");

@@ -1,6 +1,8 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import type { Product, ProductList } from "../src/shared/catalog.js";
+import { orderNumber } from "../src/shared/format.js";
+import { invoicePath } from "../src/shared/invoices.js";
 import { accountMessages } from "../src/shared/messages/accounts.js";
 import { catalogMessages } from "../src/shared/messages/catalog.js";
 import { orderMessages } from "../src/shared/messages/orders.js";
@@ -8,6 +10,7 @@ import { paymentMessages } from "../src/shared/messages/payments.js";
 import { uploadMessages } from "../src/shared/messages/uploads.js";
 import { type Order, type OrderPage, orderTotalTooLarge } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
+import { uniqueName } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
 import { payWithCard, stockOf } from "./support/payment.js";
 
@@ -103,13 +106,34 @@ test("a declined card shows the provider's message and leaves the order unpaid",
   expect(stored.paid).toBe(false);
 });
 
-test("Remove deletes an unpaid order and returns its stock", async ({ page, orders, customer: _ }) => {
+test("Remove asks first, then deletes an unpaid order and returns its stock", async ({
+  page,
+  orders,
+  customer: _,
+}) => {
   const item = await product(page, 2);
   await orders.place(page.request, item.id, 12);
   const stock = await stockOf(page, item.id);
 
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/dashboard");
-  await page.getByRole("button", { name: table.removeFor(item.name) }).click();
+  const remove = page.getByRole("button", { name: table.removeFor(item.name) });
+  const dialog = page.getByRole("dialog", { name: orderMessages.confirmDelete });
+  // Cancel keeps the order: nothing is deleted until the dialog's Remove.
+  await remove.click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(table.confirmText("12", item.name));
+  await expectAccessible(page, "My Orders, remove dialog, 1440 px");
+  await dialog.getByRole("button", { name: table.keep }).click();
+  await expect(dialog).toBeHidden();
+  await expect(remove).toBeFocused();
+  expect(await stockOf(page, item.id)).toBe(stock);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await remove.click();
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page, "My Orders, remove dialog, 390 px");
+  await dialog.getByRole("button", { name: table.confirmRemove }).click();
   await expect(page.getByText(orderMessages.removed)).toBeVisible();
   await expect(page.getByText(table.empty)).toBeVisible();
   expect(await stockOf(page, item.id)).toBe(stock + 12);
@@ -159,6 +183,53 @@ test("an order over what one card payment can take is refused in the form, with 
   await quantity.fill("12");
   await expect(page.getByText(orderTotalTooLarge())).toBeVisible();
   await expect(book).toBeDisabled();
+});
+
+test("after Book the toast's Pay now leads to payment; the paid order links to itself and its invoice", async ({
+  page,
+  products,
+  customer: _,
+}) => {
+  // A product of the journey's own, so no other journey's stock moves with it.
+  const item = await products.add({
+    name: uniqueName("Pay Now Keyboard"),
+    image: "/media/products/drift-ambidextrous-gaming-mouse.svg",
+    price: 15,
+    quantity: 500,
+    description: "A keyboard for the journey from Book to the invoice.",
+    category: "keyboards",
+  });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/tool/${item.id}`);
+  await page.getByLabel(form.address, { exact: true }).fill("7 Circuit Lane, Austin");
+  await page.getByLabel(form.phone, { exact: true }).fill("5550142");
+  await page.getByRole("button", { name: form.book }).click();
+  // The spec's flow: home, with the toast; its action goes on to the order's payment page.
+  await expect(page).toHaveURL("/");
+  const toast = page.getByRole("listitem").filter({ hasText: orderMessages.booked });
+  await expect(toast).toBeVisible();
+  // The spec closes toasts after 5 s; a pointer over the toast holds it open, as it does for a shopper.
+  await toast.hover();
+  await expectAccessible(page, "booked toast, 1440 px");
+  await toast.getByRole("button", { name: orderMessages.payNow }).click();
+  await expect(page).toHaveURL(/\/dashboard\/payment\/[0-9a-f-]{36}$/);
+  const orderId = page.url().split("/").at(-1) ?? "";
+  await expect(page.getByText(item.name).first()).toBeVisible();
+
+  await payWithCard(page, "4242 4242 4242 4242");
+  await expect(page.getByText(paymentMessages.success)).toBeVisible();
+  const number = orderNumber(orderId);
+  const invoice = page.getByRole("link", { name: card.invoice(number) });
+  await expect(invoice).toHaveAttribute("href", invoicePath(orderId));
+  const pdf = await page.request.get(invoicePath(orderId));
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()["content-type"]).toContain("application/pdf");
+  await expectAccessible(page, "payment done, 1440 px");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectAccessible(page, "payment done, 390 px");
+  await page.getByRole("link", { name: card.seeOrder(number) }).click();
+  await expect(page).toHaveURL("/dashboard");
+  await expect(page.getByText(item.name).first()).toBeVisible();
 });
 
 test("a refused image sends no order and says why", async ({ page, customer: _ }) => {

@@ -281,10 +281,15 @@ test.describe("routes", () => {
     });
   }
 
-  test("an unknown path shows the not-found page", async ({ page }) => {
-    await page.goto("/no/such/page");
+  test("an unknown path shows the not-found page, answered 404", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const answer = await page.goto("/no/such/page");
+    expect(answer?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(commonMessages.notFound);
     await expect(page.getByRole("img", { name: commonMessages.notFoundAlt })).toBeVisible();
+    await expectAccessible(page, "not-found page, 1440 px");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page, "not-found page, 390 px");
     await page.getByRole("link", { name: commonMessages.backHome }).click();
     await expect(page).toHaveURL("/");
   });

@@ -64,6 +64,22 @@ export const resetRequestSchema = z.object({ email: emailSchema });
 
 export const newPasswordSchema = z.object({ password: passwordSchema });
 
+/**
+ * Profile's Change password (issue 34): the current password, and the new one by the spec's rules
+ * and texts, typed twice. The server takes `currentPassword` and `newPassword` (auth-routes.ts) and
+ * names the new one's field errors `password`, as here.
+ */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: signInSchema.shape.password,
+    password: passwordSchema,
+    confirm: z.string(),
+  })
+  .refine((values) => values.password === values.confirm, {
+    message: m.passwordsDiffer,
+    path: ["confirm"],
+  });
+
 export const ROLES = ["user", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 

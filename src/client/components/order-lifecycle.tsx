@@ -12,7 +12,7 @@ const BADGE: Record<OrderStatus, string> = {
   expired: "badge-error badge-soft",
 };
 
-/** An order's status in words (Unpaid, Paid, Shipped, Refunded, Expired). */
+/** An order's status in words (Not Paid, Paid, Shipped, Refunded, Expired). */
 export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`badge whitespace-nowrap ${BADGE[status]}`}>{orderMessages.status[status]}</span>;
 }

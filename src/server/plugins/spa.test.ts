@@ -39,10 +39,23 @@ describe("the built client", () => {
     expect(await sent("/")).toBe(inTestMode(page("home")));
     expect(await sent("/login")).toBe(inTestMode(page("login")));
     expect(await sent("/login/?redirect=%2Ftools")).toBe(inTestMode(page("login")));
-    expect(await sent("/dashboard/myOrders")).toBe(inTestMode(page("index")));
+    expect(await sent("/dashboard/myProfile")).toBe(inTestMode(page("index")));
+    expect((await ctx.app.inject({ url: "/dashboard/payment/3f1c2b8e" })).statusCode).toBe(200);
     const res = await ctx.app.inject({ url: "/login" });
     expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(res.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("sends a path no client route draws the app with 404, so its not-found page shows", async () => {
+    for (const url of ["/no/such/page", "/dashboard/myOrders", "/tool", "/tool/a/b", "/about/?x=1"]) {
+      const res = await ctx.app.inject({ url });
+      const expected = url === "/about/?x=1" ? 200 : 404;
+      expect(res.statusCode, url).toBe(expected);
+      expect(res.headers["content-type"], url).toBe("text/html; charset=utf-8");
+      expect(res.body, url).toBe(inTestMode(page("index")));
+    }
+    const head = await ctx.app.inject({ method: "HEAD", url: "/no/such/page" });
+    expect(head.statusCode).toBe(404);
   });
 
   it("sends the Brotli copy of an asset to browsers that take it, and the file to the others", async () => {

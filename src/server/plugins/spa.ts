@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { isClientRoute } from "../../shared/client-routes.js";
 import { putFirstInBody } from "../lib/html.js";
 import { notFound } from "../lib/problem.js";
 
@@ -88,8 +89,9 @@ async function linkWithin(app: FastifyInstance, link: PreloadLink): Promise<stri
 
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else revalidated,
- * client routes answered with their landing page or index.html, unknown /api paths with a 404
- * problem.
+ * client routes answered with their landing page or index.html, any other page path with
+ * index.html and 404 (the client draws the spec's not-found page; a crawler or a link checker sees
+ * the status), unknown /api paths with a 404 problem.
  */
 async function spa(
   app: FastifyInstance,
@@ -138,6 +140,7 @@ async function spa(
       const preload = page && search === undefined ? opts.preloads?.[route] : undefined;
       const link = preload && (await linkWithin(app, preload));
       if (link) reply.header("link", link);
+      if (!page && !isClientRoute(pathname)) reply.code(404);
       return sendPage(request, reply, page ?? indexHtml);
     }
     throw notFound(`No route for ${request.method} ${pathname}.`);

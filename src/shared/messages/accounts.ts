@@ -28,6 +28,24 @@ export const accountMessages = {
   signInAccountRateLimited:
     "Too many sign-in attempts for this account. Please wait a minute and try again, or reset your password.",
   changePasswordRateLimited: "Too many attempts to change the password. Please wait a minute and try again.",
+  /** Profile's Change password card. */
+  changePassword: {
+    heading: "Change password",
+    lead: "Type your current password, then the new one twice. Every other browser and device signed in to your account is signed out, and we email you that the password changed.",
+    currentPassword: "Current password",
+    submit: "Change password",
+    done: "Your password has been changed. Every other browser and device was signed out.",
+  },
+  /** The mail to the account's address once its password changed (auth-routes.ts, mailPasswordChanged). */
+  passwordChangedMail: {
+    subject: "Your Gearhouse password was changed",
+    /** `when`: the moment, in UTC words. */
+    lead: (when: string) => `The password of your Gearhouse account was changed on ${when}.`,
+    othersEnded: "Every other browser and device signed in to your account was signed out.",
+    notYou:
+      "If you did not change it, reset your password now and check the sessions listed in your profile:",
+    reset: "Reset your password",
+  },
   googleNotConfigured:
     "Google sign-in is not available on this shop yet. Please sign in with your email and password.",
   resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",

@@ -3,6 +3,10 @@
  * product routes refuse, and the overview. Only admin pages and the server import it.
  */
 import { MAX_UPLOAD_MEGABYTES } from "../constants.js";
+import { orderMessages } from "./orders.js";
+
+/** The unpaid state's one name, the spec's (orderMessages.status). */
+const NOT_PAID = orderMessages.status.pending;
 
 export const adminMessages = {
   only: "Admins only",
@@ -25,7 +29,7 @@ export const adminMessages = {
     phone: "Phone",
     payment: "Payment",
     paid: "Paid",
-    notPaid: "Not Paid",
+    notPaid: NOT_PAID,
     action: "Shipping / Remove",
     ship: "Ship",
     shipFor: (product: string, name: string) => `Ship ${product} to ${name}`,
@@ -47,7 +51,7 @@ export const adminMessages = {
     searchPlaceholder: "ava@example.com, Vortex, pi_…",
     status: "Status",
     statuses: {
-      pending: "Not Paid",
+      pending: NOT_PAID,
       paid: "Paid, not shipped",
       shipped: "Shipped",
       refunded: "Refunded",
@@ -171,11 +175,11 @@ export const adminMessages = {
   overview: {
     title: "At a glance",
     users: "Users",
-    unpaid: "Unpaid orders",
+    unpaid: `${NOT_PAID} orders`,
     toShip: "Paid, waiting to ship",
     shipped: "Shipped orders",
     refunded: "Refunded orders",
-    expired: "Expired unpaid orders",
+    expired: "Expired orders (never paid)",
     lowStock: "Products low on stock",
     belowThreshold: (threshold: string) => `threshold ${threshold}`,
     stockOf: (product: string) => `Stock and history of ${product}`,

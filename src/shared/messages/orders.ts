@@ -18,6 +18,8 @@ export const orderMessages = {
   totalTooLarge: (max: string) =>
     `One order can total at most ${max}, the most a card payment can take. Order fewer units, or split them over several orders.`,
   booked: "Your order is booked. Pay for it from My Orders in your dashboard.",
+  /** The booked toast's action: straight on to the order's payment page. */
+  payNow: "Pay now",
   emailNotVerified:
     "Please verify your email address before booking: open the link we sent to your email, or ask for a new one.",
   /** Verifying the email, on the product page, the booking form and My Orders (docs/product.md). */
@@ -74,6 +76,12 @@ export const orderMessages = {
     shipped: "Shipped",
     remove: "Remove",
     removeFor: (product: string) => `Remove the order for ${product}`,
+    /** Under the spec's "Are you sure to delete this order?": which order, and what removing it does. */
+    confirmText: (quantity: string, product: string) =>
+      `${quantity} × ${product}. Its units go back on sale, and nothing is charged.`,
+    /** The dialog's own button and its way out. */
+    confirmRemove: "Remove",
+    keep: "Cancel",
     invoice: "Invoice",
     /** The invoice link's name: which order of the list, by its number there and its product. */
     invoiceFor: (serial: number, product: string) => `Invoice for order #${serial} (${product})`,
@@ -84,9 +92,13 @@ export const orderMessages = {
     browse: "Browse products",
     imageAlt: (product: string) => `Image of the order for ${product}`,
   },
-  /** An order's status in words (My Orders, Manage Orders), and its dates. */
+  /**
+   * An order's status in words (My Orders, Manage Orders, the charts), and its dates. An unpaid
+   * order is "Not Paid" wherever its state is named: the spec's word (Manage Orders), one word for
+   * one state (issue 34).
+   */
   status: {
-    pending: "Unpaid",
+    pending: "Not Paid",
     paid: "Paid",
     shipped: "Shipped",
     refunded: "Refunded",

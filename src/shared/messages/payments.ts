@@ -41,6 +41,9 @@ export const paymentMessages = {
       "Sandbox payments: no real card is charged. Use 4242 4242 4242 4242 with any future expiry and any CVC.",
     paidAlready: "This order is paid.",
     backToOrders: "Back to My Orders",
+    /** Under the spec's success message: the order just paid (by its number) and its invoice. */
+    seeOrder: (number: string) => `See order ${number} in My Orders`,
+    invoice: (number: string) => `Download the invoice of order ${number} (PDF)`,
     stripeUnavailable: "The card form could not be loaded. Check your connection and reload the page.",
   },
 } as const;

@@ -33,7 +33,13 @@ import {
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { provedRecently, type SessionUser, stepUpProblem } from "../../plugins/session.js";
 import { actorOf, recordActivity } from "../activity/index.js";
-import { AUTH_BASE_PATH, type Auth, accountExistsMail, GOOGLE_PROVIDER_ID } from "./auth.js";
+import {
+  AUTH_BASE_PATH,
+  type Auth,
+  accountExistsMail,
+  GOOGLE_PROVIDER_ID,
+  passwordChangedMail,
+} from "./auth.js";
 import {
   claimCode,
   dropSession,
@@ -431,6 +437,24 @@ const endResetLinksOfChanged: After = async ({ deps, user }, response) => {
   if (user && response.ok) await endResetLinks(deps.app.db, { userId: user.id });
 };
 
+/**
+ * A changed password is told to the account's address (issue 34, item 1), so an owner whose
+ * session someone else used learns of it. It always goes, counted against the address's hourly
+ * cap like a receipt: only the account itself, with its current password and under
+ * limitPasswordChanges, can cause it. Not awaited: the answer does not wait for the mail server.
+ */
+const mailPasswordChanged: After = async ({ deps, user, body }, response) => {
+  if (!user || !response.ok) return;
+  const { revokeOtherSessions } = body as { revokeOtherSessions: boolean };
+  await claimRecipient(deps.app.db, user.email, deps.mailLimits.perRecipient, { always: true });
+  deps.mailer
+    .send({
+      to: user.email,
+      ...passwordChangedMail(deps.app.config.publicUrl, new Date(), revokeOtherSessions),
+    })
+    .catch((error: unknown) => deps.app.log.error({ err: error }, "password-changed mail failed"));
+};
+
 /** A POST endpoint: it always takes a body (an empty object at least). */
 const post = (path: string, endpoint: Omit<Endpoint, "method" | "path"> & { body: AuthBody }): Endpoint => ({
   method: "POST",
@@ -501,7 +525,7 @@ const ENDPOINTS: Endpoint[] = [
       }),
       formNames: { newPassword: "password" },
     },
-    after: [endResetLinksOfChanged],
+    after: [endResetLinksOfChanged, mailPasswordChanged],
   }),
   post("/update-user", {
     body: { schema: z.object({ name: signUpSchema.shape.name.optional(), phone: phoneSchema.optional() }) },

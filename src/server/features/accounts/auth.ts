@@ -3,6 +3,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth, twoFactor } from "better-auth/plugins";
 import { eq } from "drizzle-orm";
+import { accountMessages } from "../../../shared/messages/accounts.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { accounts, passkeys, sessions, twoFactors, users, verifications } from "../../db/schema/index.js";
@@ -32,6 +33,22 @@ export function accountExistsMail(publicUrl: string) {
     subject: "Someone tried to create a Gearhouse account with your email",
     text: `Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:\n\nSign in: ${signIn}\nReset your password: ${reset}\n\nIf it was not you, ignore this message: your account stays as it is.`,
     html: `<p>Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:</p><p><a href="${signIn}">Sign in</a> · <a href="${reset}">Reset your password</a></p><p>If it was not you, ignore this message: your account stays as it is.</p>`,
+  };
+}
+
+/**
+ * To the account's address once its password changed (by the signed-in customer, in Profile): the
+ * owner learns of a change they did not make, and where to take the account back.
+ */
+export function passwordChangedMail(publicUrl: string, at: Date, othersEnded: boolean) {
+  const m = accountMessages.passwordChangedMail;
+  const reset = `${publicUrl}/passwordReset`;
+  const when = `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const lines = [m.lead(when), ...(othersEnded ? [m.othersEnded] : [])];
+  return {
+    subject: m.subject,
+    text: `${lines.join(" ")}\n\n${m.notYou}\n${reset}`,
+    html: `<p>${lines.join(" ")}</p><p>${m.notYou} <a href="${reset}">${m.reset}</a></p>`,
   };
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { comparableAnswer } from "../answers.js";
 import { createTestApp, setUpTestApp, type TestContext } from "../app.js";
+import { until } from "../until.js";
 import { cookieHeader, memoryMailer, newSession, ORIGIN, signIn, signUp, uniqueEmail } from "../users.js";
 
 /**
@@ -181,6 +182,19 @@ describe("change-password (finding 5)", () => {
     expect(current).toContain("gearhouse.session_token=");
     expect(await signedIn(current)).toBe(200);
     expect(await signedIn(stranger.cookie)).toBe(200);
+  });
+
+  it("tells the account's address that its password changed, and nothing on a wrong password", async () => {
+    const user = await register();
+    const changedMails = () => mailsTo(user.email, accountMessages.passwordChangedMail.subject);
+    expect((await change(user.cookie, "Wr0ngPassword")).statusCode).toBe(400);
+    expect(changedMails()).toEqual([]);
+    expect((await change(user.cookie, user.password)).statusCode).toBe(200);
+    await until("the password-changed mail", () => changedMails().length === 1);
+    const [mail] = changedMails();
+    expect(mail?.text).toContain(accountMessages.passwordChangedMail.othersEnded);
+    expect(mail?.text).toContain(`${limited.config.publicUrl}/passwordReset`);
+    expect(mail?.html).toContain(accountMessages.passwordChangedMail.reset);
   });
 
   it("keeps the other sessions when the request asks to", async () => {

@@ -88,7 +88,8 @@ function everyKindOfAnswer(shop: Shop): [string, () => Promise<LightMyRequestRes
       shop.ctx.app.inject({ url, headers });
   return [
     ["the SPA's page", get("/")],
-    ["a client route (history fallback)", get("/dashboard/myOrders")],
+    ["a client route (history fallback)", get("/dashboard/myProfile")],
+    ["the not-found page (404)", get("/no/such/page")],
     ["a hashed asset", get("/assets/app.js")],
     ["JSON", get("/api/products")],
     ["a signed-in JSON answer", get("/api/me", { cookie: shop.cookie })],

@@ -178,8 +178,14 @@ export function BookingForm({
     place.mutate(
       { input, idempotencyKey: idempotencyKeyFor(input) },
       {
-        onSuccess: () => {
-          toast.success(orderMessages.booked);
+        onSuccess: (order) => {
+          // The spec returns the customer home after Book; the toast offers the way on to paying.
+          toast.success(orderMessages.booked, {
+            action: {
+              label: orderMessages.payNow,
+              onClick: () => navigate(paths.dashboard.payment(order.id)),
+            },
+          });
           navigate(paths.home);
         },
         onError: (error) => {

@@ -1,6 +1,4 @@
-import { useRef } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
 import { creditNotePath } from "../../../../shared/credit-notes.js";
 import { invoicePath } from "../../../../shared/invoices.js";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
@@ -8,6 +6,7 @@ import { orderMessages } from "../../../../shared/messages/orders.js";
 import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import type { Order, OrderStatus as Status } from "../../../../shared/orders.js";
 import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
+import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
@@ -20,10 +19,10 @@ import { ListCard, ResponsiveList } from "../../../components/responsive-list.js
 import { Spinner } from "../../../components/spinner.js";
 import { VerifyEmailNotice } from "../../../components/verify-email-notice.js";
 import { useSession } from "../../../lib/auth.js";
-import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount } from "../../../lib/format.js";
 import { paths } from "../../../lib/paths.js";
 import { useRemoveOrder } from "../../../lib/remove-order.js";
+import { useConfirmedRemoval } from "../../../lib/use-confirmed-removal.js";
 import { useMinutesLeft } from "../../../lib/use-minutes-left.js";
 import { useFocusOnNewPage, usePagePosition } from "../../../lib/use-page-position.js";
 import { useMyOrders } from "../api/get-my-orders.js";
@@ -43,17 +42,12 @@ const COLUMNS = [
 /**
  * What a customer can do with an order now: pay and remove an unpaid one until its hold runs out
  * (on this clock: the shop expires it a moment later), nothing with an expired or refunded one.
+ * Remove asks first (`onRemove` opens the page's confirm dialog), as Manage Orders does.
  */
-function useOrderActions(order: Order) {
+function useOrderActions(order: Order, ask: (order: Order) => void) {
   const minutesLeft = useMinutesLeft(order.status === "pending" ? order.expiresAt : null);
   const open = order.status === "pending" && minutesLeft !== 0;
-  const remove = useRemoveOrder();
-  const onRemove = () =>
-    remove.mutate(order.id, {
-      onSuccess: () => toast.success(orderMessages.removed),
-      onError: (error) => toast.error(problemMessage(error)),
-    });
-  return { minutesLeft, open, remove, onRemove };
+  return { minutesLeft, open, onRemove: () => ask(order) };
 }
 
 type Actions = ReturnType<typeof useOrderActions>;
@@ -113,25 +107,22 @@ function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions
 function OrderAction({ order, actions }: { order: Order; actions: Actions }) {
   if (actions.open)
     return (
-      <RemoveButton
-        label={text.remove}
-        name={text.removeFor(order.productName)}
-        onClick={actions.onRemove}
-        pending={actions.remove.isPending}
-      />
+      <RemoveButton label={text.remove} name={text.removeFor(order.productName)} onClick={actions.onRemove} />
     );
   return order.transactionId ? <code className="break-all text-xs">{order.transactionId}</code> : null;
 }
 
 type OrderProps = { order: Order; serial: number };
+/** Opens the confirm dialog of a row's Remove. */
+type AskProps = { ask: (order: Order) => void };
 
 /** What the customer pays (the gross), and its amounts under it when there is a discount or tax. */
 function Total({ order, serial }: OrderProps) {
   return <OrderTotal order={order} label={pricingMessages.amounts.detailsFor(serial, order.productName)} />;
 }
 
-function OrderRow({ order, serial }: OrderProps) {
-  const actions = useOrderActions(order);
+function OrderRow({ order, serial, ask }: OrderProps & AskProps) {
+  const actions = useOrderActions(order, ask);
   return (
     <tr>
       <th scope="row">{serial}</th>
@@ -155,8 +146,8 @@ function OrderRow({ order, serial }: OrderProps) {
 }
 
 /** Narrow screens: the same order as a card, every field and action in view. */
-function OrderCard({ order, serial, headingId }: OrderProps & { headingId: string }) {
-  const actions = useOrderActions(order);
+function OrderCard({ order, serial, headingId, ask }: OrderProps & AskProps & { headingId: string }) {
+  const actions = useOrderActions(order, ask);
   return (
     <ListCard
       headingId={headingId}
@@ -180,7 +171,9 @@ export function MyOrdersPage() {
   const { user } = useSession();
   const position = usePagePosition();
   const orders = useMyOrders(position);
-  const regionRef = useRef<HTMLElement>(null);
+  // Remove asks with the spec's "Are you sure to delete this order?" first; focus then goes to the list.
+  const removal = useConfirmedRemoval<Order>(useRemoveOrder(), orderMessages.removed);
+  const regionRef = removal.regionRef;
   useFocusOnNewPage(regionRef, position, !orders.isPlaceholderData);
   const page = orders.data;
   const steps = page ? position.steps(page) : undefined;
@@ -214,15 +207,28 @@ export function MyOrdersPage() {
             columns={COLUMNS}
             items={orders.data.items}
             first={(steps.number - 1) * LIST_PAGE_SIZE + 1}
-            row={(order, serial) => <OrderRow key={order.id} order={order} serial={serial} />}
+            row={(order, serial) => (
+              <OrderRow key={order.id} order={order} serial={serial} ask={removal.ask} />
+            )}
             card={(order, serial, headingId) => (
-              <OrderCard order={order} serial={serial} headingId={headingId} />
+              <OrderCard order={order} serial={serial} headingId={headingId} ask={removal.ask} />
             )}
             ref={regionRef}
           />
           <CursorPager texts={orderMessages.list} steps={steps} />
         </div>
       )}
+      <ConfirmDialog
+        {...removal.dialog}
+        title={orderMessages.confirmDelete}
+        text={
+          removal.target
+            ? text.confirmText(formatCount(removal.target.quantity), removal.target.productName)
+            : undefined
+        }
+        confirmLabel={text.confirmRemove}
+        cancelLabel={text.keep}
+      />
     </>
   );
 }

@@ -1,11 +1,32 @@
+import { Link } from "react-router";
+import { orderNumber } from "../../../../shared/format.js";
+import { invoicePath } from "../../../../shared/invoices.js";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
+import { paths } from "../../../lib/paths.js";
 
-/** The product's (docs/product.md) success message, in green, with the transaction id. */
-export function PaymentSuccess({ transactionId }: { transactionId: string }) {
+const text = paymentMessages.page;
+
+/**
+ * The product's (docs/product.md) success message, in green, with the transaction id; then the
+ * ways on: the order in My Orders and its invoice (issued as the order became paid).
+ */
+export function PaymentSuccess({ transactionId, orderId }: { transactionId: string; orderId: string }) {
+  const number = orderNumber(orderId);
   return (
-    <div role="status" className="flex flex-col gap-1 text-success">
-      <p className="text-lg font-semibold">{paymentMessages.success}</p>
-      <p className="break-all">{paymentMessages.transactionId(transactionId)}</p>
+    <div className="flex flex-col gap-3">
+      <div role="status" className="flex flex-col gap-1 text-success">
+        <p className="text-lg font-semibold">{paymentMessages.success}</p>
+        <p className="break-all">{paymentMessages.transactionId(transactionId)}</p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Link to={paths.dashboard.root} className="btn btn-sm btn-primary">
+          {text.seeOrder(number)}
+        </Link>
+        {/* A plain download, as My Orders' Invoice: the browser saves the PDF under the shop's name. */}
+        <a href={invoicePath(orderId)} download className="btn btn-sm btn-outline">
+          {text.invoice(number)}
+        </a>
+      </div>
     </div>
   );
 }

@@ -104,7 +104,7 @@ export function PaymentPage() {
   let payment: ReactNode;
   switch (panel.kind) {
     case "paidNow":
-      payment = <PaymentSuccess transactionId={panel.transactionId} />;
+      payment = <PaymentSuccess transactionId={panel.transactionId} orderId={current.id} />;
       break;
     case "closed":
       payment = (

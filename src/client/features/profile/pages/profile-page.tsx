@@ -4,6 +4,7 @@ import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
 import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
+import { ChangePasswordCard } from "../components/change-password-card.js";
 import { ProfileDetails } from "../components/profile-details.js";
 import { ProfileForm } from "../components/profile-form.js";
 import { SecondFactorCard } from "../components/second-factor-card.js";
@@ -13,7 +14,8 @@ const text = dashboardMessages;
 
 /**
  * /dashboard/myProfile, inside the dashboard layout: the profile card, then the form to save it,
- * then the account's signed-in sessions (Gearhouse's addition, after the spec's screen).
+ * then Change password, the second factors and the account's signed-in sessions (Gearhouse's
+ * additions, after the spec's screen).
  * The form is there while the saved profile loads, so what the user types then is kept.
  */
 export function ProfilePage() {
@@ -35,6 +37,7 @@ export function ProfilePage() {
           <ProfileDetails profile={profile.data} account={user ?? { name: "", email: "" }} />
         )}
         <ProfileForm profile={profile.data} />
+        {user ? <ChangePasswordCard userId={user.id} /> : null}
         {user ? (
           <SecondFactorCard userId={user.id} required={params.get("secondFactor") === "required"} />
         ) : null}

@@ -1,0 +1,70 @@
+import { toast } from "sonner";
+import { changePasswordSchema } from "../../../../shared/accounts.js";
+import { accountMessages } from "../../../../shared/messages/accounts.js";
+import { PasswordField } from "../../../components/account-fields.js";
+import { FormCard } from "../../../components/form-card.js";
+import { SubmitButton } from "../../../components/submit-button.js";
+import { showServerError } from "../../../lib/form-errors.js";
+import { useSchemaForm } from "../../../lib/use-schema-form.js";
+import { useChangePassword } from "../api/change-password.js";
+
+const text = accountMessages.changePassword;
+const form = accountMessages.form;
+const EMPTY = { currentPassword: "", password: "", confirm: "" };
+
+/**
+ * Profile's Change password (issue 34, item 1): the current password and the new one, checked by
+ * the spec's rules and texts as sign-up checks it. The server ends the account's other sessions and
+ * mails the address; a wrong current password is said above the button.
+ */
+export function ChangePasswordCard({ userId }: { userId: string }) {
+  const change = useChangePassword(userId);
+  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(changePasswordSchema, {
+    defaultValues: EMPTY,
+  });
+  const { errors } = formState;
+  const onSubmit = handleSubmit((values) =>
+    change.mutate(
+      { currentPassword: values.currentPassword, newPassword: values.password },
+      {
+        onSuccess: () => {
+          toast.success(text.done);
+          reset(EMPTY);
+        },
+        onError: (error) => showServerError(error, ["currentPassword", "password"], setError),
+      },
+    ),
+  );
+  return (
+    <FormCard
+      title={text.heading}
+      lead={text.lead}
+      onSubmit={onSubmit}
+      serverError={errors.root?.server}
+      actions={
+        <div className="card-actions">
+          <SubmitButton pending={change.isPending}>{text.submit}</SubmitButton>
+        </div>
+      }
+    >
+      <PasswordField
+        label={text.currentPassword}
+        error={errors.currentPassword?.message}
+        {...register("currentPassword")}
+      />
+      <PasswordField
+        label={form.newPassword}
+        isNew
+        hint={form.passwordHint}
+        error={errors.password?.message}
+        {...register("password")}
+      />
+      <PasswordField
+        label={form.confirmPassword}
+        isNew
+        error={errors.confirm?.message}
+        {...register("confirm")}
+      />
+    </FormCard>
+  );
+}
