@@ -69,6 +69,7 @@ async function contents(db: Database["db"]) {
     "company_name",
     "company_tax_id",
     "credit_note_number",
+    "reminder_mails",
   ]
     .map((c) => ` - '${c}'`)
     .join("");

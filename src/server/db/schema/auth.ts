@@ -1,5 +1,5 @@
-import { boolean, index, integer, pgEnum, pgTable, text } from "drizzle-orm/pg-core";
-import { moment, timestamps } from "./columns.js";
+import { boolean, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, moment, timestamps } from "./columns.js";
 
 export const roleEnum = pgEnum("role", ["user", "admin"]);
 
@@ -16,6 +16,11 @@ export const users = pgTable(
     role: roleEnum("role").notNull().default("user"),
     /** An authenticator app is enrolled and confirmed (better-auth's two-factor plugin). */
     twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+    /**
+     * The customer takes the optional mails (payment reminders, back in stock): turned off in
+     * Profile or by a mail's one-click unsubscribe. Receipts, shipping and refunds always go.
+     */
+    reminderMails: boolean("reminder_mails").notNull().default(true),
     ...timestamps(),
   },
   (t) => [
@@ -137,4 +142,22 @@ export const rateLimits = pgTable(
   },
   // The retention job reads the counters whose window ended long ago, oldest first.
   (t) => [index("rate_limit_window_start_idx").on(t.windowStart)],
+);
+
+/**
+ * An email change the account asked for (features/accounts, docs/product.md "Your account"): the
+ * new address gets a link carrying the token, whose SHA-256 alone is kept; the change takes effect
+ * only when the link is followed, before expires_at, once. A newer request replaces an older one.
+ */
+export const emailChanges = pgTable(
+  "email_change",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: ownerId().notNull(),
+    newEmail: text("new_email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: moment("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("email_change_token_idx").on(t.tokenHash), uniqueIndex("email_change_user_idx").on(t.userId)],
 );
