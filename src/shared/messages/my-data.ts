@@ -9,7 +9,8 @@ export const myDataMessages = {
     heading: "Your data",
     lead: "Download everything the shop keeps about you as one ZIP file: your account and profile, your orders with their payments, refunds, invoice and credit note numbers, your reviews (hidden ones too), your back-in-stock subscriptions and the mails the shop sent you. The data is in data.json; your orders are also in orders.csv, for a spreadsheet.",
     download: "Download my data",
-    limit: (max: number) => `You can download your data ${countOf(max, "time")} an hour.`,
+    /** Beside the link: the file's name, and that downloads are bounded (DATA_DOWNLOADS_PER_HOUR). */
+    note: "The file is named gearhouse-data- and the day. You can download it a few times an hour.",
   },
   rateLimited: (max: number, seconds: number) => {
     const minutes = Math.max(1, Math.ceil(seconds / 60));
