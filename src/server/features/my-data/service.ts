@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import { creditNoteNumber } from "../../../shared/credit-notes.js";
 import { invoiceNumber } from "../../../shared/invoices.js";
 import { myDataMessages } from "../../../shared/messages/my-data.js";
@@ -289,15 +289,12 @@ async function* mailsJson(db: Db, userId: string) {
     [about]: m.about,
     createdAt: iso(m.createdAt),
     sentAt: iso(m.sentAt),
-    notSentAt: iso(m.droppedAt),
+    // Not sent, and given up (the order removed first, or the mail server refused it too often).
+    givenUpAt: iso(m.droppedAt),
   });
   for await (const page of orderIds) {
     const ids = page.map((o) => o.id);
-    const mails = await mailsAbout(
-      db,
-      ids,
-      and(ne(mailOutbox.kind, "back_in_stock"), ne(mailOutbox.kind, "low_stock")) as SQL,
-    );
+    const mails = await mailsAbout(db, ids, notInArray(mailOutbox.kind, ["back_in_stock", "low_stock"]));
     if (mails.length > 0) yield mails.map((m) => view(m, "order"));
   }
   for await (const page of subscriptionPages(db, userId)) {
