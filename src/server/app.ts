@@ -25,6 +25,7 @@ import { healthRoutes } from "./features/health/routes.js";
 import { creditNotePdf, invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
+import { myDataRoutes } from "./features/my-data/routes.js";
 import { orderExpiryJob } from "./features/orders/expiry.js";
 import { orderRoutes } from "./features/orders/routes.js";
 import { createPaymentProvider, intentReleaser } from "./features/payments/index.js";
@@ -204,6 +205,7 @@ export async function buildApp(
   await app.register(authRoutes, { auth, mailer, rateLimit: options.rateLimit });
   await app.register(accountRoutes);
   await app.register(profileRoutes);
+  await app.register(myDataRoutes);
   await app.register(catalogRoutes, { search: options.catalogSearch });
   await app.register(catalogCsvRoutes);
   await app.register(reviewRoutes);

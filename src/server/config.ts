@@ -131,6 +131,7 @@ const envSchema = z
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
     REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
     INVOICE_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
+    DATA_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
     UPLOAD_LIMIT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(20),
     // At least one upload of the largest size (MAX_UPLOAD_BYTES, 5 MB).
     UPLOAD_MB_PER_DAY: z.coerce.number().int().min(5).max(1_000_000).default(50),
@@ -274,6 +275,8 @@ export interface Config {
   reviewLimitPerHour: number;
   /** Invoice downloads one account may make an hour, admins included (INVOICE_DOWNLOADS_PER_HOUR). */
   invoiceDownloadsPerHour: number;
+  /** Downloads of "my data" one account may make an hour (DATA_DOWNLOADS_PER_HOUR; features/my-data). */
+  dataDownloadsPerHour: number;
   /** Uploads one account may make a day, and their bytes as received: customers, and admins (who add products). */
   uploadQuota: { user: UploadQuota; admin: UploadQuota };
   /** Uploads one account may have under way at once on an instance (UPLOAD_CONCURRENCY_PER_ACCOUNT). */
@@ -442,6 +445,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
     reviewLimitPerHour: env.REVIEW_LIMIT_PER_HOUR,
     invoiceDownloadsPerHour: env.INVOICE_DOWNLOADS_PER_HOUR,
+    dataDownloadsPerHour: env.DATA_DOWNLOADS_PER_HOUR,
     uploadQuota: {
       user: { count: env.UPLOAD_LIMIT_PER_DAY, bytes: env.UPLOAD_MB_PER_DAY * MB },
       admin: { count: env.ADMIN_UPLOAD_LIMIT_PER_DAY, bytes: env.ADMIN_UPLOAD_MB_PER_DAY * MB },

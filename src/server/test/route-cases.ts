@@ -304,6 +304,8 @@ export const ROUTES: Record<string, Entry> = {
   "GET /api/me": at("/api/me", signedIn(200)),
   "GET /api/session": at("/api/session", publicRoute(200)),
   "GET /api/account/factors": at("/api/account/factors", signedIn(200)),
+  // Download my data: the signed-in account's own, named by nothing in the path.
+  "GET /api/me/data": at("/api/me/data", signedIn(200)),
   // Signed-in sessions: a session of someone else's is a 404 to everyone signed in.
   "GET /api/account/sessions": at("/api/account/sessions", signedIn(200)),
   "DELETE /api/account/sessions/:id": {

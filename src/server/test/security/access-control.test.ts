@@ -18,6 +18,7 @@ import {
   setUpRouteWorld,
 } from "../route-cases.js";
 import { ORIGIN, signUp } from "../users.js";
+import { readZip } from "../zip-reader.js";
 
 /**
  * ASVS V4 (access control) beyond the authorization matrix: customer B naming customer A's
@@ -133,6 +134,26 @@ describe("ownership swaps", () => {
     expect(res.statusCode).toBeLessThan(500);
     const me = await world.ctx.app.inject({ url: "/api/me", headers: { cookie: a.cookie } });
     expect(me.statusCode).toBe(200);
+  });
+
+  it("gives customer B and the admin their own data to download, none of customer A's", async () => {
+    // A has orders, a profile and reviews by now (the routes above acted for A).
+    const a = world.people.customerA;
+    await confirmedPaymentOfA(world);
+    const aOrders = await world.ctx.database.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(inArray(orders.userId, [a.id]));
+    expect(aOrders.length).toBeGreaterThan(0);
+    for (const who of ["customerB", "admin"] as const) {
+      const res = await send("GET", { url: "/api/me/data" }, world.people[who].cookie);
+      expect(res.statusCode, who).toBe(200);
+      const files = readZip(res.rawPayload);
+      const text = [...files.values()].map((f) => f.toString("utf8")).join("\n");
+      expect(text, who).toContain(world.people[who].email);
+      for (const needle of [a.email, a.id, ...aOrders.map((o) => o.id)])
+        expect(text, who).not.toContain(needle);
+    }
   });
 });
 
