@@ -4,7 +4,7 @@
  * shipping (orders.ts, shipOrderSchema), so it is matched by its letters and digits only, in any
  * case ("UPS", "ups", "U.P.S.", "Fed Ex"); any other carrier is shown as text.
  */
-const TRACKING_PAGES: Record<string, (number: string) => string> = {
+const TRACKING_PAGES: Readonly<Record<string, (number: string) => string>> = {
   ups: (n) => `https://www.ups.com/track?tracknum=${n}`,
   usps: (n) => `https://tools.usps.com/go/TrackConfirmAction?tLabels=${n}`,
   fedex: (n) => `https://www.fedex.com/fedextrack/?trknbr=${n}`,
@@ -28,5 +28,7 @@ export function trackingUrl(
 ): string | undefined {
   const number = trackingNumber?.trim();
   if (!carrier || !number) return undefined;
-  return TRACKING_PAGES[carrierKey(carrier)]?.(encodeURIComponent(number));
+  const key = carrierKey(carrier);
+  // Own keys only: a carrier typed "constructor" is not a carrier.
+  return Object.hasOwn(TRACKING_PAGES, key) ? TRACKING_PAGES[key]?.(encodeURIComponent(number)) : undefined;
 }
