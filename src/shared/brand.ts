@@ -2,7 +2,7 @@
  * The shop's name and colours, for what cannot read the site's style sheet: the mails (inline
  * styles only, server/features/mail/templates.tsx and lib/mail-frame.ts). The colours are the
  * daisyUI theme "gearhouse" of src/client/index.css, each kept here with the oklch() it is there and
- * its sRGB hex, which mail clients understand; brand.test.ts checks that both still agree with the
+ * its sRGB hex, which mail clients understand; server/features/mail/brand.test.ts checks that both still agree with the
  * style sheet, and that every pair a mail puts together has a contrast of at least 4.5:1 (WCAG AA).
  */
 export const BRAND_NAME = "Gearhouse";

@@ -21,4 +21,10 @@ export const mailPreferenceMessages = {
   /** The footer line of an optional mail, before its link. */
   footer: "You get this mail because reminder mails are on for your Gearhouse account.",
   footerLink: "Stop reminder mails",
+  /** A tracking number that links to its carrier's page (My Orders, Manage Orders; shared/carriers.ts). */
+  tracking: {
+    /** Before the linked number: the same words as orderMessages.dates.tracking. */
+    label: (carrier: string) => `${carrier} tracking number`,
+    newTab: "(opens the carrier's site in a new tab)",
+  },
 } as const;

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MAIL_COLORS, THEME_COLORS } from "./brand.js";
+import { MAIL_COLORS, THEME_COLORS } from "../../../shared/brand.js";
 
 /** oklch(L% C H) in sRGB hex (Björn Ottosson's OKLab matrices), clipped to the gamut. */
 function oklchToHex(css: string): string {
@@ -52,7 +52,7 @@ const CSS_NAMES: Record<keyof typeof THEME_COLORS, string> = {
 
 describe("the shop's colours for the mails", () => {
   it("are the site's theme (src/client/index.css), in hex as mail clients read them", () => {
-    const css = readFileSync(new URL("../client/index.css", import.meta.url), "utf8");
+    const css = readFileSync(new URL("../../../client/index.css", import.meta.url), "utf8");
     for (const [key, name] of Object.entries(CSS_NAMES) as [keyof typeof THEME_COLORS, string][]) {
       const declared = new RegExp(`${name}:\\s*([^;]+);`).exec(css)?.[1]?.trim();
       expect(declared, name).toBe(THEME_COLORS[key].css);
