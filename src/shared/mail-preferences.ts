@@ -9,7 +9,7 @@ export const mailPreferencesSchema = z.object({ reminderMails: z.boolean() });
 export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
 
 /** The signed token of a one-click unsubscribe link (its user id and HMAC, at most this long). */
-export const UNSUBSCRIBE_TOKEN_MAX_LENGTH = 200;
+const UNSUBSCRIBE_TOKEN_MAX_LENGTH = 200;
 export const unsubscribeQuerySchema = z.object({
   token: z.string().min(1).max(UNSUBSCRIBE_TOKEN_MAX_LENGTH),
 });

@@ -7,7 +7,7 @@ import { getMailPreferences, setReminderMails } from "./service.js";
 import { userOfUnsubscribeToken } from "./token.js";
 
 /** The one-click unsubscribe route, exempt from the Origin check (plugins/security.ts): it carries its own secret. */
-export const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/mail/unsubscribe";
+const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/mail/unsubscribe";
 
 /**
  * Which mails the signed-in customer gets (their own only: no route names another account), and the

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   oneClickUnsubscribeUrl,
@@ -37,10 +38,11 @@ describe("the one-click unsubscribe token", () => {
       expect(userOfUnsubscribeToken(SECRET, forged), forged).toBeUndefined();
   });
 
-  it("is signed for its purpose: a back-in-stock link's signature of the same id does not pass", async () => {
-    const { unsubscribeToken } = await import("../stock-notices/token.js");
+  it("is signed for its purpose: a back-in-stock link's signature of the same id does not pass", () => {
+    // features/stock-notices/token.ts signs "stock-notice:<id>" with the same secret.
+    const stockNotice = createHmac("sha256", SECRET).update("stock-notice:user-1").digest("base64url");
     const id = Buffer.from("user-1").toString("base64url");
-    expect(userOfUnsubscribeToken(SECRET, `${id}.${unsubscribeToken(SECRET, "user-1")}`)).toBeUndefined();
+    expect(userOfUnsubscribeToken(SECRET, `${id}.${stockNotice}`)).toBeUndefined();
   });
 
   it("makes the one-click address and the page's, both with the token", () => {

@@ -9,7 +9,7 @@ export type { InvoiceAttachment } from "./outbox.js";
  * For tests of other features that send the outbox when they ask (the stock ledger's low-stock
  * mail, the back-in-stock notices), and the reasons a mail is dropped that they check.
  */
-export { DROPPED, OPTIONAL_MAILS, sendDueMails } from "./outbox.js";
+export { DROPPED, sendDueMails } from "./outbox.js";
 
 /**
  * The order mails: this instance sends the outbox's due mails every MAIL_OUTBOX_INTERVAL_SECONDS

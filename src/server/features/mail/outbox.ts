@@ -94,7 +94,7 @@ export interface OutboxOptions {
 }
 
 /** The mails a customer can turn off (user.reminder_mails); every other kind always goes. */
-export const OPTIONAL_MAILS: ReadonlySet<MailKind> = new Set(["payment_reminder", "back_in_stock"]);
+const OPTIONAL_MAILS: ReadonlySet<MailKind> = new Set(["payment_reminder", "back_in_stock"]);
 
 /** Renders in the calling thread, loading React only when a mail is rendered here. */
 const renderHere: RenderMail = async (...args) => (await import("./templates.js")).renderMail(...args);
