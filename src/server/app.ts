@@ -25,6 +25,11 @@ import { healthRoutes } from "./features/health/routes.js";
 import { creditNotePdf, invoicePdf, invoiceRenderer } from "./features/invoices/index.js";
 import { invoiceRoutes } from "./features/invoices/routes.js";
 import { mailOutboxPlugin } from "./features/mail/index.js";
+import {
+  mailPreferenceRoutes,
+  oneClickUnsubscribeUrl,
+  unsubscribePageUrl,
+} from "./features/mail-preferences/index.js";
 import { myDataRoutes } from "./features/my-data/routes.js";
 import { orderExpiryJob } from "./features/orders/expiry.js";
 import { orderRoutes } from "./features/orders/routes.js";
@@ -206,6 +211,7 @@ export async function buildApp(
   await app.register(accountRoutes);
   await app.register(profileRoutes);
   await app.register(myDataRoutes);
+  await app.register(mailPreferenceRoutes);
   await app.register(catalogRoutes, { search: options.catalogSearch });
   await app.register(catalogCsvRoutes);
   await app.register(reviewRoutes);
@@ -241,6 +247,11 @@ export async function buildApp(
   await app.register(mailOutboxPlugin, {
     mailer,
     unsubscribeUrl: (noticeId) => unsubscribeUrl(config.publicUrl, config.authSecret, noticeId),
+    // The optional mails' one-click unsubscribe (List-Unsubscribe) and footer link.
+    reminderLinks: (userId) => ({
+      oneClick: oneClickUnsubscribeUrl(config.publicUrl, config.authSecret, userId),
+      page: unsubscribePageUrl(config.publicUrl, config.authSecret, userId),
+    }),
     invoiceFor: async (orderId) => {
       const invoice = await invoicePdf(database.db, orderId, config.seller, invoices.render);
       return invoice && { ...invoice, number: invoiceNumber(invoice.number) };

@@ -90,6 +90,13 @@ export const routes: RouteObject[] = [
           Component: (await import("../features/stock-notices/pages/unsubscribe-page.js")).UnsubscribePage,
         }),
       },
+      {
+        path: paths.unsubscribeReminders,
+        lazy: async () => ({
+          Component: (await import("../features/profile/pages/unsubscribe-reminders-page.js"))
+            .UnsubscribeRemindersPage,
+        }),
+      },
       { path: paths.business, element: <BusinessPage /> },
       { path: paths.reviews, element: <ReviewsPage /> },
       { path: paths.video, element: <VideoPage /> },

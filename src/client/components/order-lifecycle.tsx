@@ -1,8 +1,11 @@
+import { trackingUrl } from "../../shared/carriers.js";
+import { mailPreferenceMessages } from "../../shared/messages/mail-preferences.js";
 import { orderMessages } from "../../shared/messages/orders.js";
 import type { Order, OrderStatus } from "../../shared/orders.js";
 import { formatDay } from "../lib/format.js";
 
 const dates = orderMessages.dates;
+const tracking = mailPreferenceMessages.tracking;
 
 const BADGE: Record<OrderStatus, string> = {
   pending: "badge-warning badge-soft",
@@ -17,9 +20,23 @@ export function OrderStatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`badge whitespace-nowrap ${BADGE[status]}`}>{orderMessages.status[status]}</span>;
 }
 
-/** Who carries a shipped order and its tracking number, when the admin gave them. */
+/**
+ * Who carries a shipped order and its tracking number, when the admin gave them: the number links
+ * to the carrier's tracking page when the carrier is known (shared/carriers.ts), in a new tab.
+ */
 export function OrderTracking({ order, className = "" }: { order: Order; className?: string }) {
   if (!order.carrier) return null;
+  const url = trackingUrl(order.carrier, order.trackingNumber);
+  if (url && order.trackingNumber)
+    return (
+      <p className={`break-words ${className}`}>
+        {tracking.label(order.carrier)}{" "}
+        <a href={url} target="_blank" rel="noopener noreferrer" className="link link-primary">
+          {order.trackingNumber}
+          <span className="sr-only"> {tracking.newTab}</span>
+        </a>
+      </p>
+    );
   return (
     <p className={`break-words ${className}`}>
       {order.trackingNumber

@@ -14,6 +14,8 @@ export const paths = {
   footer: "/footer",
   ique: "/ique",
   unsubscribe: "/stock-notices/unsubscribe",
+  /** Turning reminder mails off from a mail's link (features/profile). */
+  unsubscribeReminders: "/unsubscribe",
   dashboard: {
     root: "/dashboard",
     addReview: "/dashboard/addReview",

@@ -11,6 +11,11 @@ export interface Mail {
   /** A fixed Message-ID (`<…@…>`): a mail sent again after a crash is then the same message. */
   messageId?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /**
+   * Headers of its own, passed to nodemailer as they are (and kept in the dev outbox's file): the
+   * optional mails' List-Unsubscribe and List-Unsubscribe-Post (features/mail/outbox.ts).
+   */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

@@ -16,8 +16,13 @@ declare module "fastify" {
 }
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-/** Called by the payment provider's servers, authenticated by signature instead of origin. */
-const ORIGIN_EXEMPT = new Set(["/api/payments/webhook"]);
+/**
+ * Authenticated by a secret they carry instead of by origin and cookie: the payment provider's
+ * webhook (its signature), and the one-click unsubscribe of the optional mails (RFC 8058), which a
+ * mail client or provider POSTs from anywhere, with the token the shop signed in the URL
+ * (features/mail-preferences). Neither reads a session, so a forged request gains nothing from one.
+ */
+const ORIGIN_EXEMPT = new Set(["/api/payments/webhook", "/api/mail/unsubscribe"]);
 
 /**
  * The headers helmet sets for these options. They depend on the configuration only (no nonces, no

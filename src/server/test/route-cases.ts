@@ -13,6 +13,7 @@ import {
   users,
 } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
+import { reminderUnsubscribeToken } from "../features/mail-preferences/token.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
 import { insertProduct } from "./products.js";
@@ -444,6 +445,26 @@ export const ROUTES: Record<string, Entry> = {
         payload: { id, token: unsubscribeToken(w.ctx.config.authSecret, id) },
       };
     },
+  },
+  // Mail preferences (issue 34, item 5): the account's own switch; the one-click unsubscribe needs
+  // no session (its token names the account), and its GET only sends a browser to the page.
+  "GET /api/me/mail-preferences": at("/api/me/mail-preferences", signedIn(200)),
+  "PUT /api/me/mail-preferences": {
+    expect: signedIn(200),
+    prepare: async () => ({ url: "/api/me/mail-preferences", payload: { reminderMails: true } }),
+  },
+  "POST /api/mail/unsubscribe": {
+    expect: publicRoute(200),
+    // An account of its own each time: nobody else's reminders are turned off.
+    prepare: async (w) => ({
+      url: `/api/mail/unsubscribe?token=${reminderUnsubscribeToken(w.ctx.config.authSecret, (await signUp(w.ctx.app)).id)}`,
+    }),
+  },
+  "GET /api/mail/unsubscribe": {
+    expect: publicRoute(303),
+    prepare: async (w) => ({
+      url: `/api/mail/unsubscribe?token=${reminderUnsubscribeToken(w.ctx.config.authSecret, w.people.customerA.id)}`,
+    }),
   },
   "POST /api/products/import": {
     expect: adminOnly(200),

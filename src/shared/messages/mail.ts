@@ -47,6 +47,8 @@ export const mailMessages = {
     lead: "Your order is on its way.",
     carrier: (carrier: string) => `Carrier: ${carrier}`,
     tracking: (number: string) => `Tracking number: ${number}`,
+    /** Before the number when it links to the carrier's tracking page. */
+    trackingLabel: "Tracking number:",
     noTracking: "The shop gave no tracking details for this shipment.",
   },
   refunded: {

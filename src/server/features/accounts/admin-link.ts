@@ -4,6 +4,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { users, verifications } from "../../db/schema/index.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
+import { framedMailHtml } from "../../lib/mail-frame.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { endResetLinks, RESET_LINK_PREFIX } from "./service.js";
 
@@ -33,7 +34,9 @@ function adminLinkMail(url: string, enrol: boolean) {
   return {
     subject: "Confirm your email to become a Gearhouse admin",
     text: `This address is to be an admin of the Gearhouse shop. To confirm that it is yours, choose the account's password here within ${ADMIN_LINK_HOURS} hours:\n${url}\n\nThe account gets the admin role when the password is saved, and every other session of the account is signed out.${next}\n\nIf you did not expect this, ignore this message: nothing changes.`,
-    html: `<p>This address is to be an admin of the Gearhouse shop. To confirm that it is yours, <a href="${url}">choose the account's password</a> within ${ADMIN_LINK_HOURS} hours.</p><p>The account gets the admin role when the password is saved, and every other session of the account is signed out.</p>${enrol ? `<p>${ENROL_NEXT}</p>` : ""}<p>If you did not expect this, ignore this message: nothing changes.</p>`,
+    html: framedMailHtml(
+      `<p>This address is to be an admin of the Gearhouse shop. To confirm that it is yours, <a href="${url}">choose the account's password</a> within ${ADMIN_LINK_HOURS} hours.</p><p>The account gets the admin role when the password is saved, and every other session of the account is signed out.</p>${enrol ? `<p>${ENROL_NEXT}</p>` : ""}<p>If you did not expect this, ignore this message: nothing changes.</p>`,
+    ),
   };
 }
 

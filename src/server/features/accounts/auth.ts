@@ -7,6 +7,7 @@ import { accountMessages } from "../../../shared/messages/accounts.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { accounts, passkeys, sessions, twoFactors, users, verifications } from "../../db/schema/index.js";
+import { framedMailHtml } from "../../lib/mail-frame.js";
 import type { Mailer } from "../../lib/mailer.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { completeAdminLink, isListedAdmin, sendAdminLink } from "./admin-link.js";
@@ -21,7 +22,9 @@ function resetMail(url: string) {
   return {
     subject: "Reset your Gearhouse password",
     text: `Someone asked to reset the password of your Gearhouse account.\n\nSet a new password within one hour here:\n${url}\n\nIf it was not you, ignore this message: your password stays as it is.`,
-    html: `<p>Someone asked to reset the password of your Gearhouse account.</p><p><a href="${url}">Set a new password</a> within one hour.</p><p>If it was not you, ignore this message: your password stays as it is.</p>`,
+    html: framedMailHtml(
+      `<p>Someone asked to reset the password of your Gearhouse account.</p><p><a href="${url}">Set a new password</a> within one hour.</p><p>If it was not you, ignore this message: your password stays as it is.</p>`,
+    ),
   };
 }
 
@@ -32,7 +35,9 @@ export function accountExistsMail(publicUrl: string) {
   return {
     subject: "Someone tried to create a Gearhouse account with your email",
     text: `Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:\n\nSign in: ${signIn}\nReset your password: ${reset}\n\nIf it was not you, ignore this message: your account stays as it is.`,
-    html: `<p>Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:</p><p><a href="${signIn}">Sign in</a> · <a href="${reset}">Reset your password</a></p><p>If it was not you, ignore this message: your account stays as it is.</p>`,
+    html: framedMailHtml(
+      `<p>Someone tried to create a Gearhouse account with this email. If it was you, sign in or reset your password:</p><p><a href="${signIn}">Sign in</a> · <a href="${reset}">Reset your password</a></p><p>If it was not you, ignore this message: your account stays as it is.</p>`,
+    ),
   };
 }
 
@@ -48,7 +53,7 @@ export function passwordChangedMail(publicUrl: string, at: Date, othersEnded: bo
   return {
     subject: m.subject,
     text: `${lines.join(" ")}\n\n${m.notYou}\n${reset}`,
-    html: `<p>${lines.join(" ")}</p><p>${m.notYou} <a href="${reset}">${m.reset}</a></p>`,
+    html: framedMailHtml(`<p>${lines.join(" ")}</p><p>${m.notYou} <a href="${reset}">${m.reset}</a></p>`),
   };
 }
 
@@ -56,7 +61,9 @@ function verifyMail(url: string) {
   return {
     subject: "Verify your Gearhouse email",
     text: `Welcome to Gearhouse. To book orders, confirm that this address is yours within one hour here:\n${url}\n\nThe link brings you back to the page you were on. If you did not create a Gearhouse account, ignore this message.`,
-    html: `<p>Welcome to Gearhouse. To book orders, <a href="${url}">confirm that this address is yours</a> within one hour.</p><p>The link brings you back to the page you were on. If you did not create a Gearhouse account, ignore this message.</p>`,
+    html: framedMailHtml(
+      `<p>Welcome to Gearhouse. To book orders, <a href="${url}">confirm that this address is yours</a> within one hour.</p><p>The link brings you back to the page you were on. If you did not create a Gearhouse account, ignore this message.</p>`,
+    ),
   };
 }
 

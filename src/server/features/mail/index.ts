@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { Mailer } from "../../lib/mailer.js";
 import { runInBackground } from "../../lib/periodic.js";
-import { type InvoiceAttachment, outboxBacklog, startMailOutbox } from "./outbox.js";
+import { type InvoiceAttachment, type OutboxOptions, outboxBacklog, startMailOutbox } from "./outbox.js";
 import { mailRenderThread } from "./render-thread.js";
 
 export type { InvoiceAttachment } from "./outbox.js";
@@ -21,7 +21,8 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
   invoiceFor?: InvoiceAttachment;
   creditNoteFor?: InvoiceAttachment;
   unsubscribeUrl?: (noticeId: string) => string;
-}> = async (app, { mailer, invoiceFor, creditNoteFor, unsubscribeUrl }) => {
+  reminderLinks?: OutboxOptions["reminderLinks"];
+}> = async (app, { mailer, invoiceFor, creditNoteFor, unsubscribeUrl, reminderLinks }) => {
   app.gauge(
     "gearhouse_mail_outbox_backlog",
     "Order mails queued and not sent yet (due now or waiting for their next try).",
@@ -40,6 +41,7 @@ export const mailOutboxPlugin: FastifyPluginAsync<{
         invoiceFor,
         creditNoteFor,
         unsubscribeUrl,
+        reminderLinks,
         log: app.log,
         intervalSeconds: app.config.mail.outboxIntervalSeconds,
         reminderSeconds: app.config.mail.reminderSeconds,

@@ -47,6 +47,14 @@ import type { MailLinks, MailOrder, RenderMail } from "./templates.js";
  * end (no one can cause those without paying, so they are few, and each is worth having); a booking
  * mail, a payment reminder or an expiry notice is dropped (they are what a flood of bookings makes,
  * and My Orders says the same).
+ *
+ * Optional mails (issue 34): the payment reminder and the back-in-stock mail (OPTIONAL_MAILS) go only
+ * to an account whose reminder mails are on (user.reminder_mails, Profile's Mails card or the
+ * one-click unsubscribe), read when the mail is sent, in the query that reads the order, so a switch
+ * turned off after the mail was queued still stops it: it is dropped with the reason. They carry
+ * List-Unsubscribe and List-Unsubscribe-Post (RFC 8058) and a footer link to the same switch. The
+ * booking mail, the receipt, shipping, refund and expiry mails always go: each tells of a change to
+ * an order the customer made (the expiry notice says the booking is gone and nothing will be charged).
  */
 
 /** How long a claimed mail is its sender's: well over the mailer's timeouts and the render's limit. */
@@ -77,7 +85,16 @@ export interface OutboxOptions {
   unsubscribeUrl?: (noticeId: string) => string;
   /** How long a claimed row stays its sender's (LEASE_SECONDS). */
   leaseSeconds?: number;
+  /**
+   * An account's signed links that turn its reminder mails off (features/mail-preferences): the
+   * one-click address (List-Unsubscribe) and the page a person opens (the footer's link). Without
+   * it the optional mails go without them.
+   */
+  reminderLinks?: (userId: string) => { oneClick: string; page: string };
 }
+
+/** The mails a customer can turn off (user.reminder_mails); every other kind always goes. */
+const OPTIONAL_MAILS: ReadonlySet<MailKind> = new Set(["payment_reminder", "back_in_stock"]);
 
 /** Renders in the calling thread, loading React only when a mail is rendered here. */
 const renderHere: RenderMail = async (...args) => (await import("./templates.js")).renderMail(...args);
@@ -123,6 +140,7 @@ export const DROPPED = {
   notAdmin: "its recipient is no longer an admin",
   productRemoved: "the product was removed",
   archived: "the product was archived",
+  remindersOff: "its recipient turned reminder mails off",
 };
 
 /** What happens to a mail over its recipient's cap (see the module's comment). */
@@ -170,12 +188,35 @@ async function claimNext(db: Db, lease: string, leaseSeconds: number): Promise<C
   return claimed.rows[0];
 }
 
-type Found = { order: MailOrder; links?: MailLinks } | { dropped: string };
+type Found = { order: MailOrder; links?: MailLinks; headers?: Record<string, string> } | { dropped: string };
+
+/**
+ * What an optional mail to `userId` carries: the one-click unsubscribe headers (RFC 8058; the POST
+ * form's body is what RFC 8058 asks for) and the footer's link to the page. Nothing for other kinds.
+ */
+function optionalParts(
+  options: OutboxOptions,
+  kind: MailKind,
+  userId: string,
+): { links?: MailLinks; headers?: Record<string, string> } {
+  if (!OPTIONAL_MAILS.has(kind) || !options.reminderLinks) return {};
+  const { oneClick, page } = options.reminderLinks(userId);
+  return {
+    links: { reminders: page },
+    headers: { "List-Unsubscribe": `<${oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
 
 /** An order mail's order, or why it is dropped. */
-async function orderMail(db: Db, kind: MailKind, orderId: string): Promise<Found> {
-  const [order] = await db
-    .select({ ...mailOrderColumns, verified: users.emailVerified, accountEmail: users.email })
+async function orderMail(options: OutboxOptions, kind: MailKind, orderId: string): Promise<Found> {
+  const [order] = await options.db
+    .select({
+      ...mailOrderColumns,
+      verified: users.emailVerified,
+      accountEmail: users.email,
+      userId: users.id,
+      reminderMails: users.reminderMails,
+    })
     .from(orders)
     .leftJoin(users, eq(users.id, orders.userId))
     .where(eq(orders.id, orderId));
@@ -188,7 +229,8 @@ async function orderMail(db: Db, kind: MailKind, orderId: string): Promise<Found
   // whose account was removed has none left to vouch for it).
   if (!order.verified || order.accountEmail?.toLowerCase() !== order.email.toLowerCase())
     return { dropped: DROPPED.notVerified };
-  return { order };
+  if (OPTIONAL_MAILS.has(kind) && order.reminderMails === false) return { dropped: DROPPED.remindersOff };
+  return { order, ...(order.userId ? optionalParts(options, kind, order.userId) : {}) };
 }
 
 /**
@@ -207,6 +249,8 @@ async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Fou
       name: users.name,
       email: users.email,
       verified: users.emailVerified,
+      userId: users.id,
+      reminderMails: users.reminderMails,
     })
     .from(stockNotices)
     .innerJoin(products, eq(products.id, stockNotices.productId))
@@ -216,6 +260,7 @@ async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Fou
   // Archived after the mail was queued: it is no longer sold, so it is not back.
   if (notice.archivedAt) return { dropped: DROPPED.archived };
   if (!notice.verified) return { dropped: DROPPED.notVerified };
+  if (!notice.reminderMails) return { dropped: DROPPED.remindersOff };
   const order: MailOrder = {
     id: noticeId,
     productId: notice.productId,
@@ -240,8 +285,12 @@ async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Fou
     carrier: null,
     trackingNumber: null,
   };
-  const links = options.unsubscribeUrl && { unsubscribe: options.unsubscribeUrl(noticeId) };
-  return { order, links: links || undefined };
+  const optional = optionalParts(options, "back_in_stock", notice.userId);
+  const links: MailLinks = {
+    ...optional.links,
+    ...(options.unsubscribeUrl ? { unsubscribe: options.unsubscribeUrl(noticeId) } : {}),
+  };
+  return { order, links, headers: optional.headers };
 }
 
 /** Takes one due mail, if any, and sends it (see the module's comment). */
@@ -277,9 +326,9 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     ? { dropped: DROPPED.removed }
     : kind === "back_in_stock"
       ? await noticeMail(options, row.order_id)
-      : await orderMail(db, kind, row.order_id);
+      : await orderMail(options, kind, row.order_id);
   if ("dropped" in found) return drop(found.dropped);
-  const { order, links } = found;
+  const { order, links, headers } = found;
   return deliver(options, row, settle, drop, order.email, "order mail", async () => {
     // The receipt attaches the invoice, the refund mail the credit note; the mail names it.
     const paper =
@@ -291,6 +340,7 @@ async function sendOne(options: OutboxOptions): Promise<Outcome> {
     const mail = await (options.render ?? renderHere)(kind, order, publicUrl, paper?.number, links);
     return {
       ...mail,
+      headers,
       attachments: paper
         ? [{ filename: paper.filename, content: paper.pdf, contentType: "application/pdf" }]
         : undefined,

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { BRAND_NAME, MAIL_COLORS } from "../../../shared/brand.js";
+import { trackingUrl } from "../../../shared/carriers.js";
 import { mailMessages } from "../../../shared/messages/mail.js";
+import { mailPreferenceMessages } from "../../../shared/messages/mail-preferences.js";
 import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
-import { type MailOrder, renderLowStockMail, renderMail } from "./templates.js";
+import { type MailOrder, type OrderMailKind, renderLowStockMail, renderMail } from "./templates.js";
 
 const t = stockMessages.mail;
 
@@ -108,5 +111,87 @@ describe("the order mails' amounts", () => {
     expect(lines.slice(0, 2)).toEqual([`${mailMessages.order.unitPrice}: $37.00`, `${a.gross}: $370.00`]);
     for (const label of [a.subtotal, a.net, a.tax("0%"), `${pricingMessages.company.heading}:`])
       expect(mail.text).not.toContain(label);
+  });
+});
+
+describe("the mails' look: the shop's own name and colours", () => {
+  const PUBLIC_URL = "https://shop.example";
+  const order: MailOrder = {
+    id: "0b6f1c3e-1111-4222-8333-444455556666",
+    productId: "7d0c1e2f-5555-4666-8777-888899990000",
+    productName: "Aurora TKL keyboard",
+    name: "Ada Look",
+    email: "ada@example.com",
+    quantity: 10,
+    unitPrice: 37,
+    totalPrice: 370,
+    discountCode: null,
+    discountCents: 0,
+    netCents: 37_000,
+    taxCents: 0,
+    grossCents: 37_000,
+    taxRateBp: 0,
+    pricesIncludeTax: false,
+    companyName: null,
+    companyTaxId: null,
+    expiresAt: new Date("2026-11-24T14:05:00Z"),
+    paidAt: new Date("2026-11-24T13:05:00Z"),
+    transactionId: "pi_look",
+    carrier: "UPS",
+    trackingNumber: "1Z999AA1",
+  };
+  const KINDS: OrderMailKind[] = [
+    "order_placed",
+    "payment_reminder",
+    "payment_receipt",
+    "order_shipped",
+    "order_refunded",
+    "order_expired",
+    "back_in_stock",
+  ];
+  /** The purple the mails wore before (Tailwind's violet-600), on a cyan site. */
+  const PURPLE = /#7c3aed|violet|purple/i;
+
+  it.each(KINDS)("%s: the shop's name on its dark band, its cyan, and no purple", async (kind) => {
+    const mail = await renderMail(kind, order, PUBLIC_URL, undefined, {
+      unsubscribe: `${PUBLIC_URL}/stock-notices/unsubscribe?id=n&token=t`,
+    });
+    const html = mail.html.toLowerCase();
+    expect(mail.html).toMatch(
+      new RegExp(`<h1[^>]*color:${MAIL_COLORS.bandText}[^>]*>${BRAND_NAME}</h1>`, "i"),
+    );
+    expect(html).toContain(`background-color:${MAIL_COLORS.band}`);
+    expect(html).toContain(`color:${MAIL_COLORS.link}`);
+    expect(mail.html).not.toMatch(PURPLE);
+  });
+
+  it("the low-stock mail wears them too (the account mails: accounts/account-mails.test.ts)", async () => {
+    const lowStock = await renderLowStockMail(
+      { productId: "p-1", productName: "Gale 120 Fan", quantity: 3, threshold: 5, adminName: "Ada Admin" },
+      PUBLIC_URL,
+    );
+    for (const html of [lowStock.html]) {
+      expect(html).toMatch(new RegExp(`<h1[^>]*color:${MAIL_COLORS.bandText}[^>]*>${BRAND_NAME}</h1>`, "i"));
+      expect(html.toLowerCase()).toContain(`background-color:${MAIL_COLORS.band}`);
+      expect(html).not.toMatch(PURPLE);
+    }
+  });
+
+  it("links the tracking number to a known carrier's page, and shows it as text otherwise", async () => {
+    const known = await renderMail("order_shipped", order, PUBLIC_URL);
+    const url = trackingUrl("UPS", "1Z999AA1") ?? "";
+    expect(known.html).toMatch(new RegExp(`<a href="${url.replace(/[.?]/g, "\\$&")}"[^>]*>1Z999AA1</a>`));
+    const unknown = await renderMail("order_shipped", { ...order, carrier: "Bob's Couriers" }, PUBLIC_URL);
+    expect(unknown.html).not.toContain('<a href="https://www.ups.com');
+    expect(unknown.text).toContain(mailMessages.shipped.tracking("1Z999AA1"));
+  });
+
+  it("puts the reminder switch's link in the footer of the mails given one (the optional ones)", async () => {
+    const page = `${PUBLIC_URL}/unsubscribe?token=abc`;
+    const reminder = await renderMail("payment_reminder", order, PUBLIC_URL, undefined, { reminders: page });
+    expect(reminder.html).toContain(`href="${page}"`);
+    expect(reminder.text).toContain(mailPreferenceMessages.footer);
+    const receipt = await renderMail("payment_receipt", order, PUBLIC_URL);
+    expect(receipt.text).not.toContain(mailPreferenceMessages.footer);
   });
 });

@@ -15,8 +15,11 @@ import { render, toPlainText } from "@react-email/render";
 import { Section } from "@react-email/section";
 import { Text } from "@react-email/text";
 import { Fragment, type ReactNode } from "react";
+import { BRAND_NAME, MAIL_COLORS } from "../../../shared/brand.js";
+import { trackingUrl } from "../../../shared/carriers.js";
 import { orderNumber } from "../../../shared/format.js";
 import { mailMessages as m } from "../../../shared/messages/mail.js";
+import { mailPreferenceMessages } from "../../../shared/messages/mail-preferences.js";
 import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
 import { amountLines, companyLines, type OrderAmounts } from "../../../shared/order-amounts.js";
@@ -44,9 +47,12 @@ export interface MailOrder extends OrderAmounts {
   trackingNumber: string | null;
 }
 
-/** Links a mail carries besides the shop's own: a back-in-stock mail's signed unsubscribe link. */
+/** Links a mail carries besides the shop's own: signed links to stop it. */
 export interface MailLinks {
+  /** A back-in-stock mail's link that ends its subscription. */
   unsubscribe?: string;
+  /** An optional mail's link to the page that turns the account's reminder mails off (features/mail-preferences). */
+  reminders?: string;
 }
 
 export interface RenderedMail {
@@ -70,8 +76,10 @@ const when = (at: Date) =>
     hourCycle: "h23",
   });
 
-const colors = { text: "#1f2937", muted: "#4b5563", accent: "#7c3aed", line: "#e5e7eb" };
+/** The shop's colours (shared/brand.ts, from the site's theme): its dark band and cyan around a white page. */
+const colors = MAIL_COLORS;
 const paragraph = { color: colors.text, fontSize: "15px", lineHeight: "22px" };
+const link = { color: colors.link, textDecoration: "underline" };
 
 function Layout(props: {
   preview: string;
@@ -82,27 +90,44 @@ function Layout(props: {
   footer?: ReactNode;
   /** The shop's signature under the body; the admins' low-stock mail goes without. */
   signed?: boolean;
+  /** An optional mail's link that turns reminder mails off, shown under the footer. */
+  reminders?: string;
 }) {
   return (
     <Html lang="en">
       <Head />
       <Preview>{props.preview}</Preview>
-      <Body style={{ backgroundColor: "#f3f4f6", fontFamily: "Helvetica, Arial, sans-serif", margin: 0 }}>
-        <Container style={{ backgroundColor: "#ffffff", maxWidth: "560px", padding: "24px" }}>
-          <Heading as="h1" style={{ color: colors.accent, fontSize: "22px", margin: "0 0 16px" }}>
-            {m.shop}
-          </Heading>
-          <Text style={paragraph}>{m.greeting(props.name)}</Text>
-          {props.children}
-          {props.signed === false ? null : <Text style={paragraph}>{m.signature}</Text>}
-          <Hr style={{ borderColor: colors.line }} />
-          <Text style={{ color: colors.muted, fontSize: "13px" }}>
-            {props.footer ?? (
-              <>
-                {m.footer} <Link href={`${props.publicUrl}/dashboard`}>{m.myOrders}</Link>
-              </>
-            )}
-          </Text>
+      <Body style={{ backgroundColor: colors.page, fontFamily: "Helvetica, Arial, sans-serif", margin: 0 }}>
+        <Container style={{ backgroundColor: colors.paper, maxWidth: "560px" }}>
+          <Section style={{ backgroundColor: colors.band, padding: "16px 24px" }}>
+            <Heading as="h1" style={{ color: colors.bandText, fontSize: "22px", margin: 0 }}>
+              {BRAND_NAME}
+            </Heading>
+          </Section>
+          <Section style={{ padding: "8px 24px 24px" }}>
+            <Text style={paragraph}>{m.greeting(props.name)}</Text>
+            {props.children}
+            {props.signed === false ? null : <Text style={paragraph}>{m.signature}</Text>}
+            <Hr style={{ borderColor: colors.line }} />
+            <Text style={{ color: colors.muted, fontSize: "13px" }}>
+              {props.footer ?? (
+                <>
+                  {m.footer}{" "}
+                  <Link href={`${props.publicUrl}/dashboard`} style={link}>
+                    {m.myOrders}
+                  </Link>
+                </>
+              )}
+            </Text>
+            {props.reminders ? (
+              <Text style={{ color: colors.muted, fontSize: "13px" }}>
+                {mailPreferenceMessages.footer}{" "}
+                <Link href={props.reminders} style={link}>
+                  {mailPreferenceMessages.footerLink}
+                </Link>
+              </Text>
+            ) : null}
+          </Section>
         </Container>
       </Body>
     </Html>
@@ -137,15 +162,30 @@ function OrderLines({ order }: { order: MailOrder }) {
   );
 }
 
+/** The tracking number, a link to the carrier's tracking page when the carrier is known (shared/carriers.ts). */
+function Tracking({ carrier, number }: { carrier: string | null; number: string }) {
+  const url = trackingUrl(carrier, number);
+  if (!url) return <Text style={paragraph}>{m.shipped.tracking(number)}</Text>;
+  return (
+    <Text style={paragraph}>
+      {m.shipped.trackingLabel}{" "}
+      <Link href={url} style={link}>
+        {number}
+      </Link>
+    </Text>
+  );
+}
+
 function Action({ href, children }: { href: string; children: string }) {
   return (
     <Section style={{ margin: "20px 0" }}>
       <Button
         href={href}
         style={{
-          backgroundColor: colors.accent,
+          backgroundColor: colors.button,
           borderRadius: "6px",
-          color: "#ffffff",
+          color: colors.buttonText,
+          fontWeight: 700,
           padding: "12px 20px",
         }}
       >
@@ -220,7 +260,7 @@ function parts(
         m.shipped.lead,
         <>
           {order.carrier && <Text style={paragraph}>{m.shipped.carrier(order.carrier)}</Text>}
-          {order.trackingNumber && <Text style={paragraph}>{m.shipped.tracking(order.trackingNumber)}</Text>}
+          {order.trackingNumber && <Tracking carrier={order.carrier} number={order.trackingNumber} />}
           {!order.carrier && !order.trackingNumber && <Text style={paragraph}>{m.shipped.noTracking}</Text>}
         </>,
       );
@@ -252,7 +292,12 @@ function parts(
         ),
         footer: (
           <>
-            {t.footer} {links?.unsubscribe && <Link href={links.unsubscribe}>{t.unsubscribe}</Link>}
+            {t.footer}{" "}
+            {links?.unsubscribe && (
+              <Link href={links.unsubscribe} style={link}>
+                {t.unsubscribe}
+              </Link>
+            )}
           </>
         ),
       };
@@ -276,7 +321,13 @@ export async function renderMail(
 ): Promise<RenderedMail> {
   const { subject, preview, body, footer } = parts(kind, order, publicUrl, invoiceNumber, links);
   const element = (
-    <Layout preview={preview} name={order.name} publicUrl={publicUrl} footer={footer}>
+    <Layout
+      preview={preview}
+      name={order.name}
+      publicUrl={publicUrl}
+      footer={footer}
+      reminders={links?.reminders}
+    >
       {body}
     </Layout>
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { reminderUnsubscribeToken } from "../../features/mail-preferences/token.js";
 import {
   type Actor,
   AUTH_ROUTES,
@@ -133,8 +134,12 @@ const ATTACKS: Attack[] = [
 /** Who succeeds on the route, so the forged request carries a session that would be enough. */
 const ACTOR_ORDER: Actor[] = ["customerA", "admin", "visitor"];
 
-/** Signature-checked by the payment provider and never cookie-authenticated, so exempt from Origin. */
-const ORIGIN_EXEMPT = new Set(["POST /api/payments/webhook"]);
+/**
+ * Never cookie-authenticated, each carrying its own secret, so exempt from Origin: the payment
+ * provider's webhook (its signature) and the mails' one-click unsubscribe (RFC 8058: a mail provider
+ * POSTs it from anywhere; its token, signed by the shop, names the account). Checked below.
+ */
+const ORIGIN_EXEMPT = new Set(["POST /api/payments/webhook", "POST /api/mail/unsubscribe"]);
 
 async function expectRefused(
   label: string,
@@ -206,6 +211,32 @@ describe("cross-site requests on the shop's routes", () => {
       items: { comment: string }[];
     };
     expect(listed.items.map((r) => r.comment)).not.toContain("Forged review");
+  });
+});
+
+describe("the one-click unsubscribe, exempt from the Origin check", () => {
+  it("a cross-site post with the victim's cookie but without the account's signed token changes nothing", async () => {
+    const victim = world.people.customerA;
+    for (const attack of ATTACKS) {
+      for (const url of [
+        "/api/mail/unsubscribe",
+        "/api/mail/unsubscribe?token=",
+        `/api/mail/unsubscribe?token=${Buffer.from(victim.id).toString("base64url")}.forged`,
+        // Signed, but not with the shop's secret.
+        `/api/mail/unsubscribe?token=${reminderUnsubscribeToken("not-the-shops-secret-0123456789abcdef", victim.id)}`,
+      ]) {
+        const forgedRequest = attack.forge({ url, payload: { userId: victim.id } });
+        const before = await world.snapshot();
+        const res = await world.ctx.app.inject({
+          method: "POST",
+          url,
+          headers: { ...forgedRequest.headers, cookie: victim.cookie },
+          ...(forgedRequest.payload !== undefined ? { payload: forgedRequest.payload } : {}),
+        });
+        expect([400, 415], `${attack.name}, ${url}: ${res.body.slice(0, 200)}`).toContain(res.statusCode);
+        expect(await world.snapshot(), `${attack.name}, ${url} changed data`).toEqual(before);
+      }
+    }
   });
 });
 

@@ -6,4 +6,6 @@ export const profileKeys = {
   sessions: (userId: string) => [...profileKeys.of(userId), "sessions"] as const,
   /** The user's second factors. */
   factors: (userId: string) => [...profileKeys.of(userId), "factors"] as const,
+  /** Which mails the user gets. */
+  mailPreferences: (userId: string) => [...profileKeys.of(userId), "mail-preferences"] as const,
 };

@@ -5,6 +5,7 @@ import { PageTitle } from "../../../components/page-title.js";
 import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
 import { ChangePasswordCard } from "../components/change-password-card.js";
+import { MailPreferencesCard } from "../components/mail-preferences-card.js";
 import { MyDataCard } from "../components/my-data-card.js";
 import { ProfileDetails } from "../components/profile-details.js";
 import { ProfileForm } from "../components/profile-form.js";
@@ -44,6 +45,7 @@ export function ProfilePage() {
         ) : null}
         {user ? <SessionsCard userId={user.id} /> : null}
         {user ? <MyDataCard /> : null}
+        {user ? <MailPreferencesCard userId={user.id} /> : null}
       </div>
     </div>
   );

@@ -1,0 +1,2 @@
+export { mailPreferenceRoutes } from "./routes.js";
+export { oneClickUnsubscribeUrl, unsubscribePageUrl } from "./token.js";
