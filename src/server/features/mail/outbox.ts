@@ -184,11 +184,11 @@ async function orderMail(db: Db, kind: MailKind, orderId: string): Promise<Found
   // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
   if ((kind === "order_placed" || kind === "payment_reminder") && order.status !== "pending")
     return { dropped: DROPPED.settled(order.status) };
-  // Only to an address its account has verified (an order keeps its account's address; an order
-  // whose account was removed has none left to vouch for it).
-  if (!order.verified || order.accountEmail?.toLowerCase() !== order.email.toLowerCase())
-    return { dropped: DROPPED.notVerified };
-  return { order };
+  // Only to an address its account has verified (an order whose account was removed has none left
+  // to vouch for it): the account's address now, which after a change of email (features/accounts,
+  // email-change.ts) is no longer the one the order keeps as booked, for its invoice.
+  if (!order.verified || !order.accountEmail) return { dropped: DROPPED.notVerified };
+  return { order: { ...order, email: order.accountEmail } };
 }
 
 /**
