@@ -14,6 +14,7 @@ export const CLIENT_ROUTE_PATTERNS = [
   "/tools",
   "/tool/:id",
   "/stock-notices/unsubscribe",
+  "/confirm-email",
   "/business",
   "/reviews",
   "/video",

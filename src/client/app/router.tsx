@@ -90,6 +90,12 @@ export const routes: RouteObject[] = [
           Component: (await import("../features/stock-notices/pages/unsubscribe-page.js")).UnsubscribePage,
         }),
       },
+      {
+        path: paths.confirmEmail,
+        lazy: async () => ({
+          Component: (await import("../features/profile/pages/confirm-email-page.js")).ConfirmEmailPage,
+        }),
+      },
       { path: paths.business, element: <BusinessPage /> },
       { path: paths.reviews, element: <ReviewsPage /> },
       { path: paths.video, element: <VideoPage /> },

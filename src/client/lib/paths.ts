@@ -14,6 +14,8 @@ export const paths = {
   footer: "/footer",
   ique: "/ique",
   unsubscribe: "/stock-notices/unsubscribe",
+  /** The link mailed to a new address by Change email (`?token=…`). */
+  confirmEmail: "/confirm-email",
   dashboard: {
     root: "/dashboard",
     addReview: "/dashboard/addReview",

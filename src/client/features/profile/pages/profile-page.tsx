@@ -4,6 +4,7 @@ import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
 import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
+import { ChangeEmailCard } from "../components/change-email-card.js";
 import { ChangePasswordCard } from "../components/change-password-card.js";
 import { ProfileDetails } from "../components/profile-details.js";
 import { ProfileForm } from "../components/profile-form.js";
@@ -38,6 +39,7 @@ export function ProfilePage() {
         )}
         <ProfileForm profile={profile.data} />
         {user ? <ChangePasswordCard userId={user.id} /> : null}
+        {user ? <ChangeEmailCard email={user.email} /> : null}
         {user ? (
           <SecondFactorCard userId={user.id} required={params.get("secondFactor") === "required"} />
         ) : null}
