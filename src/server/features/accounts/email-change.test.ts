@@ -20,7 +20,7 @@ import {
   type TestUser,
   uniqueEmail,
 } from "../../test/users.js";
-import { sendDueMails } from "../mail/outbox.js";
+import { sendDueMails } from "../mail/index.js";
 import { tokenHash } from "./email-change.js";
 
 /**

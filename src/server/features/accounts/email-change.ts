@@ -47,7 +47,7 @@ export interface EmailChangeDeps {
 export const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** "jane.doe@example.com" → "j***@example.com": enough for its owner to know it, little for anyone else. */
-export function maskedEmail(email: string): string {
+function maskedEmail(email: string): string {
   const at = email.lastIndexOf("@");
   return `${email.slice(0, 1)}***${email.slice(at)}`;
 }
@@ -200,7 +200,7 @@ function send(
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-export function linkMail(link: string, hours: number) {
+function linkMail(link: string, hours: number) {
   const t = m.linkMail;
   return {
     subject: t.subject,
