@@ -112,6 +112,25 @@ describe("changing the email", () => {
     expect((await me(user.cookie)).statusCode).toBe(401);
   });
 
+  it("ends the reset links mailed to the old address", async () => {
+    const user = await signUp(ctx.app);
+    expect((await post("/api/auth/request-password-reset", { email: user.email })).statusCode).toBe(200);
+    await until(
+      "the reset mail",
+      () => withSubject(user.email, "Reset your Gearhouse password").length === 1,
+    );
+    const resetText = withSubject(user.email, "Reset your Gearhouse password")[0]?.text ?? "";
+    const resetToken = new URL(resetText.match(/https?:\/\/\S+/)?.[0] ?? "http://x").searchParams.get(
+      "token",
+    );
+    const next = uniqueEmail("reset");
+    expect((await ask(user, next)).statusCode).toBe(202);
+    expect((await confirm(await tokenMailedTo(next), user.cookie)).statusCode).toBe(200);
+    const reset = await post("/api/auth/reset-password", { token: resetToken, newPassword: "Tak3nOver" });
+    expect(reset.statusCode).toBe(400);
+    expect((await signIn(ctx.app, next, user.password)).statusCode).toBe(200);
+  });
+
   it("refuses a wrong password at its field, changing nothing and mailing nobody", async () => {
     const user = await signUp(ctx.app);
     const next = uniqueEmail("guess");
