@@ -13,6 +13,7 @@ import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
 import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/accounts/auth-routes.js";
+import { emailChangeRoutes } from "./features/accounts/email-change-routes.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { hasSecondFactor } from "./features/accounts/second-factor.js";
 import { activityRoutes } from "./features/activity/index.js";
@@ -209,6 +210,7 @@ export async function buildApp(
   await app.register(healthRoutes);
   await app.register(authRoutes, { auth, mailer, rateLimit: options.rateLimit });
   await app.register(accountRoutes);
+  await app.register(emailChangeRoutes, { mailer, rateLimit: options.rateLimit });
   await app.register(profileRoutes);
   await app.register(myDataRoutes);
   await app.register(mailPreferenceRoutes);

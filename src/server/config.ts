@@ -129,6 +129,8 @@ const envSchema = z
     TRUST_PROXY: trustProxySetting,
     AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
     AUTH_MAIL_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
+    // A day by default: long enough to reach the new inbox, at most a week.
+    EMAIL_CHANGE_LINK_HOURS: z.coerce.number().int().min(1).max(168).default(24),
     REVIEW_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
     INVOICE_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
     DATA_DOWNLOADS_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(3),
@@ -271,6 +273,8 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** Reset mails, and account-exists mails, sent per recipient address and hour (each kind). */
   authMailLimitPerHour: number;
+  /** How long the link mailed to a new address stays valid (EMAIL_CHANGE_LINK_HOURS, features/accounts/email-change.ts). */
+  emailChangeLinkHours: number;
   /** Reviews one account may post an hour, staff included. */
   reviewLimitPerHour: number;
   /** Invoice downloads one account may make an hour, admins included (INVOICE_DOWNLOADS_PER_HOUR). */
@@ -443,6 +447,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     authMailLimitPerHour: env.AUTH_MAIL_LIMIT_PER_HOUR,
+    emailChangeLinkHours: env.EMAIL_CHANGE_LINK_HOURS,
     reviewLimitPerHour: env.REVIEW_LIMIT_PER_HOUR,
     invoiceDownloadsPerHour: env.INVOICE_DOWNLOADS_PER_HOUR,
     dataDownloadsPerHour: env.DATA_DOWNLOADS_PER_HOUR,

@@ -15,6 +15,7 @@ export const CLIENT_ROUTE_PATTERNS = [
   "/tool/:id",
   "/stock-notices/unsubscribe",
   "/unsubscribe",
+  "/confirm-email",
   "/business",
   "/reviews",
   "/video",

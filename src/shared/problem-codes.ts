@@ -18,4 +18,10 @@ export const problemCodes = {
   stepUpRequired: "step-up-required",
   /** A discount code that does not apply to the booking (422; the reason in its words). */
   discountCodeRefused: "discount-code-refused",
+  /** Change email: the link was used, replaced by a newer request, or never made (features/accounts). */
+  emailChangeInvalid: "email-change-invalid",
+  /** Change email: the link's validity ended (EMAIL_CHANGE_LINK_HOURS). */
+  emailChangeExpired: "email-change-expired",
+  /** Change email: another account took the address before the link was followed. */
+  emailTaken: "email-taken",
 } as const;

@@ -97,6 +97,12 @@ export const routes: RouteObject[] = [
             .UnsubscribeRemindersPage,
         }),
       },
+      {
+        path: paths.confirmEmail,
+        lazy: async () => ({
+          Component: (await import("../features/profile/pages/confirm-email-page.js")).ConfirmEmailPage,
+        }),
+      },
       { path: paths.business, element: <BusinessPage /> },
       { path: paths.reviews, element: <ReviewsPage /> },
       { path: paths.video, element: <VideoPage /> },

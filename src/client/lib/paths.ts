@@ -16,6 +16,8 @@ export const paths = {
   unsubscribe: "/stock-notices/unsubscribe",
   /** Turning reminder mails off from a mail's link (features/profile). */
   unsubscribeReminders: "/unsubscribe",
+  /** The link mailed to a new address by Change email (`?token=…`). */
+  confirmEmail: "/confirm-email",
   dashboard: {
     root: "/dashboard",
     addReview: "/dashboard/addReview",

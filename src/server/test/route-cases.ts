@@ -5,6 +5,7 @@ import sharp from "sharp";
 import type { OrderStatus } from "../../shared/orders.js";
 import {
   discountCodes,
+  emailChanges,
   orders,
   profiles,
   reviews,
@@ -13,6 +14,7 @@ import {
   users,
 } from "../db/schema/index.js";
 import { AUTH_GET_PATHS, AUTH_POST_PATHS } from "../features/accounts/auth-routes.js";
+import { tokenHash as emailChangeTokenHash } from "../features/accounts/email-change.js";
 import { reminderUnsubscribeToken } from "../features/mail-preferences/token.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
@@ -317,6 +319,25 @@ export const ROUTES: Record<string, Entry> = {
     expect: signedIn(200),
     prepare: async () => ({ url: "/api/account/sessions/end-others", payload: {} }),
   },
+  // Change email (features/accounts/email-change.ts): each actor asks with its own password; the
+  // link is a throwaway customer's request, and needs no session.
+  "POST /api/account/email-change": {
+    expect: signedIn(202),
+    prepare: async (w, actor) => ({
+      url: "/api/account/email-change",
+      payload: {
+        newEmail: `moved.${randomUUID()}@example.com`,
+        password: actor === "visitor" ? "Passw0rd!" : w.people[actor].password,
+      },
+    }),
+  },
+  "POST /api/account/email-change/confirm": {
+    expect: publicRoute(200),
+    prepare: async (w) => ({
+      url: "/api/account/email-change/confirm",
+      payload: { token: await emailChangeToken(w) },
+    }),
+  },
   "GET /api/profile": at("/api/profile", signedIn(200)),
   "POST /api/profile": {
     expect: signedIn(201),
@@ -610,6 +631,19 @@ async function resetTokenOf(world: RouteWorld, email: string): Promise<string> {
   if (res.statusCode !== 200) throw new Error(`reset request: ${res.statusCode} ${res.body}`);
   const mail = world.mailer.sent.findLast((m) => m.to === email && m.subject.includes("Reset"));
   return new URL(mail?.text.match(/https?:\/\/\S+/)?.[0] ?? "http://x").searchParams.get("token") ?? "";
+}
+
+/** The token of a waiting email change of a throwaway customer's, as its mailed link carries it. */
+async function emailChangeToken(world: RouteWorld): Promise<string> {
+  const { id } = await signUp(world.ctx.app);
+  const token = randomUUID();
+  await world.ctx.database.db.insert(emailChanges).values({
+    userId: id,
+    newEmail: `confirmed.${randomUUID()}@example.com`,
+    tokenHash: emailChangeTokenHash(token),
+    expiresAt: new Date(Date.now() + 60 * 60 * 1000),
+  });
+  return token;
 }
 
 /** A credential of the right shape that no challenge asked for. */

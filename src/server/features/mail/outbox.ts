@@ -225,12 +225,15 @@ async function orderMail(options: OutboxOptions, kind: MailKind, orderId: string
   // Paid (or expired) before its booking mail or reminder went out: asking to pay would mislead.
   if ((kind === "order_placed" || kind === "payment_reminder") && order.status !== "pending")
     return { dropped: DROPPED.settled(order.status) };
-  // Only to an address its account has verified (an order keeps its account's address; an order
-  // whose account was removed has none left to vouch for it).
-  if (!order.verified || order.accountEmail?.toLowerCase() !== order.email.toLowerCase())
-    return { dropped: DROPPED.notVerified };
+  // Only to an address its account has verified (an order whose account was removed has none left
+  // to vouch for it): the account's address now, which after a change of email (features/accounts,
+  // email-change.ts) is no longer the one the order keeps as booked, for its invoice.
+  if (!order.verified || !order.accountEmail) return { dropped: DROPPED.notVerified };
   if (OPTIONAL_MAILS.has(kind) && order.reminderMails === false) return { dropped: DROPPED.remindersOff };
-  return { order, ...(order.userId ? optionalParts(options, kind, order.userId) : {}) };
+  return {
+    order: { ...order, email: order.accountEmail },
+    ...(order.userId ? optionalParts(options, kind, order.userId) : {}),
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { LoadError } from "../../../components/load-error.js";
 import { PageTitle } from "../../../components/page-title.js";
 import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
+import { ChangeEmailCard } from "../components/change-email-card.js";
 import { ChangePasswordCard } from "../components/change-password-card.js";
 import { MailPreferencesCard } from "../components/mail-preferences-card.js";
 import { MyDataCard } from "../components/my-data-card.js";
@@ -40,6 +41,7 @@ export function ProfilePage() {
         )}
         <ProfileForm profile={profile.data} />
         {user ? <ChangePasswordCard userId={user.id} /> : null}
+        {user ? <ChangeEmailCard email={user.email} /> : null}
         {user ? (
           <SecondFactorCard userId={user.id} required={params.get("secondFactor") === "required"} />
         ) : null}
