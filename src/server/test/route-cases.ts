@@ -303,6 +303,14 @@ export const ROUTES: Record<string, Entry> = {
   // Signed in, acting on one's own data.
   "GET /api/me": at("/api/me", signedIn(200)),
   "GET /api/session": at("/api/session", publicRoute(200)),
+  // Deleting one's own account acts on the session's account only (no target to name): the matrix's
+  // people must live on, so each is refused by the body's check (an empty password), which runs
+  // before anything is counted or changed. The deletion itself: features/accounts/delete-account.test.ts
+  // and security/account-deletion.test.ts.
+  "DELETE /api/me": {
+    expect: { visitor: 401, customerA: 400, customerB: 400, admin: 400 },
+    prepare: async () => ({ url: "/api/me", payload: { password: "" } }),
+  },
   "GET /api/account/factors": at("/api/account/factors", signedIn(200)),
   // Signed-in sessions: a session of someone else's is a 404 to everyone signed in.
   "GET /api/account/sessions": at("/api/account/sessions", signedIn(200)),
