@@ -13,3 +13,8 @@ export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
 
 /** How recent a sign-in proves the person at the keyboard for an account without a password. */
 export const FRESH_SIGN_IN_MINUTES = 10;
+
+/** The profile card's form: the password, for an account that has one (the server checks it again). */
+export const deleteAccountFormSchema = z.object({
+  password: z.string().min(1, m.passwordRequired).max(128),
+});

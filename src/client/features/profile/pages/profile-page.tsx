@@ -5,6 +5,7 @@ import { PageTitle } from "../../../components/page-title.js";
 import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
 import { ChangePasswordCard } from "../components/change-password-card.js";
+import { DeleteAccountCard } from "../components/delete-account-card.js";
 import { ProfileDetails } from "../components/profile-details.js";
 import { ProfileForm } from "../components/profile-form.js";
 import { SecondFactorCard } from "../components/second-factor-card.js";
@@ -42,6 +43,7 @@ export function ProfilePage() {
           <SecondFactorCard userId={user.id} required={params.get("secondFactor") === "required"} />
         ) : null}
         {user ? <SessionsCard userId={user.id} /> : null}
+        {user && user.role !== "admin" ? <DeleteAccountCard userId={user.id} /> : null}
       </div>
     </div>
   );
