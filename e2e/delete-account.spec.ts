@@ -1,4 +1,5 @@
 import { accountDeletionMessages as m } from "../src/shared/messages/account-deletion.js";
+import { commonMessages } from "../src/shared/messages/common.js";
 import type { Order, OrderPage } from "../src/shared/orders.js";
 import { expectAccessible } from "./support/axe.js";
 import { origin, uniqueName } from "./support/data.js";
@@ -65,6 +66,9 @@ test("a customer deletes their account in Profile: signed out, unpaid orders gon
   await dialog.getByRole("button", { name: m.confirm }).click();
   await expect(page.getByText(m.done)).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
+  // The navigation offers to sign in again (at 390 px it sits in the closed menu).
+  await expect(page.locator('a[href="/login"]').first()).toBeAttached();
+  await expect(page.getByText(commonMessages.nav.signOut)).toHaveCount(0);
   expect((await page.request.get("/api/me")).status()).toBe(401);
   const session = await page.request.get("/api/session");
   expect((await session.json()).user).toBeNull();

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { deleteAccountFormSchema } from "../../../../shared/account-deletion.js";
@@ -30,6 +30,16 @@ export function DeleteAccountCard({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [asking, setAsking] = useState<{ password?: string } | null>(null);
+  // The session is forgotten once the card is gone, i.e. the home page is drawn: forgotten before,
+  // the signed-in area's guard would send the visitor to sign in (the router's move to the home
+  // page is a transition, which an urgent update of the session would overtake).
+  const deleted = useRef(false);
+  useEffect(
+    () => () => {
+      if (deleted.current) forgetAccount(queryClient);
+    },
+    [queryClient],
+  );
   const { register, handleSubmit, setError, formState } = useSchemaForm(deleteAccountFormSchema, {
     defaultValues: { password: "" },
   });
@@ -48,10 +58,9 @@ export function DeleteAccountCard({ userId }: { userId: string }) {
     setAsking(null);
     remove.mutateAsync(input).then(
       () => {
-        // Off the signed-in area before the session is forgotten, so its guard sends nobody to sign in.
-        void navigate(paths.home, { replace: true });
-        forgetAccount(queryClient);
+        deleted.current = true;
         toast.success(m.done);
+        void navigate(paths.home, { replace: true });
       },
       (error: unknown) => showServerError(error, ["password"], setError),
     );
