@@ -13,6 +13,7 @@ import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
 import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/accounts/auth-routes.js";
+import { accountDeletionRoutes } from "./features/accounts/delete-account-routes.js";
 import { emailChangeRoutes } from "./features/accounts/email-change-routes.js";
 import { accountRoutes } from "./features/accounts/routes.js";
 import { hasSecondFactor } from "./features/accounts/second-factor.js";
@@ -224,6 +225,8 @@ export async function buildApp(
   const releaseIntents = intentReleaser(database.db, provider, app.log);
   await app.register(orderRoutes, { releaseIntents });
   await app.register(paymentRoutes, { provider });
+  // A customer deletes their own account: its unpaid orders' intents are released as Remove's are.
+  await app.register(accountDeletionRoutes, { mailer, releaseIntents });
   // Invoices render in a worker thread and are kept (features/invoices/renderer.ts), for the
   // download and the receipt mail alike.
   const invoices = invoiceRenderer();

@@ -306,6 +306,14 @@ export const ROUTES: Record<string, Entry> = {
   // Signed in, acting on one's own data.
   "GET /api/me": at("/api/me", signedIn(200)),
   "GET /api/session": at("/api/session", publicRoute(200)),
+  // Deleting one's own account acts on the session's account only (no target to name): the matrix's
+  // people must live on, so each is refused by the body's check (an empty password), which runs
+  // before anything is counted or changed. The deletion itself: features/accounts/delete-account.test.ts
+  // and security/account-deletion.test.ts.
+  "DELETE /api/me": {
+    expect: { visitor: 401, customerA: 400, customerB: 400, admin: 400 },
+    prepare: async () => ({ url: "/api/me", payload: { password: "" } }),
+  },
   "GET /api/account/factors": at("/api/account/factors", signedIn(200)),
   // Download my data: the signed-in account's own, named by nothing in the path.
   "GET /api/me/data": at("/api/me/data", signedIn(200)),

@@ -4,5 +4,8 @@
  * order it marked paid, in the same shape as the orders routes, and moves orders (pay, refund)
  * through the lifecycle's one state machine.
  */
+
+export type { ReleaseIntents } from "./expiry.js";
 export { movableBy, nextStatus, verdict } from "./lifecycle.js";
+export { removeUnpaidOrdersOf } from "./remove-unpaid.js";
 export { toOrder } from "./service.js";

@@ -6,6 +6,7 @@ import { useSession } from "../../../lib/auth.js";
 import { useProfile } from "../api/get-profile.js";
 import { ChangeEmailCard } from "../components/change-email-card.js";
 import { ChangePasswordCard } from "../components/change-password-card.js";
+import { DeleteAccountCard } from "../components/delete-account-card.js";
 import { MailPreferencesCard } from "../components/mail-preferences-card.js";
 import { MyDataCard } from "../components/my-data-card.js";
 import { ProfileDetails } from "../components/profile-details.js";
@@ -48,6 +49,7 @@ export function ProfilePage() {
         {user ? <SessionsCard userId={user.id} /> : null}
         {user ? <MyDataCard /> : null}
         {user ? <MailPreferencesCard userId={user.id} /> : null}
+        {user && user.role !== "admin" ? <DeleteAccountCard userId={user.id} /> : null}
       </div>
     </div>
   );
