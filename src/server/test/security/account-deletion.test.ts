@@ -109,11 +109,34 @@ describe("a deleted account is dead everywhere", () => {
     const token =
       new URL(mail?.text.match(/https?:\/\/\S+/)?.[0] ?? "http://x").searchParams.get("token") ?? "";
     expect(token).not.toBe("");
+    // A change of email asked for before, its link in the new address's inbox.
+    const newEmail = `dee.moved.${a.user.id}@example.com`;
+    const change = await fromShop(ctx.app, "POST", "/api/account/email-change", a.user.cookie, {
+      newEmail,
+      password: a.user.password,
+    });
+    expect(change.statusCode, change.body).toBe(202);
+    const changeMail = mailer.sent.findLast((x) => x.to === newEmail);
+    const changeToken =
+      new URL(changeMail?.text.match(/https?:\/\/\S+/)?.[0] ?? "http://x").searchParams.get("token") ?? "";
+    expect(changeToken).not.toBe("");
 
     expect((await deleteMe(a.user.cookie, { password: a.user.password })).statusCode).toBe(204);
+    const confirmed = await fromShop(ctx.app, "POST", "/api/account/email-change/confirm", undefined, {
+      token: changeToken,
+    });
+    expect(confirmed.statusCode).toBe(400);
+    expect(await ctx.database.db.$count(users, eq(users.email, newEmail))).toBe(0);
 
     for (const cookie of [a.user.cookie, other]) {
-      for (const url of ["/api/me", "/api/profile", "/api/orders/mine", "/api/account/sessions"])
+      for (const url of [
+        "/api/me",
+        "/api/profile",
+        "/api/orders/mine",
+        "/api/account/sessions",
+        "/api/me/data",
+        "/api/me/mail-preferences",
+      ])
         expect((await get(url, cookie)).statusCode, url).toBe(401);
       expect((await get("/api/session", cookie)).json().user).toBeNull();
       expect(
