@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { traceQueries } from "../lib/tracing.js";
 import * as schema from "./schema/index.js";
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -84,7 +85,11 @@ export function createDatabase(connectionString: string, options: { max?: number
   // Nor may a checked-out one: the pool listens to idle clients only, so a connection the server
   // ends between two statements of a transaction would emit an unhandled "error". Its next query
   // fails instead (a 503), and the pool drops the client when it is released.
-  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+    // Each statement a span, when the shop records traces (lib/tracing.ts); nothing otherwise.
+    traceQueries(client);
+  });
   retryConflicts(pool);
   const db = drizzle(pool, { schema, casing: "snake_case" });
   return {

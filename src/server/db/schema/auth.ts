@@ -159,5 +159,8 @@ export const emailChanges = pgTable(
     expiresAt: moment("expires_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("email_change_token_idx").on(t.tokenHash), uniqueIndex("email_change_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("email_change_token_idx").on(t.tokenHash),
+    uniqueIndex("email_change_user_idx").on(t.userId),
+  ],
 );
