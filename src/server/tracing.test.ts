@@ -84,6 +84,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopTracing();
   receiver.server.close();
+  delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  delete process.env.OTEL_BSP_SCHEDULE_DELAY;
 });
 
 describe("traces", () => {

@@ -102,7 +102,12 @@ export async function startTracing(version: string, env: Env = process.env): Pro
 export async function stopTracing(): Promise<void> {
   const was = active;
   active = undefined;
-  await was?.shutdown();
+  if (!was) return;
+  await was.shutdown();
+  // The process's OpenTelemetry globals, as they were before startTracing.
+  was.api.trace.disable();
+  was.api.context.disable();
+  was.api.propagation.disable();
 }
 
 /** Exports the spans ended so far now, not at the batch's next turn. */
