@@ -57,7 +57,9 @@ async function main() {
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(path.join(config.dataDir, "postgres"), config.embeddedPgPort, say);
-  const database = createDatabase(config.databaseUrl ?? embedded?.url ?? "");
+  const database = createDatabase(config.databaseUrl ?? embedded?.url ?? "", {
+    directUrl: config.databaseDirectUrl,
+  });
 
   const stopDatabase = async () => {
     await database.close().catch(() => {});

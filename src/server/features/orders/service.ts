@@ -12,7 +12,7 @@ import {
 } from "../../../shared/orders.js";
 import { type Quote, type QuoteInput, tierPrice } from "../../../shared/pricing.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
-import type { Db } from "../../db/client.js";
+import { type Db, preparesByName } from "../../db/client.js";
 import { idempotencyKeys, orders, products, rateLimits } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { countOrders } from "../../lib/metrics.js";
@@ -272,7 +272,12 @@ function prepareBooking(db: Db) {
     sql`, `,
   );
   const booked = db.$with("booked", orderColumns).as(sql`select * from book_order(${args})`);
-  return db.with(booked).select(booked._.selectedFields).from(booked).prepare("book_order");
+  // Prepared by name on each connection; through a transaction pooler, unnamed (parsed each time).
+  return db
+    .with(booked)
+    .select(booked._.selectedFields)
+    .from(booked)
+    .prepare(preparesByName(db) ? "book_order" : "");
 }
 
 /**
