@@ -18,6 +18,8 @@
 // route's onRequest hook) instead of on node:http before it: the gain of the early path
 // (docs/decisions/early-catalog-answers.md), in the same rounds.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { embeddedDatabaseUrls } from "../src/server/db/embedded.js";
@@ -53,6 +55,8 @@ const APP_PORT = 3210;
 const BARE_PORT = 3211;
 /** The second instance of the shop, with EARLY_ANSWERS=false: the catalog's answers through Fastify. */
 const FASTIFY_PATH_PORT = 3212;
+/** A third instance, with traces sent to the bench's own OTLP receiver: what tracing costs. */
+const TRACED_PORT = 3213;
 const PG_PORT = 54390;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -88,6 +92,7 @@ const FIGURES = {
   lighthouse: "lighthouse",
   uploads: "uploads beside browsing",
   startup: "start-up and memory",
+  tracing: "tracing",
 } as const;
 type Figure = (typeof FIGURES)[keyof typeof FIGURES];
 const FIGURE_NAMES: readonly string[] = Object.values(FIGURES);
@@ -600,6 +605,110 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
   );
 }
 
+/**
+ * An OTLP/HTTP receiver in the bench's process that takes the traced instance's spans and keeps
+ * only how many batches and bytes came: a collector's cost is the collector's, on its own machine.
+ */
+async function startSpanSink(): Promise<{ url: string; batches: () => number; stop(): Promise<void> }> {
+  let batches = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      batches += 1;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    batches: () => batches,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * What tracing costs (docs/operations.md, "Traces"): the catalog's first page and bookings on an
+ * instance recording every trace (OTEL_EXPORTER_OTLP_ENDPOINT, sampling everything), against the
+ * untraced app in the same rounds. Shown for reference: tracing is off unless it is configured.
+ */
+async function tracingCost(bench: Bench, adminCookie: string, customers: string[]): Promise<void> {
+  const { plan, base } = bench;
+  const urls = embeddedDatabaseUrls(path.join(bench.dataDir, "postgres"), PG_PORT);
+  if (!urls) throw new Error("no credentials of the embedded PostgreSQL");
+  const sink = await startSpanSink();
+  const child = startApp(plan, bench.dataDir, TRACED_PORT, {
+    DATABASE_URL: urls.url,
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+  });
+  const traced = `http://localhost:${TRACED_PORT}`;
+  try {
+    await waitForOk(`${traced}/readyz`, child);
+    console.log(`[bench] ${FIGURES.tracing}: ${ROUNDS} × (app, traced app) for the catalog and for bookings`);
+    const product = await createProduct(base, adminCookie, HUGE_STOCK);
+    const order = (origin: string) =>
+      ({
+        method: "POST",
+        cookies: customers,
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({
+          productId: product.id,
+          quantity: UNITS_PER_ORDER,
+          address: "1 Benchmark Way, Austin",
+          phone: "+1 555 0100",
+        }),
+      }) as const;
+    for (const url of [bench.listUrl, `${traced}/api/products`])
+      await runLoad(plan, closedLoop(url, { durationSeconds: WARM_UP_S }));
+    await runLoad(plan, closedLoop(`${traced}/api/orders`, { ...order(traced), durationSeconds: WARM_UP_S }));
+    const runs = {
+      list: [] as LoadResult[],
+      tracedList: [] as LoadResult[],
+      orders: [] as LoadResult[],
+      tracedOrders: [] as LoadResult[],
+    };
+    for (let i = 0; i < ROUNDS; i++) {
+      runs.list.push(await runLoad(plan, closedLoop(bench.listUrl)));
+      runs.tracedList.push(await runLoad(plan, closedLoop(`${traced}/api/products`)));
+      runs.orders.push(await runLoad(plan, closedLoop(`${base}/api/orders`, order(base))));
+      runs.tracedOrders.push(await runLoad(plan, closedLoop(`${traced}/api/orders`, order(traced))));
+    }
+    bench.raw[FIGURES.tracing] = { ...runs, batchesReceived: sink.batches() };
+    const rate = (of: LoadResult[], by: (r: LoadResult) => number) => median(of.map(by));
+    const failures = [...runs.tracedList, ...runs.tracedOrders].reduce((sum, r) => sum + r.failures, 0);
+    const listRatio =
+      rate(runs.tracedList, (r) => r.requestsPerSecond) / rate(runs.list, (r) => r.requestsPerSecond);
+    const orderRatio =
+      rate(runs.tracedOrders, (r) => r.succeededPerSecond) / rate(runs.orders, (r) => r.succeededPerSecond);
+    bench.rows.push(
+      {
+        id: FIGURES.tracing,
+        figure: "GET /api/products first page, every request traced (req/s)",
+        value: round(rate(runs.tracedList, (r) => r.requestsPerSecond)),
+        budget: "reference",
+        note: notes(
+          `${round(listRatio, 2)} of the untraced app's in the same rounds`,
+          saturation(runs.tracedList),
+        ),
+      },
+      {
+        id: FIGURES.tracing,
+        figure: "orders placed per second, every request and statement traced",
+        value: round(rate(runs.tracedOrders, (r) => r.succeededPerSecond)),
+        budget: "reference",
+        note: notes(
+          `${round(orderRatio, 2)} of the untraced app's in the same rounds`,
+          `p99 ${rate(runs.tracedOrders, (r) => r.p99Ms)} ms`,
+          failures ? `${failures} failed` : undefined,
+          `${sink.batches()} span batches received`,
+        ),
+      },
+    );
+  } finally {
+    await stopProcess(child);
+    await sink.stop();
+  }
+}
+
 /** Bundle: the same figures as e2e/bundle-budget.spec.ts, from the build the bench serves. */
 function bundle(bench: Bench): void {
   const initial = initialBundle(path.join(ROOT, "dist/client"), [
@@ -749,11 +858,12 @@ async function main() {
     } finally {
       await bare.stop();
     }
-    if (measures(FIGURES.orders) || measures(FIGURES.uploads)) {
+    if (measures(FIGURES.orders) || measures(FIGURES.uploads) || measures(FIGURES.tracing)) {
       const adminCookie = await signInAdmin(base);
       const customers = await signUpCustomers(base, CUSTOMERS, bench.dataDir);
       if (measures(FIGURES.uploads)) await uploadInterference(bench, maxRps, customers[0] ?? "");
       if (measures(FIGURES.orders)) await orderPlacement(bench, adminCookie, customers);
+      if (measures(FIGURES.tracing)) await tracingCost(bench, adminCookie, customers);
     }
     const rssMb = serverResidentBytes(app.pid ?? 0) / 1024 / 1024;
     bench.rows.push({

@@ -50,6 +50,7 @@ import { userRoutes } from "./features/users/routes.js";
 import { AccessLog, REQUEST_ID_HEADER } from "./lib/access-log.js";
 import { createMailer, type Mailer } from "./lib/mailer.js";
 import { requestIdOf } from "./lib/request-id.js";
+import { nameRequest, tagRequest } from "./lib/tracing.js";
 import { type ProxyTrust, proxyTrust } from "./lib/trusted-proxy.js";
 import { type EarlyAnswer, earlyAnsweringServer, type ServerState } from "./plugins/early-answers.js";
 import errors from "./plugins/errors.js";
@@ -142,6 +143,9 @@ export async function buildApp(
   // under the same header, lib/access-log.ts).
   app.addHook("onRequest", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    // The request's span (lib/tracing.ts) takes its id and route; nothing when traces are off.
+    tagRequest(request.id);
+    nameRequest(request.method, request.routeOptions.url);
     inFlight.add(reply);
     reply.raw.once("close", () => answered(reply));
   });

@@ -72,6 +72,8 @@ const envSchema = z
     HOST: optionalString,
     DATA_DIR: z.string().min(1).default("./data"),
     DATABASE_URL: optionalUrl(/^postgres(ql)?$/),
+    /** With DATABASE_URL a transaction pooler's (PgBouncer): the database's own, for LISTEN and locks. */
+    DATABASE_DIRECT_URL: optionalUrl(/^postgres(ql)?$/),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
     PUBLIC_URL: optionalUrl(/^https?$/),
     AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
@@ -211,6 +213,8 @@ export interface Config {
   hostNotice: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** The database's own address when databaseUrl is a transaction pooler's (docs/scaling.md). */
+  databaseDirectUrl: string | undefined;
   embeddedPgPort: number;
   publicUrl: string;
   secureCookies: boolean;
@@ -383,6 +387,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`));
   }
   const env = parsed.data;
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL)
+    throw new ConfigError([
+      "DATABASE_DIRECT_URL: set it beside DATABASE_URL (a pooler's address), never on its own (docs/scaling.md)",
+    ]);
   const dataDir = path.resolve(env.DATA_DIR);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   const google =
@@ -414,6 +422,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     hostNotice: listen.notice,
     dataDir,
     databaseUrl: env.DATABASE_URL,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL,
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     publicUrl,
     secureCookies: publicUrl.startsWith("https:"),

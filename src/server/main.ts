@@ -8,6 +8,7 @@ import { runMigrations, withSetupLock } from "./db/migrate.js";
 import { seedDemoCatalog } from "./db/seed/index.js";
 import { DEMO_ACCOUNTS, setUpAccounts } from "./features/accounts/setup.js";
 import { serveMetrics } from "./lib/metrics.js";
+import { startTracing, stopTracing } from "./lib/tracing.js";
 
 /** How often the shop checks that the process that started it still runs. */
 const PARENT_CHECK_MS = 500;
@@ -49,11 +50,16 @@ async function main() {
   watchForStop();
   const config = loadConfig();
   const say = (msg: string) => console.log(`[gearhouse] ${msg}`);
+  // Before anything that makes spans: the database's clients and the HTTP server.
+  if (await startTracing(process.env.npm_package_version ?? "0.1.0"))
+    say("Traces go to the OTLP endpoint set in OTEL_EXPORTER_OTLP_ENDPOINT.");
 
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(path.join(config.dataDir, "postgres"), config.embeddedPgPort, say);
-  const database = createDatabase(config.databaseUrl ?? embedded?.url ?? "");
+  const database = createDatabase(config.databaseUrl ?? embedded?.url ?? "", {
+    directUrl: config.databaseDirectUrl,
+  });
 
   const stopDatabase = async () => {
     await database.close().catch(() => {});
@@ -123,6 +129,8 @@ async function main() {
     step = "stopping the database";
     metricsServer?.close();
     await stopDatabase();
+    step = "sending the last traces";
+    await stopTracing().catch(() => {});
     process.exit(0);
   };
   stopWith = stop;

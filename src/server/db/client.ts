@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { traceQueries } from "../lib/tracing.js";
 import * as schema from "./schema/index.js";
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -9,7 +10,26 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   pool: pg.Pool;
+  /**
+   * How to open a connection of its own for what needs a session (LISTEN, a session's advisory
+   * lock): DATABASE_DIRECT_URL when the pool goes through a pooler (PgBouncer in transaction mode),
+   * otherwise the pool's own database.
+   */
+  direct: pg.ClientConfig;
+  /** The pool goes through a transaction pooler: no named prepared statements, no session state. */
+  pooled: boolean;
   close(): Promise<void>;
+}
+
+/** The databases whose pool goes through a transaction pooler (createDatabase's `directUrl`). */
+const pooledDbs = new WeakSet<Db>();
+
+/**
+ * Whether `db` goes through a transaction pooler, where a statement prepared by name on one server
+ * connection is unknown on the next (PgBouncer before 1.21): such a db prepares nothing by name.
+ */
+export function preparesByName(db: Db): boolean {
+  return !pooledDbs.has(db);
 }
 
 // Counts and big sums come back as strings by default; the shop's fit in a JS number.
@@ -68,15 +88,27 @@ function retryConflicts(pool: pg.Pool): void {
     typeof args[args.length - 1] === "function" ? query(...args) : retried(...args)) as typeof pool.query;
 }
 
-/** One pool per process; requests fail fast instead of hanging when the database is away. */
-export function createDatabase(connectionString: string, options: { max?: number } = {}): Database {
+/** A statement running longer is cancelled by PostgreSQL (a pooler's: the role's setting, docs/scaling.md). */
+export const STATEMENT_TIMEOUT_MS = 15_000;
+
+/**
+ * One pool per process; requests fail fast instead of hanging when the database is away. With
+ * `directUrl`, `connectionString` is a transaction pooler's (PgBouncer) and `directUrl` the
+ * database's own, for what needs a session (Database.direct).
+ */
+export function createDatabase(
+  connectionString: string,
+  options: { max?: number; directUrl?: string } = {},
+): Database {
+  const pooled = options.directUrl !== undefined;
   const pool = new pg.Pool({
     connectionString,
     Client: BoundedClient,
     max: options.max ?? 20,
     connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
-    statement_timeout: 15_000,
+    // A startup parameter PgBouncer refuses: through it, the role's or database's own setting.
+    ...(pooled ? {} : { statement_timeout: STATEMENT_TIMEOUT_MS }),
     query_timeout: 20_000,
   });
   // An idle client losing its connection (database restart) must not crash the process.
@@ -84,12 +116,23 @@ export function createDatabase(connectionString: string, options: { max?: number
   // Nor may a checked-out one: the pool listens to idle clients only, so a connection the server
   // ends between two statements of a transaction would emit an unhandled "error". Its next query
   // fails instead (a 503), and the pool drops the client when it is released.
-  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+    // Each statement a span, when the shop records traces (lib/tracing.ts); nothing otherwise.
+    traceQueries(client);
+  });
   retryConflicts(pool);
   const db = drizzle(pool, { schema, casing: "snake_case" });
+  if (pooled) pooledDbs.add(db);
   return {
     db,
     pool,
+    direct: {
+      connectionString: options.directUrl ?? connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+    },
+    pooled,
     close: () => pool.end(),
   };
 }

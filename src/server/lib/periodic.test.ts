@@ -14,11 +14,15 @@ describe("runInBackground", () => {
     runInBackground(app, {
       start: () => {
         events.push("started");
-        return startPeriodicJob(0.01, async () => {
-          events.push("run");
-          await running;
-          events.push("run ended");
-        });
+        return startPeriodicJob(
+          0.01,
+          async () => {
+            events.push("run");
+            await running;
+            events.push("run ended");
+          },
+          "test",
+        );
       },
       close: () => {
         events.push("closed");

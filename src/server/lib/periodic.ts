@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { inSpan } from "./tracing.js";
 
 /** A job the server runs in the background every so often (expiring holds, sweeping images). */
 export interface PeriodicJob {
@@ -15,13 +16,15 @@ export interface PeriodicJob {
 export function startPeriodicJob(
   intervalSeconds: number,
   run: (stopped: () => boolean) => Promise<void>,
+  /** The job's name: each run is a span "job NAME" when the shop records traces (lib/tracing.ts). */
+  name: string,
 ): PeriodicJob {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
   const schedule = () => {
     timer = setTimeout(() => {
-      running = run(() => stopped).then(() => {
+      running = inSpan(`job ${name}`, { "gearhouse.job": name }, () => run(() => stopped)).then(() => {
         if (!stopped) schedule();
       });
     }, intervalSeconds * 1000);

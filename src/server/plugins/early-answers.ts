@@ -5,6 +5,7 @@ import { matchesEtag } from "../lib/etag.js";
 import { earlyAnswerCount } from "../lib/metrics.js";
 import { rawHeader } from "../lib/raw-header.js";
 import { freshRequestId } from "../lib/request-id.js";
+import { nameRequest, tagRequest, tracedListener } from "../lib/tracing.js";
 
 // The shop's one early path (docs/decisions/early-catalog-answers.md): the server that asks early
 // answers first, and the one kind of early answer there is, a cached answer by its exact URL. What
@@ -42,11 +43,14 @@ export interface ServerState {
  */
 export function earlyAnsweringServer(early: readonly EarlyAnswer[], state: Readonly<ServerState>) {
   return (handler: http.RequestListener, options: FastifyServerOptions): http.Server => {
-    const server = http.createServer((req, res) => {
-      if (state.draining) res.shouldKeepAlive = false;
-      if (!state.closing) for (const answer of early) if (answer(req, res)) return;
-      handler(req, res);
-    });
+    // Each request in a span of its own when the shop records traces (lib/tracing.ts).
+    const server = http.createServer(
+      tracedListener((req, res) => {
+        if (state.draining) res.shouldKeepAlive = false;
+        if (!state.closing) for (const answer of early) if (answer(req, res)) return;
+        handler(req, res);
+      }),
+    );
     // What Fastify sets on the server it makes itself (fastify/lib/server.js).
     if (options.keepAliveTimeout) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout) server.requestTimeout = options.requestTimeout;
@@ -122,6 +126,8 @@ export function answerCachedEarly<T>(
     const sent = represent(found, rawHeader(req, "accept-encoding"));
     const headers = headersFor(sent);
     const reqId = freshRequestId(req, app.trustedProxy);
+    tagRequest(reqId);
+    nameRequest(req.method, route);
     // The prepared headers are shared by every answer of this representation; each takes its own
     // request id in them just before writeHead, which copies them out at once.
     if (matchesEtag(rawHeader(req, "if-none-match"), sent.etag)) {

@@ -54,6 +54,14 @@ export const mailOutbox = pgTable(
      * itself if that sender dies. Only the holder of the lease marks the row sent or failed.
      */
     leaseId: uuid("lease_id"),
+    /**
+     * The trace context (W3C traceparent) of the transaction that queued the mail, when the shop
+     * records traces (lib/tracing.ts): the send becomes a span of that trace. Read by default from
+     * the transaction's gearhouse.trace_parent setting, which only a traced shop sets.
+     */
+    traceParent: text("trace_parent").default(
+      sql`nullif(current_setting('gearhouse.trace_parent', true), '')`,
+    ),
   },
   (t) => [
     uniqueIndex("mail_outbox_order_kind_idx").on(t.orderId, t.kind),

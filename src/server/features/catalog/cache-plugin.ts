@@ -18,8 +18,9 @@ async function catalogCache(app: FastifyInstance) {
   const cache = new CatalogCache(undefined, undefined, (key, error) =>
     app.log.warn({ err: error, key }, "catalog answer could not be read again ahead of its expiry"),
   );
+  // LISTEN needs a session: the database's own connection, not a pooler's (Database.direct).
   const listener = new CatalogListener(
-    app.database.pool.options,
+    app.database.direct,
     {
       live: (live) => cache.setLive(live),
       productChanged: (id) => cache.productChanged(id),

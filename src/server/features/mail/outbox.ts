@@ -15,6 +15,7 @@ import {
 import { claimRecipient, releaseRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { type PeriodicJob, startPeriodicJob } from "../../lib/periodic.js";
+import { inSpan } from "../../lib/tracing.js";
 import type { MailLinks, MailOrder, RenderMail } from "./templates.js";
 
 /**
@@ -166,6 +167,8 @@ type Claimed = {
   product_id: string | null;
   recipient_id: string | null;
   attempts: number;
+  /** The trace of the transaction that queued it (lib/tracing.ts), when the shop records traces. */
+  trace_parent: string | null;
 };
 
 /**
@@ -184,7 +187,7 @@ async function claimNext(db: Db, lease: string, leaseSeconds: number): Promise<C
       for update skip locked
     ) due
     where m.id = due.id
-    returning m.id, m.kind, m.order_id, m.product_id, m.recipient_id, m.attempts`);
+    returning m.id, m.kind, m.order_id, m.product_id, m.recipient_id, m.attempts, m.trace_parent`);
   return claimed.rows[0];
 }
 
@@ -298,10 +301,21 @@ async function noticeMail(options: OutboxOptions, noticeId: string): Promise<Fou
 
 /** Takes one due mail, if any, and sends it (see the module's comment). */
 async function sendOne(options: OutboxOptions): Promise<Outcome> {
-  const { db, publicUrl } = options;
   const lease = randomUUID();
-  const row = await claimNext(db, lease, options.leaseSeconds ?? LEASE_SECONDS);
+  const row = await claimNext(options.db, lease, options.leaseSeconds ?? LEASE_SECONDS);
   if (!row) return "none";
+  // A span of the trace that queued the mail, when the shop records traces.
+  return inSpan(
+    "mail send",
+    { "gearhouse.mail.id": row.id, "gearhouse.mail.kind": row.kind },
+    () => sendClaimed(options, row, lease),
+    row.trace_parent,
+  );
+}
+
+/** Sends a mail this sender has claimed under `lease`, and settles its row. */
+async function sendClaimed(options: OutboxOptions, row: Claimed, lease: string): Promise<Outcome> {
+  const { db, publicUrl } = options;
   /** Ends the lease with `changes`, if it is still this sender's; says whether it was. */
   const settle = async (changes: PgUpdateSetSource<typeof mailOutbox>): Promise<boolean> => {
     const done = await db
@@ -512,12 +526,16 @@ export function startMailOutbox(
   options: OutboxOptions & { intervalSeconds: number; reminderSeconds: number },
 ): PeriodicJob | undefined {
   if (options.intervalSeconds <= 0) return undefined;
-  return startPeriodicJob(options.intervalSeconds, async (stopped) => {
-    try {
-      await enqueueReminders(options.db, options.reminderSeconds);
-      await sendDueMails(options, { stopped });
-    } catch (error) {
-      options.log?.error({ err: error }, "order mails: run failed");
-    }
-  });
+  return startPeriodicJob(
+    options.intervalSeconds,
+    async (stopped) => {
+      try {
+        await enqueueReminders(options.db, options.reminderSeconds);
+        await sendDueMails(options, { stopped });
+      } catch (error) {
+        options.log?.error({ err: error }, "order mails: run failed");
+      }
+    },
+    "mail outbox",
+  );
 }

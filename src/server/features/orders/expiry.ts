@@ -96,13 +96,17 @@ export const orderExpiryJob: FastifyPluginAsync<{ releaseIntents: ReleaseIntents
 ) => {
   runInBackground(app, {
     start: () =>
-      startPeriodicJob(app.config.orders.expiryIntervalSeconds, async () => {
-        try {
-          const expired = await runExpiry(app.db, app.catalogCache, releaseIntents);
-          if (expired > 0) app.log.info({ expired }, "unpaid orders expired");
-        } catch (error) {
-          app.log.error({ err: error }, "order expiry failed");
-        }
-      }),
+      startPeriodicJob(
+        app.config.orders.expiryIntervalSeconds,
+        async () => {
+          try {
+            const expired = await runExpiry(app.db, app.catalogCache, releaseIntents);
+            if (expired > 0) app.log.info({ expired }, "unpaid orders expired");
+          } catch (error) {
+            app.log.error({ err: error }, "order expiry failed");
+          }
+        },
+        "order expiry",
+      ),
   });
 };

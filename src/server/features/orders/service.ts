@@ -12,7 +12,7 @@ import {
 } from "../../../shared/orders.js";
 import { type Quote, type QuoteInput, tierPrice } from "../../../shared/pricing.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
-import type { Db } from "../../db/client.js";
+import { type Db, preparesByName } from "../../db/client.js";
 import { idempotencyKeys, orders, products, rateLimits } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { countOrders } from "../../lib/metrics.js";
@@ -28,6 +28,7 @@ import {
 } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { returnToStock, stockCause } from "../../lib/stock.js";
+import { activeTraceParent, TRACE_SETTING, tracingOn } from "../../lib/tracing.js";
 import type { SessionUser } from "../../plugins/session.js";
 import { type Actor, recordActivity } from "../activity/index.js";
 import type { CatalogChange } from "../catalog/index.js";
@@ -260,11 +261,23 @@ const preparedBookings = new WeakMap<Db, ReturnType<typeof prepareBooking>>();
 
 function prepareBooking(db: Db) {
   const args = sql.join(
-    BOOKING_PARAMETERS.map(([name, type]) => sql`${sql.placeholder(name)}::${sql.raw(type)}`),
+    BOOKING_PARAMETERS.map(([name, type]) =>
+      // When the shop records traces, the booking's transaction is told its trace (lib/tracing.ts)
+      // before book_order runs (an argument is evaluated before the call), so that the mail its
+      // order queues keeps the trace: set_config's local value lasts as long as this statement.
+      name === "booker" && tracingOn()
+        ? sql`(select ${sql.placeholder(name)}::text from set_config(${TRACE_SETTING}, ${sql.placeholder("traceParent")}::text, true))`
+        : sql`${sql.placeholder(name)}::${sql.raw(type)}`,
+    ),
     sql`, `,
   );
   const booked = db.$with("booked", orderColumns).as(sql`select * from book_order(${args})`);
-  return db.with(booked).select(booked._.selectedFields).from(booked).prepare("book_order");
+  // Prepared by name on each connection; through a transaction pooler, unnamed (parsed each time).
+  return db
+    .with(booked)
+    .select(booked._.selectedFields)
+    .from(booked)
+    .prepare(preparesByName(db) ? "book_order" : "");
 }
 
 /**
@@ -314,7 +327,9 @@ async function bookOrder(
     companyTaxId: input.companyTaxId || null,
     minCharge: MIN_CHARGE_CENTS,
   };
-  const [row] = await prepared.execute(parameters);
+  const [row] = await prepared.execute(
+    tracingOn() ? { ...parameters, traceParent: activeTraceParent() ?? "" } : parameters,
+  );
   if (row) countOrders("placed");
   return row;
 }

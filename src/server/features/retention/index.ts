@@ -62,14 +62,18 @@ export async function runRetentionPass(
 
 /** Runs a pass every `intervalSeconds`; a failed pass is logged and the next one tries again. */
 function startRetentionJob(db: Db, retention: Config["retention"], log: FastifyBaseLogger): PeriodicJob {
-  return startPeriodicJob(retention.intervalSeconds, async (stopped) => {
-    try {
-      const removed = await runRetentionPass(db, retention, stopped);
-      if (Object.values(removed).some((n) => n > 0)) log.info({ removed }, "old rows removed");
-    } catch (error) {
-      log.error({ err: error }, "retention pass failed");
-    }
-  });
+  return startPeriodicJob(
+    retention.intervalSeconds,
+    async (stopped) => {
+      try {
+        const removed = await runRetentionPass(db, retention, stopped);
+        if (Object.values(removed).some((n) => n > 0)) log.info({ removed }, "old rows removed");
+      } catch (error) {
+        log.error({ err: error }, "retention pass failed");
+      }
+    },
+    "retention",
+  );
 }
 
 /**

@@ -77,12 +77,16 @@ export async function runStockNotices(
 }
 
 export function startStockNoticeJob(db: Db, intervalSeconds: number, log: FastifyBaseLogger): PeriodicJob {
-  return startPeriodicJob(intervalSeconds, async (stopped) => {
-    try {
-      const done = await runStockNotices(db, stopped);
-      if (done.queued > 0 || done.removed > 0) log.info(done, "back-in-stock notices");
-    } catch (error) {
-      log.error({ err: error }, "back-in-stock notices: run failed");
-    }
-  });
+  return startPeriodicJob(
+    intervalSeconds,
+    async (stopped) => {
+      try {
+        const done = await runStockNotices(db, stopped);
+        if (done.queued > 0 || done.removed > 0) log.info(done, "back-in-stock notices");
+      } catch (error) {
+        log.error({ err: error }, "back-in-stock notices: run failed");
+      }
+    },
+    "back-in-stock notices",
+  );
 }

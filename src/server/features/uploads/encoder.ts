@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { HttpProblem } from "../../lib/problem.js";
+import { inSpan } from "../../lib/tracing.js";
 import type { StorableImage } from "./reencode.js";
 
 export interface EncodeRequest {
@@ -112,6 +113,11 @@ export class ImageEncoder {
    */
   encode(file: string, owner: string): Promise<StorableImage> {
     if (this.closed) return Promise.reject(new Error("the server is stopping"));
+    // Its wait in the queue and the worker's re-encoding, as one span of the upload's request.
+    return inSpan("image encode", {}, () => this.queue(file, owner));
+  }
+
+  private queue(file: string, owner: string): Promise<StorableImage> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       const known = this.owners.get(owner);

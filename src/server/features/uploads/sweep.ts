@@ -60,17 +60,21 @@ export async function sweepUnusedImages(
  * back. The timer keeps no process alive; `stop` ends it and waits for a sweep under way.
  */
 export function startImageSweeper(db: Db, intervalSeconds: number, log: FastifyBaseLogger): PeriodicJob {
-  return startPeriodicJob(intervalSeconds, async (stopped) => {
-    try {
-      let removed = 0;
-      for (;;) {
-        const step = await sweepUnusedImages(db);
-        removed += step.removed;
-        if (stopped() || step.removed + step.kept < SWEEP_BATCH) break;
+  return startPeriodicJob(
+    intervalSeconds,
+    async (stopped) => {
+      try {
+        let removed = 0;
+        for (;;) {
+          const step = await sweepUnusedImages(db);
+          removed += step.removed;
+          if (stopped() || step.removed + step.kept < SWEEP_BATCH) break;
+        }
+        if (removed > 0) log.info({ removed }, "unused images removed");
+      } catch (error) {
+        log.error({ err: error }, "image sweep failed");
       }
-      if (removed > 0) log.info({ removed }, "unused images removed");
-    } catch (error) {
-      log.error({ err: error }, "image sweep failed");
-    }
-  });
+    },
+    "image sweep",
+  );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "mail_outbox" ADD COLUMN "trace_parent" text DEFAULT nullif(current_setting('gearhouse.trace_parent', true), '');
