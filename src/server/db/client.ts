@@ -89,7 +89,7 @@ function retryConflicts(pool: pg.Pool): void {
 }
 
 /** A statement running longer is cancelled by PostgreSQL (a pooler's: the role's setting, docs/scaling.md). */
-export const STATEMENT_TIMEOUT_MS = 15_000;
+const STATEMENT_TIMEOUT_MS = 15_000;
 
 /**
  * One pool per process; requests fail fast instead of hanging when the database is away. With

@@ -7,7 +7,7 @@ import pg from "pg";
 import { until } from "./until.js";
 
 /** Debian's PgBouncer (`apt-get install pgbouncer`; .ci/run installs it). */
-export const PGBOUNCER = process.env.PGBOUNCER_PATH ?? "/usr/sbin/pgbouncer";
+const PGBOUNCER = process.env.PGBOUNCER_PATH ?? "/usr/sbin/pgbouncer";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
