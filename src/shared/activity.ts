@@ -16,6 +16,7 @@ export const ACTIVITY_ACTIONS = [
   "user.sessions_ended",
   "user.factor_added",
   "user.factor_removed",
+  "user.email_changed",
   "order.refunded",
   "order.shipped",
   "order.removed",

@@ -46,6 +46,7 @@ export const activityMessages = {
     "user.sessions_ended": "Sessions ended",
     "user.factor_added": "Second factor added",
     "user.factor_removed": "Second factor removed",
+    "user.email_changed": "Email changed",
     "order.refunded": "Order refunded",
     "order.shipped": "Order shipped",
     "order.removed": "Order removed",

@@ -11,6 +11,7 @@ import { emailChangeMessages as m } from "../../../shared/messages/email-change.
 import type { Mailer } from "../../lib/mailer.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { problemResponses } from "../../lib/schemas.js";
+import { actorOf } from "../activity/index.js";
 import { confirmEmailChange, type EmailChangeDeps, requestEmailChange } from "./email-change.js";
 
 export interface EmailChangeRoutesOptions {
@@ -75,7 +76,12 @@ export const emailChangeRoutes: FastifyPluginAsyncZod<EmailChangeRoutesOptions> 
     },
     async (request, reply) => {
       reply.header("cache-control", "private, no-store");
-      return confirmEmailChange(deps, request.body.token, await request.currentUser());
+      return confirmEmailChange(
+        deps,
+        request.body.token,
+        await request.currentUser(),
+        actorOf(request, null),
+      );
     },
   );
 };

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { emailChangeMessages as m } from "../../../shared/messages/email-change.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
-import { accounts, emailChanges, users } from "../../db/schema/index.js";
+import { accounts, activityLog, emailChanges, users } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { paidOrder, placeOrder } from "../../test/payments.js";
 import { pdfText } from "../../test/pdf.js";
@@ -87,6 +87,14 @@ describe("changing the email", () => {
     expect(await pendingOf(user.id)).toEqual([]);
     // The other session ended; the one that followed the link goes on.
     expect((await me(other)).statusCode).toBe(401);
+    // On the activity log, the account's own security event, from the old address to the new.
+    const [entry] = await ctx.database.db.select().from(activityLog).where(eq(activityLog.targetId, user.id));
+    expect(entry).toMatchObject({
+      action: "user.email_changed",
+      actorId: user.id,
+      actorEmail: user.email,
+      changes: { email: [user.email, next.toLowerCase()] },
+    });
 
     await until(
       "the mail to the old address",

@@ -13,6 +13,7 @@ import type { Mailer } from "../../lib/mailer.js";
 import { badRequest, conflict, gone, HttpProblem, TooManyRequests } from "../../lib/problem.js";
 import { hitRateLimit } from "../../lib/rate-limit.js";
 import type { SessionUser } from "../../plugins/session.js";
+import { type Actor, recordActivity } from "../activity/index.js";
 import type { Auth } from "./auth.js";
 import { passwordMatches } from "./second-factor.js";
 import { accountByEmail, endResetLinks } from "./service.js";
@@ -138,6 +139,8 @@ export async function confirmEmailChange(
   deps: EmailChangeDeps,
   token: string,
   current: SessionUser | null,
+  /** Who followed the link (its request's id, address and browser); the account is the actor. */
+  actor: Actor,
 ): Promise<{ email: string }> {
   const { db, config } = deps;
   let changed: { oldEmail: string; email: string };
@@ -172,6 +175,17 @@ export async function confirmEmailChange(
             : eq(sessions.userId, row.userId),
         );
       await endResetLinks(tx, { userId: row.userId });
+      // A security event of the account's, on the record like its second factors.
+      await recordActivity(
+        tx,
+        { ...actor, id: row.userId, email: old.email },
+        {
+          action: "user.email_changed",
+          targetType: "user",
+          targetId: row.userId,
+          changes: { email: [old.email, row.newEmail] },
+        },
+      );
       return { oldEmail: old.email, email: row.newEmail };
     });
   } catch (error) {
