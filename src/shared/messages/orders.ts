@@ -20,6 +20,8 @@ export const orderMessages = {
   booked: "Your order is booked. Pay for it from My Orders in your dashboard.",
   /** The booked toast's action: straight on to the order's payment page. */
   payNow: "Pay now",
+  /** The order's own number (shared/format.ts orderNumber), beside My Orders' serial, on the payment page and the papers. */
+  number: "Order number",
   emailNotVerified:
     "Please verify your email address before booking: open the link we sent to your email, or ask for a new one.",
   /** Verifying the email, on the product page, the booking form and My Orders (docs/product.md). */

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { creditNotePath } from "../../../../shared/credit-notes.js";
+import { orderNumber } from "../../../../shared/format.js";
 import { invoicePath } from "../../../../shared/invoices.js";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
@@ -12,6 +13,7 @@ import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
 import { OrderTotal } from "../../../components/order-amounts.js";
 import { OrderDates, OrderStatusBadge, OrderTracking } from "../../../components/order-lifecycle.js";
+import { OrderNumber } from "../../../components/order-number.js";
 import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbnail.js";
 import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
@@ -125,7 +127,10 @@ function OrderRow({ order, serial, ask }: OrderProps & AskProps) {
   const actions = useOrderActions(order, ask);
   return (
     <tr>
-      <th scope="row">{serial}</th>
+      <th scope="row">
+        {serial}
+        <OrderNumber id={order.id} label={orderMessages.number} />
+      </th>
       <td>
         <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
       </td>
@@ -155,6 +160,10 @@ function OrderCard({ order, serial, headingId, ask }: OrderProps & AskProps & { 
       serial={serial}
       {...orderCardHead(order, text.imageAlt)}
       details={[
+        {
+          label: orderMessages.number,
+          value: <span className="font-mono text-xs">{orderNumber(order.id)}</span>,
+        },
         { label: text.quantity, value: formatCount(order.quantity) },
         { label: text.total, value: <Total order={order} serial={serial} /> },
         { label: text.phone, value: order.phone },
