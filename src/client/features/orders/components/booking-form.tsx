@@ -79,7 +79,7 @@ const FIELDS: readonly Path<BookingFields>[] = [
  */
 function deliveryFields(
   profile: Profile | undefined,
-): Pick<BookingFields, "address" | "phone" | "companyName" | "companyTaxId"> | undefined {
+): Partial<Pick<BookingFields, "address" | "phone" | "companyName" | "companyTaxId">> | undefined {
   if (!profile) return undefined;
   if (!profile.exists) return profile.phone ? { phone: profile.phone } : undefined;
   return {
