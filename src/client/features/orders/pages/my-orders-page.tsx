@@ -127,14 +127,15 @@ function OrderRow({ order, serial, ask }: OrderProps & AskProps) {
   const actions = useOrderActions(order, ask);
   return (
     <tr>
-      <th scope="row">
-        {serial}
-        <OrderNumber id={order.id} label={orderMessages.number} />
-      </th>
+      <th scope="row">{serial}</th>
       <td>
         <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
       </td>
-      <td className="font-medium">{order.productName}</td>
+      <td>
+        {/* The order's own number under its product, as in Manage Orders: the serial only counts rows. */}
+        <span className="block font-medium">{order.productName}</span>
+        <OrderNumber id={order.id} label={orderMessages.number} />
+      </td>
       <td>{formatCount(order.quantity)}</td>
       <td>
         <Total order={order} serial={serial} />
