@@ -56,7 +56,9 @@ function takeEarlyPresses() {
     "submit",
     (event) => {
       const form = event.target;
+      // Only the forms enabled here, and only until React has them: any other form is React's.
       if (!(form instanceof HTMLFormElement) || form.dataset.ready !== undefined) return;
+      if (!form.querySelector("button[data-early]")) return;
       event.preventDefault();
       event.stopImmediatePropagation();
       form.dataset.queued = "";
