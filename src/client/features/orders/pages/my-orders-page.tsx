@@ -85,7 +85,7 @@ function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions
           href={invoicePath(order.id)}
           download
           className="btn btn-sm btn-outline mt-1"
-          aria-label={text.invoiceFor(serial, order.productName)}
+          aria-label={text.invoiceFor(orderNumber(order.id), order.productName)}
         >
           {text.invoice}
         </a>
@@ -96,7 +96,7 @@ function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions
           href={creditNotePath(order.id)}
           download
           className="btn btn-sm btn-outline mt-1"
-          aria-label={text.creditNoteFor(serial, order.productName)}
+          aria-label={text.creditNoteFor(orderNumber(order.id), order.productName)}
         >
           {text.creditNote}
         </a>
