@@ -61,7 +61,7 @@ const INVOICED: ReadonlySet<Status> = new Set(["paid", "shipped", "refunded"]);
  * The status in words, the order's dates, its tracking number, for an unpaid one the time left and
  * Pay, and for a paid one its invoice to download (and its credit note once refunded).
  */
-function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions }) {
+function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
   return (
     <div className="flex flex-col items-start gap-1.5">
       <OrderStatusBadge status={order.status} />
@@ -142,7 +142,7 @@ function OrderRow({ order, serial, ask }: OrderProps & AskProps) {
       </td>
       <td>{order.phone}</td>
       <td>
-        <OrderStatus order={order} serial={serial} actions={actions} />
+        <OrderStatus order={order} actions={actions} />
       </td>
       <td>
         <OrderAction order={order} actions={actions} />
@@ -171,7 +171,7 @@ function OrderCard({ order, serial, headingId, ask }: OrderProps & AskProps & { 
       ]}
       footer={<OrderAction order={order} actions={actions} />}
     >
-      <OrderStatus order={order} serial={serial} actions={actions} />
+      <OrderStatus order={order} actions={actions} />
     </ListCard>
   );
 }
