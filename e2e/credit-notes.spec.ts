@@ -3,6 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import { pdfText } from "../src/server/test/pdf.js";
 import type { Product } from "../src/shared/catalog.js";
 import { creditNoteNumber, creditNotePath } from "../src/shared/credit-notes.js";
+import { orderNumber } from "../src/shared/format.js";
 import { adminMessages } from "../src/shared/messages/admin.js";
 import { creditNoteMessages } from "../src/shared/messages/credit-notes.js";
 import { orderMessages } from "../src/shared/messages/orders.js";
@@ -61,11 +62,12 @@ test("the admin refunds a paid order and the customer downloads its credit note 
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/dashboard");
   const row = page.getByRole("row").filter({ hasText: product.name });
-  const serial = Number(await row.getByRole("rowheader").textContent());
+  // The links are named by the order's own number (issue 34).
+  const ordered = orderNumber(order.id);
   await expect(
-    row.getByRole("link", { name: table.invoiceFor(serial, product.name), exact: true }),
+    row.getByRole("link", { name: table.invoiceFor(ordered, product.name), exact: true }),
   ).toBeVisible();
-  const creditLink = row.getByRole("link", { name: table.creditNoteFor(serial, product.name), exact: true });
+  const creditLink = row.getByRole("link", { name: table.creditNoteFor(ordered, product.name), exact: true });
   await expect(creditLink).toHaveCount(0);
 
   // The admin refunds it from Manage Orders, by keyboard; the row then offers its credit note.
@@ -112,7 +114,7 @@ test("the admin refunds a paid order and the customer downloads its credit note 
   await expect(creditLink).toBeVisible();
   await expect(creditLink).toHaveAttribute("href", creditNotePath(order.id));
   await expect(
-    row.getByRole("link", { name: table.invoiceFor(serial, product.name), exact: true }),
+    row.getByRole("link", { name: table.invoiceFor(ordered, product.name), exact: true }),
   ).toBeVisible();
   await expectAccessible(page, "My Orders with a credit note to download");
   const { filename, text } = await download(page, creditLink);
@@ -127,7 +129,7 @@ test("the admin refunds a paid order and the customer downloads its credit note 
   // A narrow screen shows the order as a card, with the same link.
   await page.setViewportSize({ width: 390, height: 844 });
   const card = page.getByRole("article").filter({ hasText: product.name });
-  const cardLink = card.getByRole("link", { name: table.creditNoteFor(serial, product.name), exact: true });
+  const cardLink = card.getByRole("link", { name: table.creditNoteFor(ordered, product.name), exact: true });
   await expect(cardLink).toBeVisible();
   expect((await download(page, cardLink)).filename).toBe(filename);
   await expectAccessible(page, "My Orders as cards with a credit note to download");

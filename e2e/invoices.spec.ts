@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
 import { pdfText } from "../src/server/test/pdf.js";
 import type { Product } from "../src/shared/catalog.js";
+import { orderNumber } from "../src/shared/format.js";
 import { invoicePath } from "../src/shared/invoices.js";
 import { invoiceMessages } from "../src/shared/messages/invoices.js";
 import { orderMessages } from "../src/shared/messages/orders.js";
@@ -22,11 +23,6 @@ import { payWithCard } from "./support/payment.js";
 const table = orderMessages.table;
 const PRICE = 12;
 const UNITS = 10;
-
-/** The order's number in My Orders (its row's header cell, "#" column), which the link's name gives. */
-async function serialOf(row: Locator): Promise<number> {
-  return Number(await row.getByRole("rowheader").textContent());
-}
 
 /** Clicks the invoice link and reads the file the browser saved: its name and its text. */
 async function downloadInvoice(page: Page, link: Locator): Promise<{ filename: string; text: string }> {
@@ -64,8 +60,9 @@ test("a customer pays, downloads the invoice from My Orders, and another custome
   await page.goto("/dashboard");
   const row = page.getByRole("row").filter({ hasText: product.name });
   await expect(row.getByRole("link", { name: table.payFor(product.name) })).toBeVisible();
-  const serial = await serialOf(row);
-  const invoiceLink = row.getByRole("link", { name: table.invoiceFor(serial, product.name), exact: true });
+  // The link is named by the order's own number, as its mails and the invoice name it.
+  const ordered = orderNumber(order.id);
+  const invoiceLink = row.getByRole("link", { name: table.invoiceFor(ordered, product.name), exact: true });
   await expect(invoiceLink).toHaveCount(0);
 
   await row.getByRole("link", { name: table.payFor(product.name) }).click();
@@ -88,7 +85,7 @@ test("a customer pays, downloads the invoice from My Orders, and another custome
   // A narrow screen shows the order as a card, with the same link.
   await page.setViewportSize({ width: 390, height: 844 });
   const card = page.getByRole("article").filter({ hasText: product.name });
-  const cardLink = card.getByRole("link", { name: table.invoiceFor(serial, product.name), exact: true });
+  const cardLink = card.getByRole("link", { name: table.invoiceFor(ordered, product.name), exact: true });
   await expect(cardLink).toBeVisible();
   expect((await downloadInvoice(page, cardLink)).filename).toBe(filename);
   await expectAccessible(page, "My Orders as cards with an invoice to download");

@@ -98,6 +98,36 @@ test.describe("prerendered landing pages", () => {
     await expect(page.getByRole("button", { name: accountMessages.form.signIn, exact: true })).toBeEnabled();
   });
 
+  test("/login's Sign In can be pressed as the page shows: a press before its code runs signs in once it has", async ({
+    page,
+    request,
+    users,
+  }) => {
+    // Issue 34: the button stayed disabled until the code had run (1.1–1.8 s on a slow phone).
+    const account = await users.signUp(request, { tag: "early" });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Every script but boot.ts waits: the page is shown, its code has not run.
+    await page.route(/\/assets\/(?!boot-)[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/login", { waitUntil: "commit" });
+    const signIn = page.getByRole("button", { name: accountMessages.form.signIn, exact: true });
+    await expect(signIn).toBeEnabled();
+    const form = page.getByRole("main");
+    await form.getByLabel(accountMessages.form.email).fill(account.email);
+    await form.getByLabel(accountMessages.form.password).fill(account.password);
+    await signIn.click();
+    // Held, not sent by the browser on its own: no password in the address.
+    expect(new URL(page.url()).search).toBe("");
+    release();
+    await expect(page).not.toHaveURL(/\/login/);
+    expect((await page.request.get("/api/me")).status()).toBe(200);
+  });
+
   test("/login is usable before zod has loaded; its form still checks what is sent", async ({ page }) => {
     // zod and the form's schema load once the form gets the focus (use-schema-form.ts), not with the
     // page (docs/decisions/first-page-main-thread.md).

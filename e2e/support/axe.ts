@@ -2,7 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
 /**
- * axe-core finds no serious or critical violation on the page once it is still: its code has
+ * axe-core finds no serious or critical violation on the page, target size included, once it is still: its code has
  * loaded (a prerendered page's buttons wait for it, disabled) and no colour is halfway through a
  * transition, which axe would measure as it is at that instant.
  */
@@ -18,7 +18,10 @@ export async function expectAccessible(page: Page, label = page.url(), tags?: st
     )
     .toBe(true);
   const builder = new AxeBuilder({ page });
-  if (tags) builder.withTags(tags);
+  // WCAG 2.2's target size (2.5.8: at least 24 px, or spaced as if): axe leaves the rule off by
+  // default, so every check turns it on, and a check by tags includes WCAG 2.2 AA (issue 34).
+  builder.options({ rules: { "target-size": { enabled: true } } });
+  if (tags) builder.withTags([...new Set([...tags, "wcag22aa"])]);
   const result = await builder.analyze();
   const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(

@@ -41,7 +41,35 @@ function start() {
   void run(entry, (root.dataset.steps ?? "").split(" ").filter(Boolean));
 }
 
+/**
+ * A form that may be sent before the page's code runs (its submit button has `data-early`: the
+ * sign-in form, components/submit-button.tsx): its button is enabled as the page shows, rather
+ * than when the code has run (1.1–1.8 s later on a slow phone, issue 34). A press before then is
+ * held here, never sent by the browser on its own (that would put the password in the address):
+ * the code is started at once, and `components/form.tsx` sends the form again once React has it
+ * (`data-ready`). Without JavaScript this never runs and the button stays disabled.
+ */
+function takeEarlyPresses() {
+  for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-early]"))
+    button.disabled = false;
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      // Only the forms enabled here, and only until React has them: any other form is React's.
+      if (!(form instanceof HTMLFormElement) || form.dataset.ready !== undefined) return;
+      if (!form.querySelector("button[data-early]")) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      form.dataset.queued = "";
+      start();
+    },
+    true,
+  );
+}
+
 if (entry) {
+  takeEarlyPresses();
   // The next frame's callback runs just before that frame paints; the timeout, just after it.
   requestAnimationFrame(() => setTimeout(start, 0));
   setTimeout(start, LATEST_START_MS);

@@ -1,4 +1,4 @@
-import type { FocusEventHandler, FormEventHandler, ReactNode } from "react";
+import { type FocusEventHandler, type FormEventHandler, type ReactNode, useEffect, useRef } from "react";
 import { FormAlert } from "./form-alert.js";
 
 export type FormProps = {
@@ -27,8 +27,18 @@ export function Form({
   className = "flex flex-col gap-5",
   children,
 }: FormProps & { className?: string }) {
+  const ref = useRef<HTMLFormElement>(null);
+  // From here React answers the form's submit (boot.ts holds one pressed before: send it now).
+  useEffect(() => {
+    const form = ref.current;
+    if (!form) return;
+    form.dataset.ready = "";
+    if (form.dataset.queued === undefined) return;
+    delete form.dataset.queued;
+    form.requestSubmit();
+  }, []);
   return (
-    <form onSubmit={onSubmit} onFocusCapture={onFocusCapture} noValidate className={className}>
+    <form ref={ref} onSubmit={onSubmit} onFocusCapture={onFocusCapture} noValidate className={className}>
       {children}
       {serverError ? (
         <FormAlert>

@@ -8,6 +8,11 @@ type Props = {
   disabled?: boolean;
   /** The button's width within the form; it is always the primary button. */
   className?: string;
+  /**
+   * Pressable as soon as a prerendered page shows, before its code runs: boot.ts enables it and
+   * holds a press until the code has taken the form over (the sign-in form, issue 34).
+   */
+  early?: boolean;
   children: ReactNode;
 };
 
@@ -16,7 +21,7 @@ type Props = {
  * is disabled until the page's code runs (ScriptButton), so a prerendered form is never sent by
  * the browser on its own, with the password in the address.
  */
-export function SubmitButton({ pending, disabled, className = "w-full", children }: Props) {
+export function SubmitButton({ pending, disabled, className = "w-full", early, children }: Props) {
   return (
     <>
       <PendingButton
@@ -24,6 +29,7 @@ export function SubmitButton({ pending, disabled, className = "w-full", children
         className={`btn btn-primary ${className}`}
         pending={pending}
         disabled={disabled}
+        data-early={early ? "" : undefined}
       >
         {children}
       </PendingButton>

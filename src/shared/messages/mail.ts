@@ -18,21 +18,22 @@ export const mailMessages = {
     dollars,
   },
   placed: {
-    subject: (product: string) => `Your Gearhouse order of ${product} is booked`,
+    subject: (product: string, number: string) => `Your Gearhouse order ${number} of ${product} is booked`,
     preview: "Your order is booked. Pay for it before its hold ends.",
     lead: "Your order is booked and its units are held for you.",
     deadline: (when: string) => `Pay by ${when} (UTC): after that the hold ends and the order expires.`,
     pay: "Pay for your order",
   },
   reminder: {
-    subject: (product: string) => `Your Gearhouse order of ${product} is still unpaid`,
+    subject: (product: string, number: string) =>
+      `Your Gearhouse order ${number} of ${product} is still unpaid`,
     preview: "Its hold ends soon.",
     lead: "Your order is not paid yet, and its hold ends soon.",
     deadline: (when: string) => `Pay by ${when} (UTC), or the order expires and its units go back on sale.`,
     pay: "Pay for your order",
   },
   receipt: {
-    subject: (product: string) => `Receipt for your Gearhouse order of ${product}`,
+    subject: (product: string, number: string) => `Receipt for your Gearhouse order ${number} of ${product}`,
     preview: "Your payment is received. Your invoice is attached.",
     lead: "Your payment is received. Thank you!",
     paidAt: (when: string) => `Paid on ${when} (UTC)`,
@@ -42,7 +43,7 @@ export const mailMessages = {
     noInvoice: "You can download your invoice from My Orders.",
   },
   shipped: {
-    subject: (product: string) => `Your Gearhouse order of ${product} has shipped`,
+    subject: (product: string, number: string) => `Your Gearhouse order ${number} of ${product} has shipped`,
     preview: "Your order is on its way.",
     lead: "Your order is on its way.",
     carrier: (carrier: string) => `Carrier: ${carrier}`,
@@ -52,7 +53,7 @@ export const mailMessages = {
     noTracking: "The shop gave no tracking details for this shipment.",
   },
   refunded: {
-    subject: (product: string) => `Your Gearhouse order of ${product} is refunded`,
+    subject: (product: string, number: string) => `Your Gearhouse order ${number} of ${product} is refunded`,
     preview: "Your payment is refunded.",
     lead: (amount: string) =>
       `Your payment of ${amount} is refunded to the card you paid with. Banks take a few days to show it.`,
@@ -60,7 +61,7 @@ export const mailMessages = {
       `Credit note ${number}, attached as a PDF, cancels this order's invoice for your records. You can also download it from My Orders.`,
   },
   expired: {
-    subject: (product: string) => `Your Gearhouse order of ${product} has expired`,
+    subject: (product: string, number: string) => `Your Gearhouse order ${number} of ${product} has expired`,
     preview: "It was not paid in time.",
     lead: "Your order was not paid before its hold ended, so it has expired and its units are back on sale. Nothing was charged.",
     again: "Order again",

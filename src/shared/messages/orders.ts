@@ -20,6 +20,8 @@ export const orderMessages = {
   booked: "Your order is booked. Pay for it from My Orders in your dashboard.",
   /** The booked toast's action: straight on to the order's payment page. */
   payNow: "Pay now",
+  /** The order's own number (shared/format.ts orderNumber), beside My Orders' serial, on the payment page and the papers. */
+  number: "Order number",
   emailNotVerified:
     "Please verify your email address before booking: open the link we sent to your email, or ask for a new one.",
   /** Verifying the email, on the product page, the booking form and My Orders (docs/product.md). */
@@ -83,11 +85,11 @@ export const orderMessages = {
     confirmRemove: "Remove",
     keep: "Cancel",
     invoice: "Invoice",
-    /** The invoice link's name: which order of the list, by its number there and its product. */
-    invoiceFor: (serial: number, product: string) => `Invoice for order #${serial} (${product})`,
+    /** The invoice link's name: which order, by its own number ("#1A2B3C4D") and its product. */
+    invoiceFor: (number: string, product: string) => `Invoice for order ${number} (${product})`,
     creditNote: "Credit note",
     /** The credit note link's name (a refunded order), as the invoice link's. */
-    creditNoteFor: (serial: number, product: string) => `Credit note for order #${serial} (${product})`,
+    creditNoteFor: (number: string, product: string) => `Credit note for order ${number} (${product})`,
     empty: "You have no orders yet.",
     browse: "Browse products",
     imageAlt: (product: string) => `Image of the order for ${product}`,

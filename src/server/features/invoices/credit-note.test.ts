@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { creditNoteNumber, creditNotePath } from "../../../shared/credit-notes.js";
+import { orderNumber } from "../../../shared/format.js";
 import { invoiceNumber } from "../../../shared/invoices.js";
 import { creditNoteMessages } from "../../../shared/messages/credit-notes.js";
 import { mailMessages } from "../../../shared/messages/mail.js";
@@ -141,6 +142,7 @@ describe("a refund's credit note", () => {
     expect(text).toContain(`${creditNoteMessages.number}: ${number}`);
     expect(text).toContain(`${creditNoteMessages.issued}: ${utcDay.format(note.issuedAt)}`);
     expect(text).toContain(`${creditNoteMessages.credits}: ${invoiceNumber(note.invoiceNumber)}`);
+    expect(text).toContain(`${orderMessages.number}: ${orderNumber(refunded.id)}`);
     const parties = text.slice(
       text.indexOf(creditNoteMessages.seller),
       text.indexOf(creditNoteMessages.buyer) + 7,
@@ -175,7 +177,7 @@ describe("a refund's credit note", () => {
     const forMail = await creditNotePdf(ctx.database.db, refunded.id, ctx.config.seller);
     expect(forMail?.pdf.equals(owner.rawPayload)).toBe(true);
 
-    const subject = mailMessages.refunded.subject(refunded.productName);
+    const subject = mailMessages.refunded.subject(refunded.productName, orderNumber(refunded.id));
     await until("the refund mail is sent", () =>
       mailer.sent.some((m) => m.subject === subject && m.to === alice.email),
     );

@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { creditNoteFilename, creditNoteNumber } from "../../../shared/credit-notes.js";
-import { formatPrice } from "../../../shared/format.js";
+import { formatPrice, orderNumber } from "../../../shared/format.js";
 import { invoiceNumber } from "../../../shared/invoices.js";
 import { creditNoteMessages as text } from "../../../shared/messages/credit-notes.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import { formatCents, formatRate } from "../../../shared/pricing.js";
 import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
@@ -113,6 +114,8 @@ export function renderCreditNote(note: CreditNoteData, seller: Seller): Promise<
     [text.number, number],
     [text.issued, day.format(note.issuedAt)],
     [text.credits, invoice],
+    // The order's own number, as its mails, My Orders and its invoice name it.
+    [orderMessages.number, orderNumber(note.orderId)],
   ]);
   // The shop's tax ID as its settings have it, else as configured (SELLER_TAX_ID).
   const sellerTaxId = note.shopTaxId.trim() || seller.taxId;

@@ -4,8 +4,10 @@ import { eq, sql } from "drizzle-orm";
 import * as fontkit from "fontkit";
 import PDFDocument from "pdfkit";
 import { ADDRESS_MAX_LINES } from "../../../shared/constants.js";
+import { orderNumber } from "../../../shared/format.js";
 import { invoiceFilename, invoiceNumber } from "../../../shared/invoices.js";
 import { invoiceMessages as text } from "../../../shared/messages/invoices.js";
+import { orderMessages } from "../../../shared/messages/orders.js";
 import { amountLines, type OrderAmounts } from "../../../shared/order-amounts.js";
 import { formatCents as formatAmount } from "../../../shared/pricing.js";
 import type { Seller } from "../../config.js";
@@ -351,6 +353,8 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
   });
   out.heading(text.title, [
     [text.number, number],
+    // The order's own number, as its mails, My Orders and the payment page name it.
+    [orderMessages.number, orderNumber(invoice.orderId)],
     [text.issued, day.format(invoice.issuedAt)],
   ]);
   // The shop's tax ID as its settings give it, else as configured (SELLER_TAX_ID).

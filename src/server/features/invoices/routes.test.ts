@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { orderNumber } from "../../../shared/format.js";
 import { invoiceNumber, invoicePath } from "../../../shared/invoices.js";
 import { invoiceMessages } from "../../../shared/messages/invoices.js";
 import { mailMessages } from "../../../shared/messages/mail.js";
@@ -88,6 +89,8 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const paidAt = row?.paidAt ?? new Date(0);
     expect(text[0]).toBe(invoiceMessages.title);
     expect(text).toContain(`${invoiceMessages.number}: ${number}`);
+    // Beside the invoice's number, the order's own, as its mails and My Orders name it.
+    expect(text).toContain(`${orderMessages.number}: ${orderNumber(order.id)}`);
     expect(text).toContain(`${invoiceMessages.issued}: ${utcDay.format(paidAt)}`);
     // Seller (defaults: SELLER_NAME "Gearhouse", SELLER_EMAIL from MAIL_FROM), then the buyer.
     const joined = text.join("\n");
@@ -135,7 +138,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
 
   it("is attached to the receipt mail, the same file as the download", async () => {
     const order = await paidOrder(alice);
-    const subject = mailMessages.receipt.subject(order.productName);
+    const subject = mailMessages.receipt.subject(order.productName, orderNumber(order.id));
     await until("the receipt is mailed", () =>
       mailer.sent.some((m) => m.subject === subject && m.to === alice.email),
     );

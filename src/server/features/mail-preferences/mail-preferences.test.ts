@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { orderNumber } from "../../../shared/format.js";
 import { mailMessages } from "../../../shared/messages/mail.js";
 import { mailPreferenceMessages } from "../../../shared/messages/mail-preferences.js";
 import { type MailKind, mailOutbox, products, users } from "../../db/schema/index.js";
@@ -105,12 +106,12 @@ describe("the customer's mail preferences", () => {
     const subjects = (await send()).filter((m) => m.to === customer.email).map((m) => m.subject);
     expect(subjects).toEqual(
       expect.arrayContaining([
-        mailMessages.placed.subject(unpaid.productName),
-        mailMessages.receipt.subject(paid.productName),
-        mailMessages.shipped.subject(paid.productName),
+        mailMessages.placed.subject(unpaid.productName, orderNumber(unpaid.id)),
+        mailMessages.receipt.subject(paid.productName, orderNumber(paid.id)),
+        mailMessages.shipped.subject(paid.productName, orderNumber(paid.id)),
       ]),
     );
-    expect(subjects).not.toContain(mailMessages.reminder.subject(unpaid.productName));
+    expect(subjects).not.toContain(mailMessages.reminder.subject(unpaid.productName, orderNumber(unpaid.id)));
     expect(subjects).not.toContain(mailMessages.backInStock.subject(productName));
     const [reminder] = await rowsOf("payment_reminder", [unpaid.id]);
     expect(reminder).toMatchObject({ sentAt: null, lastError: DROPPED.remindersOff });
@@ -140,7 +141,7 @@ describe("the customer's mail preferences", () => {
     const oneClick = oneClickUnsubscribeUrl(publicUrl(), secret(), customer.id);
     const page = unsubscribePageUrl(publicUrl(), secret(), customer.id);
     for (const optional of [
-      bySubject(mailMessages.reminder.subject(unpaid.productName)),
+      bySubject(mailMessages.reminder.subject(unpaid.productName, orderNumber(unpaid.id))),
       bySubject(mailMessages.backInStock.subject(productName)),
     ]) {
       expect(optional.headers).toEqual({
@@ -151,8 +152,8 @@ describe("the customer's mail preferences", () => {
       expect(optional.text).toContain(mailPreferenceMessages.footerLink);
     }
     for (const always of [
-      bySubject(mailMessages.placed.subject(unpaid.productName)),
-      bySubject(mailMessages.receipt.subject(paid.productName)),
+      bySubject(mailMessages.placed.subject(unpaid.productName, orderNumber(unpaid.id))),
+      bySubject(mailMessages.receipt.subject(paid.productName, orderNumber(paid.id))),
     ]) {
       expect(always.headers).toBeUndefined();
       expect(always.text).not.toContain(mailPreferenceMessages.footerLink);

@@ -123,7 +123,7 @@ describe("the order mails' outbox", () => {
     const [mail] = received;
     if (!mail) throw new Error("no mail");
     expect(mail.to).toBe(alice.email);
-    expect(mail.subject).toBe(mailMessages.placed.subject(order.productName));
+    expect(mail.subject).toBe(mailMessages.placed.subject(order.productName, orderReference(order.id)));
     expect(mail.text).toContain(orderReference(order.id));
     expect(mail.text).toContain("$370");
     expect(mail.text).toContain(`${PUBLIC_URL}/dashboard/payment/${order.id}`);
@@ -143,7 +143,9 @@ describe("the order mails' outbox", () => {
     const invoiceFor = async (orderId: string) =>
       orderId === order.id ? { number: "GH-000042", filename: "invoice-GH-000042.pdf", pdf } : undefined;
     await sendDueMails(outbox(mailer, { invoiceFor }));
-    const receipt = received.find((m) => m.subject === mailMessages.receipt.subject(order.productName));
+    const receipt = received.find(
+      (m) => m.subject === mailMessages.receipt.subject(order.productName, orderReference(order.id)),
+    );
     expect(receipt?.attachments).toEqual([
       { filename: "invoice-GH-000042.pdf", content: pdf, contentType: "application/pdf" },
     ]);
@@ -160,11 +162,13 @@ describe("the order mails' outbox", () => {
     await post(ctx, admin, `/api/orders/${refunded.id}/refund`);
     const { received, mailer } = mailServer();
     await sendDueMails(outbox(mailer));
-    const shippedMail = received.find((m) => m.subject === mailMessages.shipped.subject(shipped.productName));
+    const shippedMail = received.find(
+      (m) => m.subject === mailMessages.shipped.subject(shipped.productName, orderReference(shipped.id)),
+    );
     expect(shippedMail?.text).toContain(mailMessages.shipped.carrier("DHL"));
     expect(shippedMail?.text).toContain(mailMessages.shipped.tracking("JD0146"));
     const refundMail = received.find(
-      (m) => m.subject === mailMessages.refunded.subject(refunded.productName),
+      (m) => m.subject === mailMessages.refunded.subject(refunded.productName, orderReference(refunded.id)),
     );
     expect(refundMail?.text).toContain(mailMessages.refunded.lead("$370.00"));
     for (const mail of received) expectReadable(mail);
@@ -229,7 +233,9 @@ describe("the order mails' outbox", () => {
     await enqueueReminders(db(), 3600);
     const { received, mailer } = mailServer();
     await sendDueMails(outbox(mailer));
-    expect(received.map((m) => m.subject)).toEqual([mailMessages.receipt.subject(order.productName)]);
+    expect(received.map((m) => m.subject)).toEqual([
+      mailMessages.receipt.subject(order.productName, orderReference(order.id)),
+    ]);
     const placed = (await rowsOf(order.id)).find((r) => r.kind === "order_placed");
     expect(placed?.droppedAt).toBeInstanceOf(Date);
     expect(placed?.lastError).toBe("the order is paid already");
@@ -259,7 +265,9 @@ describe("the order mails' outbox", () => {
     expect(await kinds(paid.id)).not.toContain("payment_reminder");
     const { received, mailer } = mailServer();
     await sendDueMails(outbox(mailer));
-    const reminder = received.find((m) => m.subject === mailMessages.reminder.subject(soon.productName));
+    const reminder = received.find(
+      (m) => m.subject === mailMessages.reminder.subject(soon.productName, orderReference(soon.id)),
+    );
     expect(reminder?.text).toContain(`${PUBLIC_URL}/dashboard/payment/${soon.id}`);
     if (reminder) expectReadable(reminder);
   });
@@ -316,12 +324,14 @@ describe("the order mails' outbox", () => {
     const paid = await paidOrder(ctx, carol);
     await post(ctx, admin, `/api/orders/${paid.id}/ship`, { carrier: "UPS", trackingNumber: "1Z1" });
     await sendDueMails(capped(mailer), { limit: 1_000 });
-    expect(toCarol(received).map((m) => m.subject)).toContain(mailMessages.receipt.subject(paid.productName));
+    expect(toCarol(received).map((m) => m.subject)).toContain(
+      mailMessages.receipt.subject(paid.productName, orderReference(paid.id)),
+    );
     const shipped = (await rowsOf(paid.id)).find((r) => r.kind === "order_shipped");
     expect(shipped).toMatchObject({ sentAt: null, droppedAt: null, attempts: 0, lastError: DROPPED.overCap });
     expect((shipped?.dueAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(50 * 60_000);
     expect(toCarol(received).map((m) => m.subject)).not.toContain(
-      mailMessages.shipped.subject(paid.productName),
+      mailMessages.shipped.subject(paid.productName, orderReference(paid.id)),
     );
 
     // The hour ends (as time would make it): the shipment's word goes.
@@ -334,7 +344,9 @@ describe("the order mails' outbox", () => {
       .set({ dueAt: new Date(0) })
       .where(eq(mailOutbox.id, shipped?.id ?? 0));
     await sendDueMails(capped(mailer), { limit: 1_000 });
-    expect(toCarol(received).map((m) => m.subject)).toContain(mailMessages.shipped.subject(paid.productName));
+    expect(toCarol(received).map((m) => m.subject)).toContain(
+      mailMessages.shipped.subject(paid.productName, orderReference(paid.id)),
+    );
   });
 
   it("gives a mail the mail server refused its place under the cap back", async () => {

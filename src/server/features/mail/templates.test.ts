@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BRAND_NAME, MAIL_COLORS } from "../../../shared/brand.js";
 import { trackingUrl } from "../../../shared/carriers.js";
+import { orderNumber } from "../../../shared/format.js";
 import { mailMessages } from "../../../shared/messages/mail.js";
 import { mailPreferenceMessages } from "../../../shared/messages/mail-preferences.js";
 import { pricingMessages } from "../../../shared/messages/pricing.js";
@@ -193,5 +194,51 @@ describe("the mails' look: the shop's own name and colours", () => {
     expect(reminder.text).toContain(mailPreferenceMessages.footer);
     const receipt = await renderMail("payment_receipt", order, PUBLIC_URL);
     expect(receipt.text).not.toContain(mailPreferenceMessages.footer);
+  });
+});
+
+describe("the order mails' number", () => {
+  const order: MailOrder = {
+    id: "1a2b3c4d-1111-4222-8333-444455556666",
+    productId: "7d0c1e2f-5555-4666-8777-888899990000",
+    productName: "Aurora TKL keyboard",
+    name: "Nora Number",
+    email: "nora@example.com",
+    quantity: 10,
+    unitPrice: 37,
+    totalPrice: 370,
+    discountCode: null,
+    discountCents: 0,
+    netCents: 37_000,
+    taxCents: 0,
+    grossCents: 37_000,
+    taxRateBp: 0,
+    pricesIncludeTax: false,
+    companyName: null,
+    companyTaxId: null,
+    expiresAt: new Date("2026-11-24T14:05:00Z"),
+    paidAt: new Date("2026-11-24T13:05:00Z"),
+    transactionId: "pi_number",
+    carrier: null,
+    trackingNumber: null,
+  };
+  const kinds = [
+    "order_placed",
+    "payment_reminder",
+    "payment_receipt",
+    "order_shipped",
+    "order_refunded",
+    "order_expired",
+  ] as const;
+
+  it.each(kinds)("%s names the order by its own number in its subject and its body", async (kind) => {
+    // The number My Orders, Manage Orders, the payment page and the invoice show (shared/format.ts).
+    const number = orderNumber(order.id);
+    expect(number).toBe("#1A2B3C4D");
+    const mail = await renderMail(kind, order, "https://shop.example");
+    expect(mail.subject).toContain(number);
+    // The plain text writes headings in capitals; the HTML as written.
+    expect(mail.html).toContain(mailMessages.order.number(number));
+    expect(mail.text).toContain(number);
   });
 });

@@ -215,11 +215,12 @@ function parts(
   const pay = `${publicUrl}/dashboard/payment/${order.id}`;
   /** Every order mail: its subject and preview, its lead, the order's lines, then what is its own. */
   const mail = (
-    texts: { subject(product: string): string; preview: string },
+    texts: { subject(product: string, number: string): string; preview: string },
     lead: string,
     own?: ReactNode,
   ) => ({
-    subject: texts.subject(order.productName),
+    // The order's number, as its lines below, My Orders and its invoice name it.
+    subject: texts.subject(order.productName, orderReference(order.id)),
     preview: texts.preview,
     body: (
       <>

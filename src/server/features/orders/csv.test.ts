@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { orderNumber } from "../../../shared/format.js";
 import { adminMessages } from "../../../shared/messages/admin.js";
 import { pricingMessages } from "../../../shared/messages/pricing.js";
 import type { OrderPage } from "../../../shared/orders.js";
@@ -90,7 +91,7 @@ describe("the CSV file", () => {
     expect(res.body.startsWith("\uFEFF")).toBe(true);
     const header = CSV_HEADER.map((h) => `"${h}"`).join(",");
     expect(res.body).toBe(
-      `\uFEFF${header}\r\n"${id}","2024-05-06T07:08:09.123Z","pending","Gale 120 Fan","","10","12","120","Erin Export","erin.export@example.com","5550123","1 Loop Road, Austin","","","","","","","","","0.00","120.00","0.00","0.00","120.00","",""\r\n`,
+      `\uFEFF${header}\r\n"${id}","2024-05-06T07:08:09.123Z","pending","Gale 120 Fan","","10","12","120","Erin Export","erin.export@example.com","5550123","1 Loop Road, Austin","","","","","","","","","0.00","120.00","0.00","0.00","120.00","","","${orderNumber(id)}"\r\n`,
     );
   });
 
@@ -182,6 +183,8 @@ describe("the CSV file", () => {
       p.gross,
       p.companyName,
       p.companyTaxId,
+      // Then the order's own number, as its mails and its invoice name it.
+      adminMessages.orders.orderNumber,
     ];
     expect(header?.slice(0, 19)).toEqual(CSV_HEADER.slice(0, 19));
     expect(header?.slice(19)).toEqual(added);
@@ -195,8 +198,19 @@ describe("the CSV file", () => {
       "360.47",
       "'=Ωmega Parts GmbH",
       "DE 123/456.789",
+      orderNumber(priced),
     ]);
-    expect(byId.get(included)).toEqual(["", "0.00", "100.00", "20.00", "20.00", "120.00", "", ""]);
+    expect(byId.get(included)).toEqual([
+      "",
+      "0.00",
+      "100.00",
+      "20.00",
+      "20.00",
+      "120.00",
+      "",
+      "",
+      orderNumber(included),
+    ]);
     // In every line, to the cent: net + tax = gross.
     for (const row of rows) {
       const [net, tax, gross] = [row[21], row[22], row[24]].map((v) => Math.round(Number(v) * 100));

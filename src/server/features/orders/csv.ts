@@ -58,6 +58,8 @@ export const CSV_HEADER = [
   p.gross,
   p.companyName,
   p.companyTaxId,
+  // Last, so the columns before keep their places: the number the customer's mails and invoice name.
+  adminMessages.orders.orderNumber,
 ];
 
 const HEADER_LINE = CSV_HEADER.map(quoted).join(",");
@@ -97,6 +99,8 @@ const LINE = csvLine([
   dollars(sql`${o.grossCents}`),
   cell(sql`${o.companyName}`),
   cell(sql`${o.companyTaxId}`),
+  // The order's number as shared/format.ts orderNumber writes it: "#" and the id's first 8 digits.
+  quote(sql`'#' || upper(left(${o.id}::text, 8))`),
 ]);
 
 /** An order's line and its cursor. */

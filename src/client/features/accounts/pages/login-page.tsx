@@ -71,9 +71,9 @@ export function LoginPage() {
   const returnedError = googleError(params.get("error"));
   const navigate = useNavigate();
   const signIn = useSignIn();
-  const { register, handleSubmit, setError, formState } = useSchemaForm(loadSchema, {
-    defaultValues: { email: "", password: "" },
-  });
+  // No default values: react-hook-form then takes the fields' values from the page as it takes them
+  // over, so what was typed into the prerendered form before the code ran is kept (and sent).
+  const { register, handleSubmit, setError, formState } = useSchemaForm(loadSchema);
   const { errors } = formState;
   const [secondStep, setSecondStep] = useState(false);
   const goOn = () => void navigate(target, { replace: true });
@@ -105,7 +105,11 @@ export function LoginPage() {
         onSubmit={onSubmit}
         onFocusCapture={() => void loadSchema()}
         serverError={errors.root?.server}
-        actions={<SubmitButton pending={signIn.isPending}>{form.signIn}</SubmitButton>}
+        actions={
+          <SubmitButton pending={signIn.isPending} early>
+            {form.signIn}
+          </SubmitButton>
+        }
       >
         <EmailField label={form.email} error={errors.email?.message} {...register("email")} />
         <div className="flex flex-col gap-2">

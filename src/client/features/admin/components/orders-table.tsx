@@ -8,6 +8,7 @@ import { orderTotal } from "../../../../shared/order-amounts.js";
 import type { Order } from "../../../../shared/orders.js";
 import { OrderTotal } from "../../../components/order-amounts.js";
 import { OrderTracking } from "../../../components/order-lifecycle.js";
+import { OrderNumber } from "../../../components/order-number.js";
 import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbnail.js";
 import { RemovalDialog, RemoveButton } from "../../../components/removal.js";
 import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
@@ -133,16 +134,6 @@ function Customer({ order }: { order: Order }) {
   );
 }
 
-/** The order's number, as the customer's mails name it. */
-function OrderNumber({ order }: { order: Order }) {
-  return (
-    <span className="block font-mono text-xs text-base-content/75">
-      <span className="sr-only">{text.orderNumber}: </span>
-      {orderNumber(order.id)}
-    </span>
-  );
-}
-
 /** What the customer pays (the gross), and its amounts under it when there is a discount or tax. */
 function Total({ order, serial }: { order: Order; serial: number }) {
   return <OrderTotal order={order} label={pricingMessages.amounts.detailsFor(serial, order.productName)} />;
@@ -159,7 +150,7 @@ function OrderRow({ order, serial, ...actions }: RowProps) {
           <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
           <span>
             <span className="block font-medium">{order.productName}</span>
-            <OrderNumber order={order} />
+            <OrderNumber id={order.id} label={text.orderNumber} />
           </span>
         </div>
       </td>

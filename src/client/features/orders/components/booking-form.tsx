@@ -73,13 +73,15 @@ const FIELDS: readonly Path<BookingFields>[] = [
 ];
 
 /**
- * The delivery details a saved profile gives the booking form: its address with the city, and its
- * phone. Nothing without a saved profile, so a new customer starts from empty fields.
+ * The delivery details a saved profile gives the booking form: its address with the city, its
+ * phone and company. Without a saved profile, the phone given at sign-up (the profile's answer
+ * carries it then: server/features/profile/service.ts), so a new customer types only the address.
  */
 function deliveryFields(
   profile: Profile | undefined,
-): Pick<BookingFields, "address" | "phone" | "companyName" | "companyTaxId"> | undefined {
-  if (!profile?.exists) return undefined;
+): Partial<Pick<BookingFields, "address" | "phone" | "companyName" | "companyTaxId">> | undefined {
+  if (!profile) return undefined;
+  if (!profile.exists) return profile.phone ? { phone: profile.phone } : undefined;
   return {
     address: [profile.address, profile.city].filter(Boolean).join(", "),
     phone: profile.phone,

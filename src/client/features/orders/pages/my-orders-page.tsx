@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { creditNotePath } from "../../../../shared/credit-notes.js";
+import { orderNumber } from "../../../../shared/format.js";
 import { invoicePath } from "../../../../shared/invoices.js";
 import { dashboardMessages } from "../../../../shared/messages/dashboard.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
@@ -12,6 +13,7 @@ import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { LoadError } from "../../../components/load-error.js";
 import { OrderTotal } from "../../../components/order-amounts.js";
 import { OrderDates, OrderStatusBadge, OrderTracking } from "../../../components/order-lifecycle.js";
+import { OrderNumber } from "../../../components/order-number.js";
 import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbnail.js";
 import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
@@ -59,7 +61,7 @@ const INVOICED: ReadonlySet<Status> = new Set(["paid", "shipped", "refunded"]);
  * The status in words, the order's dates, its tracking number, for an unpaid one the time left and
  * Pay, and for a paid one its invoice to download (and its credit note once refunded).
  */
-function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions }) {
+function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
   return (
     <div className="flex flex-col items-start gap-1.5">
       <OrderStatusBadge status={order.status} />
@@ -83,7 +85,7 @@ function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions
           href={invoicePath(order.id)}
           download
           className="btn btn-sm btn-outline mt-1"
-          aria-label={text.invoiceFor(serial, order.productName)}
+          aria-label={text.invoiceFor(orderNumber(order.id), order.productName)}
         >
           {text.invoice}
         </a>
@@ -94,7 +96,7 @@ function OrderStatus({ order, serial, actions }: OrderProps & { actions: Actions
           href={creditNotePath(order.id)}
           download
           className="btn btn-sm btn-outline mt-1"
-          aria-label={text.creditNoteFor(serial, order.productName)}
+          aria-label={text.creditNoteFor(orderNumber(order.id), order.productName)}
         >
           {text.creditNote}
         </a>
@@ -129,14 +131,18 @@ function OrderRow({ order, serial, ask }: OrderProps & AskProps) {
       <td>
         <OrderThumbnail src={order.img} alt={text.imageAlt(order.productName)} />
       </td>
-      <td className="font-medium">{order.productName}</td>
+      <td>
+        {/* The order's own number under its product, as in Manage Orders: the serial only counts rows. */}
+        <span className="block font-medium">{order.productName}</span>
+        <OrderNumber id={order.id} label={orderMessages.number} />
+      </td>
       <td>{formatCount(order.quantity)}</td>
       <td>
         <Total order={order} serial={serial} />
       </td>
       <td>{order.phone}</td>
       <td>
-        <OrderStatus order={order} serial={serial} actions={actions} />
+        <OrderStatus order={order} actions={actions} />
       </td>
       <td>
         <OrderAction order={order} actions={actions} />
@@ -155,13 +161,17 @@ function OrderCard({ order, serial, headingId, ask }: OrderProps & AskProps & { 
       serial={serial}
       {...orderCardHead(order, text.imageAlt)}
       details={[
+        {
+          label: orderMessages.number,
+          value: <span className="font-mono text-xs">{orderNumber(order.id)}</span>,
+        },
         { label: text.quantity, value: formatCount(order.quantity) },
         { label: text.total, value: <Total order={order} serial={serial} /> },
         { label: text.phone, value: order.phone },
       ]}
       footer={<OrderAction order={order} actions={actions} />}
     >
-      <OrderStatus order={order} serial={serial} actions={actions} />
+      <OrderStatus order={order} actions={actions} />
     </ListCard>
   );
 }

@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { orderNumber } from "../../../../shared/format.js";
+import { orderMessages } from "../../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
 import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { amountLines, companyLines, orderTotal } from "../../../../shared/order-amounts.js";
@@ -18,6 +20,8 @@ export function OrderSummary({ order }: { order: Order }) {
   const company = companyLines(order);
   const lines = amountLines(order);
   const rows: [string, ReactNode][] = [
+    // The order's own number, as its mails and its invoice name it.
+    [orderMessages.number, orderNumber(order.id)],
     [text.product, order.productName],
     [text.customer, `${order.name} (${order.email})`],
     ...(company.length ? [[pricingMessages.company.heading, company.join(", ")] as [string, string]] : []),
