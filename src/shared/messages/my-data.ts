@@ -28,6 +28,7 @@ export const myDataMessages = {
   /** orders.csv's header: the order's own columns, then its invoice and credit note. */
   csv: {
     id: "Order id",
+    number: "Order number",
     placedAt: "Placed at (UTC)",
     status: "Status",
     product: "Product",

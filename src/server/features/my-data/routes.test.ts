@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { creditNoteNumber } from "../../../shared/credit-notes.js";
+import { orderNumber } from "../../../shared/format.js";
 import { invoiceNumber } from "../../../shared/invoices.js";
 import { myDataMessages } from "../../../shared/messages/my-data.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
@@ -165,6 +166,7 @@ describe("Download my data", () => {
       netCents: paidRow.netCents,
       address: "1 Loop Road, Austin",
       transactionId: paidRow.transactionId,
+      number: orderNumber(paidRow.id),
       invoiceNumber: expect.stringMatching(/^GH-\d{6}$/),
       creditNoteNumber: null,
       refunds: [],
@@ -237,7 +239,8 @@ describe("Download my data", () => {
     expect(lines).toHaveLength(1 + data.orders.length + 1);
     const refunded = data.orders[0];
     const line = lines[1] ?? "";
-    expect(line.startsWith(`"${refunded?.id}",`)).toBe(true);
+    expect(line.startsWith(`"${refunded?.id}","${refunded?.number}",`)).toBe(true);
+    expect(refunded?.number).toBe(orderNumber(refunded?.id ?? ""));
     expect(line).toContain(`"${refunded?.invoiceNumber}","${refunded?.creditNoteNumber}"`);
     expect(line).toContain(`"${orderMessages.status.refunded}"`);
     expect(lines[3]).toContain(`"Not Paid"`);

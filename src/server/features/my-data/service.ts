@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import { creditNoteNumber } from "../../../shared/credit-notes.js";
+import { orderNumber } from "../../../shared/format.js";
 import { invoiceNumber } from "../../../shared/invoices.js";
 import { myDataMessages } from "../../../shared/messages/my-data.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
@@ -152,6 +153,7 @@ async function* ordersJson(db: Db, userId: string) {
     ]);
     yield page.map(({ cursorAt: _, invoiceNumber: invoice, creditNoteNumber: credit, ...o }) => ({
       id: o.id,
+      number: orderNumber(o.id),
       placedAt: iso(o.createdAt),
       status: o.status,
       statusLabel: orderMessages.status[o.status],
@@ -387,6 +389,8 @@ const numbered = (prefix: string, n: SQL) =>
 /** An order's line of orders.csv, written by PostgreSQL; the customer's texts made safe (lib/csv.ts). */
 const CSV_LINE = csvLine([
   quote(sql`${o.id}::text`),
+  // The order's number as shared/format.ts orderNumber writes it: "#" and the id's first 8 digits.
+  quote(sql`'#' || upper(left(${o.id}::text, 8))`),
   quote(utc(sql`${o.createdAt}`)),
   quote(labelled(sql`${o.status}::text`, orderMessages.status)),
   cell(sql`${o.productName}`),
