@@ -23,6 +23,7 @@ import { cell, csvLine, labelled, quote, quoted, utc } from "../../lib/csv.js";
 import { cursorAt, keysetWindow, type NewestFirstKey } from "../../lib/keyset.js";
 import type { KeyCursor } from "../../lib/paging.js";
 import type { ZipEntry } from "../../lib/zip.js";
+import { orderCells } from "../orders/index.js";
 
 /**
  * Download my data (docs/product.md, "Download my data"): everything the shop keeps about one
@@ -380,44 +381,41 @@ async function* dataJson(db: Db, userId: string, head: object): AsyncGenerator<s
 
 const c = myDataMessages.csv;
 const CSV_HEADER = Object.values(c).map(quoted).join(",");
-const o = orders;
-/** Cents as decimal dollars with two decimals ("1299.50"), as a spreadsheet reads a number. */
-const dollars = (cents: SQL) => quote(sql`to_char(${cents} / 100.0, 'FM999999999990.00')`);
 /** An invoice or credit note number as printed (shared/invoices.ts): the prefix, at least six digits. */
 const numbered = (prefix: string, n: SQL) =>
   quote(sql`${prefix} || lpad(${n}::text, greatest(6, length(${n}::text)), '0')`);
 /** An order's line of orders.csv, written by PostgreSQL; the customer's texts made safe (lib/csv.ts). */
+const k = orderCells;
 const CSV_LINE = csvLine([
-  quote(sql`${o.id}::text`),
-  // The order's number as shared/format.ts orderNumber writes it: "#" and the id's first 8 digits.
-  quote(sql`'#' || upper(left(${o.id}::text, 8))`),
-  quote(utc(sql`${o.createdAt}`)),
-  quote(labelled(sql`${o.status}::text`, orderMessages.status)),
-  cell(sql`${o.productName}`),
-  quote(sql`${o.quantity}::text`),
-  quote(sql`${o.unitPrice}::text`),
-  quote(sql`${o.totalPrice}::text`),
-  cell(sql`${o.discountCode}`),
-  dollars(sql`${o.discountCents}`),
-  dollars(sql`${o.netCents}`),
-  dollars(sql`${o.taxCents}`),
-  quote(sql`to_char(${o.taxRateBp} / 100.0, 'FM990.00')`),
-  dollars(sql`${o.grossCents}`),
-  cell(sql`${o.name}`),
-  cell(sql`${o.email}`),
-  cell(sql`${o.phone}`),
-  cell(sql`${o.address}`),
-  cell(sql`${o.companyName}`),
-  cell(sql`${o.companyTaxId}`),
-  cell(sql`${o.transactionId}`),
-  quote(utc(sql`${o.paidAt}`)),
-  quote(utc(sql`${o.shippedAt}`)),
-  cell(sql`${o.carrier}`),
-  cell(sql`${o.trackingNumber}`),
-  quote(utc(sql`${o.refundedAt}`)),
-  quote(utc(sql`${o.expiredAt}`)),
+  k.id,
+  k.number,
+  k.placedAt,
+  quote(labelled(sql`${orders.status}::text`, orderMessages.status)),
+  k.productName,
+  k.quantity,
+  k.unitPrice,
+  k.totalPrice,
+  k.discountCode,
+  k.discount,
+  k.net,
+  k.tax,
+  k.taxRate,
+  k.gross,
+  k.name,
+  k.email,
+  k.phone,
+  k.address,
+  k.companyName,
+  k.companyTaxId,
+  k.transactionId,
+  k.paidAt,
+  k.shippedAt,
+  k.carrier,
+  k.trackingNumber,
+  k.refundedAt,
+  k.expiredAt,
   numbered("GH-", sql`${invoices.number}`),
-  numbered("CN-", sql`${o.creditNoteNumber}`),
+  numbered("CN-", sql`${orders.creditNoteNumber}`),
 ]);
 
 /** orders.csv: a UTF-8 byte order mark (Excel), the header, then each page's lines as one string. */

@@ -6,9 +6,10 @@ import { pricingMessages } from "../../../shared/messages/pricing.js";
 import type { OrderFilter } from "../../../shared/orders.js";
 import type { Database, Db } from "../../db/client.js";
 import { orders } from "../../db/schema/index.js";
-import { cell, csvLine, csvStream, quote, quoted, utc } from "../../lib/csv.js";
+import { csvLine, csvStream, quote, quoted } from "../../lib/csv.js";
 import { cursorAt, keysetWindow } from "../../lib/keyset.js";
 import type { KeyCursor } from "../../lib/paging.js";
+import { orderCells } from "./csv-cells.js";
 import { filterCondition } from "./list.js";
 
 /**
@@ -64,43 +65,38 @@ export const CSV_HEADER = [
 
 const HEADER_LINE = CSV_HEADER.map(quoted).join(",");
 
-const o = orders;
-/** Cents as decimal dollars with two decimals ("1299.50"), as a spreadsheet reads a number. */
-const dollars = (cents: SQL) => quote(sql`to_char(${cents} / 100.0, 'FM999999999990.00')`);
+const cells = orderCells;
 const LINE = csvLine([
-  quote(sql`${o.id}::text`),
-  quote(utc(sql`${o.createdAt}`)),
-  quote(sql`${o.status}::text`),
-  cell(sql`${o.productName}`),
-  quote(sql`${o.productId}::text`),
-  quote(sql`${o.quantity}::text`),
-  quote(sql`${o.unitPrice}::text`),
-  quote(sql`${o.totalPrice}::text`),
-  cell(sql`${o.name}`),
-  cell(sql`${o.email}`),
-  cell(sql`${o.phone}`),
-  cell(sql`${o.address}`),
-  cell(sql`${o.transactionId}`),
-  // The lifecycle's moments (empty until they happen), then how it was shipped: the carrier and
-  // tracking number are typed by an admin, so they are cells like the customer's texts.
-  quote(utc(sql`${o.paidAt}`)),
-  quote(utc(sql`${o.shippedAt}`)),
-  quote(utc(sql`${o.refundedAt}`)),
-  quote(utc(sql`${o.expiredAt}`)),
-  cell(sql`${o.carrier}`),
-  cell(sql`${o.trackingNumber}`),
-  // The amounts as booked (net + tax = gross, the amount charged) and the rate in percent; the code
-  // (it may start with a dash) and the company are texts, made safe like the others.
-  cell(sql`${o.discountCode}`),
-  dollars(sql`${o.discountCents}`),
-  dollars(sql`${o.netCents}`),
-  dollars(sql`${o.taxCents}`),
-  quote(sql`to_char(${o.taxRateBp} / 100.0, 'FM990.00')`),
-  dollars(sql`${o.grossCents}`),
-  cell(sql`${o.companyName}`),
-  cell(sql`${o.companyTaxId}`),
-  // The order's number as shared/format.ts orderNumber writes it: "#" and the id's first 8 digits.
-  quote(sql`'#' || upper(left(${o.id}::text, 8))`),
+  cells.id,
+  cells.placedAt,
+  quote(sql`${orders.status}::text`),
+  cells.productName,
+  cells.productId,
+  cells.quantity,
+  cells.unitPrice,
+  cells.totalPrice,
+  cells.name,
+  cells.email,
+  cells.phone,
+  cells.address,
+  cells.transactionId,
+  // The lifecycle's moments (empty until they happen), then how it was shipped.
+  cells.paidAt,
+  cells.shippedAt,
+  cells.refundedAt,
+  cells.expiredAt,
+  cells.carrier,
+  cells.trackingNumber,
+  cells.discountCode,
+  cells.discount,
+  cells.net,
+  cells.tax,
+  cells.taxRate,
+  cells.gross,
+  cells.companyName,
+  cells.companyTaxId,
+  // Last, so the columns before keep their places.
+  cells.number,
 ]);
 
 /** An order's line and its cursor. */

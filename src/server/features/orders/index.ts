@@ -5,6 +5,7 @@
  * through the lifecycle's one state machine.
  */
 
+export { orderCells } from "./csv-cells.js";
 export type { ReleaseIntents } from "./expiry.js";
 export { movableBy, nextStatus, verdict } from "./lifecycle.js";
 export { removeUnpaidOrdersOf } from "./remove-unpaid.js";
