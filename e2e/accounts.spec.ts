@@ -7,7 +7,7 @@ import { expectAccessible } from "./support/axe.js";
 import { DEMO_ADMIN, DEMO_CUSTOMER, uniqueEmail } from "./support/data.js";
 import { E2E } from "./support/env.js";
 import { expect, test } from "./support/fixtures.js";
-import { firstLink, waitForMail } from "./support/mail.js";
+import { linkTo, waitForMail } from "./support/mail.js";
 
 const form = accountMessages.form;
 
@@ -125,7 +125,10 @@ test("password reset through the mail server, then sign in with the new password
   await expect(page.getByText(accountMessages.resetSent)).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 
-  const link = firstLink(await waitForMail(email, 60_000, (text) => text.includes("/passwordReset?token=")));
+  const link = linkTo(
+    await waitForMail(email, 60_000, (text) => text.includes("/passwordReset?token=")),
+    "/passwordReset",
+  );
   expect(link.startsWith(`${E2E.baseURL}/passwordReset?token=`)).toBe(true);
   await page.goto(link);
   await page.getByLabel(form.newPassword, { exact: true }).fill("N3wPassword");
@@ -162,7 +165,7 @@ test("an ADMIN_EMAILS address becomes admin only by following the link mailed to
 
   const mail = await waitForMail(E2E.adminEmail, 60_000, (text) => text.includes("/passwordReset?token="));
   expect(mail).toContain("Confirm your email to become a Gearhouse admin");
-  await page.goto(firstLink(mail));
+  await page.goto(linkTo(mail, "/passwordReset"));
   await page.getByLabel(form.newPassword, { exact: true }).fill("Adm1nPassw0rd");
   await page.getByLabel(form.confirmPassword, { exact: true }).fill("Adm1nPassw0rd");
   await page.getByRole("button", { name: form.savePassword }).click();

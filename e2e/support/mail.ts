@@ -50,8 +50,12 @@ export function attachmentOf(raw: string, type: string): Buffer | undefined {
   return Buffer.from(raw.slice(bodyStart + 4, bodyEnd).replace(/\s+/g, ""), "base64");
 }
 
-export function firstLink(text: string): string {
-  const match = text.match(/https?:\/\/[^\s"<>]+/);
-  if (!match) throw new Error("No link in the mail");
-  return match[0];
+/**
+ * The first link in the mail to a path starting with `path` (a mail also links the shop's home from
+ * its name, lib/mail-frame.ts, before its action).
+ */
+export function linkTo(text: string, path: string): string {
+  const link = text.match(/https?:\/\/[^\s"<>]+/g)?.find((url) => new URL(url).pathname.startsWith(path));
+  if (!link) throw new Error(`No link to ${path} in the mail`);
+  return link;
 }
