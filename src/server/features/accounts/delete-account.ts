@@ -3,6 +3,7 @@ import { type DeleteAccountInput, FRESH_SIGN_IN_MINUTES } from "../../../shared/
 import { accountDeletionMessages as m } from "../../../shared/messages/account-deletion.js";
 import type { Db } from "../../db/client.js";
 import { accounts, reviews, sessions, users, verifications } from "../../db/schema/index.js";
+import { framedMailHtml } from "../../lib/mail-frame.js";
 import { badRequest, conflict, forbidden, notFound } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { provedRecently, type SessionUser, stepUpProblem } from "../../plugins/session.js";
@@ -114,6 +115,8 @@ export function accountDeletedMail(publicUrl: string, at: Date) {
   return {
     subject: m.mail.subject,
     text: `${m.mail.lead(when)}\n\n${m.mail.kept}\n\n${m.mail.again}\n${signUp}`,
-    html: `<p>${m.mail.lead(when)}</p><p>${m.mail.kept}</p><p>${m.mail.again}</p>`,
+    html: framedMailHtml(
+      `<p>${m.mail.lead(when)}</p><p>${m.mail.kept}</p><p>${m.mail.again} <a href="${signUp}">${signUp}</a></p>`,
+    ),
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { MAIL_COLORS } from "../../../shared/brand.js";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { emailChangeMessages as m } from "../../../shared/messages/email-change.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
@@ -101,6 +102,9 @@ describe("changing the email", () => {
       () => withSubject(user.email, m.changedMail.subject).length === 1,
     );
     const told = withSubject(user.email, m.changedMail.subject)[0];
+    // Both mails wear the shop's frame, as every account mail does (lib/mail-frame.ts).
+    for (const mail of [told, linkMailsTo(next.toLowerCase()).at(-1)])
+      expect(mail?.html).toContain(`background-color:${MAIL_COLORS.band}`);
     expect(told?.text).toContain(`${next.slice(0, 1).toLowerCase()}***@example.com`);
     expect(told?.text).not.toContain(next.toLowerCase());
     expect(told?.text).toContain(ctx.config.seller.email);

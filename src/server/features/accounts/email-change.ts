@@ -9,6 +9,7 @@ import type { Db } from "../../db/client.js";
 import { emailChanges, sessions, users } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
+import { framedMailHtml } from "../../lib/mail-frame.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { badRequest, conflict, gone, HttpProblem, TooManyRequests } from "../../lib/problem.js";
 import { hitRateLimit } from "../../lib/rate-limit.js";
@@ -219,7 +220,9 @@ function linkMail(link: string, hours: number) {
   return {
     subject: t.subject,
     text: `${t.lead}\n\n${t.action(hours)}\n${link}\n\n${t.notYou}`,
-    html: `<p>${t.lead}</p><p>${t.action(hours)} <a href="${escapeHtml(link)}">${t.button}</a></p><p>${t.notYou}</p>`,
+    html: framedMailHtml(
+      `<p>${t.lead}</p><p>${t.action(hours)} <a href="${escapeHtml(link)}">${t.button}</a></p><p>${t.notYou}</p>`,
+    ),
   };
 }
 
@@ -230,7 +233,9 @@ function inUseMail(publicUrl: string) {
   return {
     subject: t.subject,
     text: `${t.lead}\n\n${t.ifYou}\n${t.signIn}: ${signIn}\n${t.reset}: ${reset}`,
-    html: `<p>${t.lead}</p><p>${t.ifYou}</p><p><a href="${signIn}">${t.signIn}</a> · <a href="${reset}">${t.reset}</a></p>`,
+    html: framedMailHtml(
+      `<p>${t.lead}</p><p>${t.ifYou}</p><p><a href="${signIn}">${t.signIn}</a> · <a href="${reset}">${t.reset}</a></p>`,
+    ),
   };
 }
 
@@ -242,6 +247,6 @@ function changedMail(config: Config, newEmail: string, at: Date) {
   return {
     subject: t.subject,
     text: `${lead}\n\n${t.notYou(contact)}`,
-    html: `<p>${escapeHtml(lead)}</p><p>${escapeHtml(t.notYou(contact))}</p>`,
+    html: framedMailHtml(`<p>${escapeHtml(lead)}</p><p>${escapeHtml(t.notYou(contact))}</p>`),
   };
 }
