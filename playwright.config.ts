@@ -31,7 +31,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   workers: 2,
   retries: 0,
-  reporter: "list",
+  // The list, and the page's snapshot of any journey that failed (CI keeps only the output).
+  reporter: [["list"], ["./e2e/support/failure-context-reporter.ts"]],
   // Safety nets for a journey that hangs, not budgets: every step waits for what the page shows.
   // A journey takes seconds on a quiet machine and several times that beside CPU hogs.
   timeout: 180_000,
