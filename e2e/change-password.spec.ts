@@ -1,7 +1,7 @@
 import { accountMessages } from "../src/shared/messages/accounts.js";
 import { secondFactorMessages } from "../src/shared/messages/second-factor.js";
 import { expectAccessible } from "./support/axe.js";
-import { signIn } from "./support/data.js";
+import { signedInElsewhere } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
 import { waitForMail } from "./support/mail.js";
 
@@ -13,12 +13,8 @@ test("a customer changes their password in Profile: other sessions end and a mai
   browser,
   customer,
 }) => {
-  // The same account signed in from a second browser.
-  const elsewhere = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const elsewhere = await signedInElsewhere(browser, customer);
   try {
-    await signIn(elsewhere.request, customer);
-    expect((await elsewhere.request.get("/api/me")).status()).toBe(200);
-
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto("/dashboard/myProfile");
     const card = page.getByRole("region", { name: text.heading, exact: true });

@@ -2,7 +2,7 @@ import { activityMessages } from "../src/shared/messages/activity.js";
 import { sessionMessages as t } from "../src/shared/messages/sessions.js";
 import { userMessages } from "../src/shared/messages/users.js";
 import { expectAccessible } from "./support/axe.js";
-import { signIn } from "./support/data.js";
+import { signedInElsewhere } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
 
 test("a customer sees where they are signed in and ends another session", async ({
@@ -10,12 +10,8 @@ test("a customer sees where they are signed in and ends another session", async 
   browser,
   customer,
 }) => {
-  // The same account signed in from a second browser.
-  const elsewhere = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const elsewhere = await signedInElsewhere(browser, customer);
   try {
-    await signIn(elsewhere.request, customer);
-    expect((await elsewhere.request.get("/api/me")).status()).toBe(200);
-
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto("/dashboard/myProfile");
     const card = page.getByRole("region", { name: t.heading, exact: true });

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect } from "@playwright/test";
+import { type APIRequestContext, type Browser, type BrowserContext, expect } from "@playwright/test";
 import type { Product, ProductInput } from "../../src/shared/catalog.js";
 import type { Order, OrderPage } from "../../src/shared/orders.js";
 import type { UserPage } from "../../src/shared/users.js";
@@ -99,6 +99,20 @@ export async function signIn(request: APIRequestContext, account: { email: strin
     data: { email: account.email, password: account.password },
   });
   expect(response.status()).toBe(200);
+}
+
+/**
+ * The account signed in from a second browser (a context of its own, to close when done): where
+ * the other sessions a change ends are seen to end.
+ */
+export async function signedInElsewhere(
+  browser: Browser,
+  account: { email: string; password: string },
+): Promise<BrowserContext> {
+  const elsewhere = await browser.newContext({ baseURL: E2E.baseURL });
+  await signIn(elsewhere.request, account);
+  expect((await elsewhere.request.get("/api/me")).status()).toBe(200);
+  return elsewhere;
 }
 
 /**

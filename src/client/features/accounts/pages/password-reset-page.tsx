@@ -4,7 +4,7 @@ import { z } from "zod";
 import { newPasswordSchema, resetRequestSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { problemCodes } from "../../../../shared/problem-codes.js";
-import { EmailField, PasswordField } from "../../../components/account-fields.js";
+import { EmailField, NewPasswordFields } from "../../../components/account-fields.js";
 import { Form } from "../../../components/form.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { hasCode } from "../../../lib/api.js";
@@ -115,19 +115,7 @@ function SetPasswordForm({ token, then }: { token: string; then: string | null }
         }
         actions={<SubmitButton pending={reset.isPending}>{form.savePassword}</SubmitButton>}
       >
-        <PasswordField
-          label={form.newPassword}
-          isNew
-          hint={form.passwordHint}
-          error={errors.password?.message}
-          {...register("password")}
-        />
-        <PasswordField
-          label={form.confirmPassword}
-          isNew
-          error={errors.confirm?.message}
-          {...register("confirm")}
-        />
+        <NewPasswordFields password={register("password")} confirm={register("confirm")} errors={errors} />
       </Form>
       <BackToLogin />
     </AuthCard>

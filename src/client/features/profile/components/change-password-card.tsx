@@ -1,7 +1,7 @@
 import { toast } from "sonner";
 import { changePasswordSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
-import { PasswordField } from "../../../components/account-fields.js";
+import { NewPasswordFields, PasswordField } from "../../../components/account-fields.js";
 import { FormCard } from "../../../components/form-card.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -9,7 +9,6 @@ import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useChangePassword } from "../api/change-password.js";
 
 const text = accountMessages.changePassword;
-const form = accountMessages.form;
 const EMPTY = { currentPassword: "", password: "", confirm: "" };
 
 /**
@@ -52,19 +51,7 @@ export function ChangePasswordCard({ userId }: { userId: string }) {
         error={errors.currentPassword?.message}
         {...register("currentPassword")}
       />
-      <PasswordField
-        label={form.newPassword}
-        isNew
-        hint={form.passwordHint}
-        error={errors.password?.message}
-        {...register("password")}
-      />
-      <PasswordField
-        label={form.confirmPassword}
-        isNew
-        error={errors.confirm?.message}
-        {...register("confirm")}
-      />
+      <NewPasswordFields password={register("password")} confirm={register("confirm")} errors={errors} />
     </FormCard>
   );
 }
