@@ -3,15 +3,14 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { orderMessages } from "../../../shared/messages/orders.js";
 import { createDatabase, type Database } from "../../db/client.js";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "../../db/embedded.js";
 import { type Bouncer, startPgBouncer } from "../pgbouncer.js";
 import { stockedProduct } from "../products.js";
 import { signedInCrowd } from "./crowd.js";
 import { FIGURES, recordResults, TEST_DATA_DIR } from "./figures.js";
-import { UNITS_PER_ORDER } from "./oversell-round.js";
-import { type Customer, type HttpReply, ShopClient } from "./shop-client.js";
+import { isCleanOutOfStock, UNITS_PER_ORDER } from "./oversell-round.js";
+import { type Customer, ShopClient } from "./shop-client.js";
 import { freePort, type ShopProcess, showOutputOnFailure, startShop } from "./shop-process.js";
 import { productLedger } from "./stock.js";
 
@@ -36,7 +35,7 @@ const DIRECT_MAX_CONNECTIONS = 100;
 /** One order in this many is for the scarce product, whose stock runs out: the rest are 409s. */
 const SCARCE_EVERY = 4;
 const SCARCE_ORDERS = Math.floor(FIGURES.pooledOrders / SCARCE_EVERY / 2);
-/** One acknowledged order in this many is sent again with its key, to the next instance. */
+/** Every this-many-th booking, once acknowledged, is sent again with its key to the next instance. */
 const REPLAY_EVERY = 10;
 /**
  * What a refused connection says, in PostgreSQL's log, PgBouncer's or a shop's: PostgreSQL's two
@@ -157,16 +156,11 @@ interface LoadRun {
   slowestMs: number;
 }
 
-const isCleanOutOfStock = (reply: HttpReply) =>
-  reply.status === 409 &&
-  String(reply.headers["content-type"]).startsWith("application/problem+json") &&
-  reply.json<{ detail?: string }>().detail === orderMessages.outOfStock;
-
 /**
  * FIGURES.pooledOrders bookings, each with an Idempotency-Key, by every customer at once back to
  * back, customer i through instance i mod 3: one in SCARCE_EVERY for the scarce product, the rest
- * for the plentiful one. One acknowledged order in REPLAY_EVERY is sent again with its key to the
- * next instance, which must answer with the same order.
+ * for the plentiful one. Every REPLAY_EVERY-th booking, once acknowledged, is sent again with its
+ * key to the next instance, which must answer with the same order.
  */
 async function orderLoad(
   clients: ShopClient[],
@@ -286,8 +280,8 @@ async function loadAndCheck(setup: Setup): Promise<Record<string, unknown>> {
 }
 
 /** What the cluster, PgBouncer and the instances logged of a refused connection. */
-const refusals = (setup: Setup) =>
-  [setup.serverLog.join(""), setup.bouncer?.output() ?? "", ...setup.shops.map((s) => s.output())]
+const refusals = (scenario: Setup) =>
+  [scenario.serverLog.join(""), scenario.bouncer?.output() ?? "", ...scenario.shops.map((s) => s.output())]
     .flatMap((log) => log.split("\n"))
     .filter((line) => REFUSED.test(line));
 
@@ -301,14 +295,19 @@ afterAll(() => {
 });
 beforeEach(() => showOutputOnFailure(() => setup?.shops ?? []));
 
-describe("three instances through one PgBouncer", () => {
+/** The scenario's setup for the tests of the describe block around the call: started before, stopped after. */
+function runningSetup(through: "pgbouncer" | "direct") {
   beforeAll(async () => {
-    setup = await startSetup("pgbouncer");
+    setup = await startSetup(through);
   }, 300_000);
   afterAll(async () => {
     await stopSetup(setup);
     setup = undefined;
   });
+}
+
+describe("three instances through one PgBouncer", () => {
+  runningSetup("pgbouncer");
 
   it(`books ${FIGURES.pooledOrders} orders from ${FIGURES.pooledCustomers} customers on ${MAX_CONNECTIONS} connections: nothing fails, is lost or refused`, async () => {
     if (!setup) throw new Error("not started");
@@ -328,13 +327,7 @@ describe("three instances through one PgBouncer", () => {
 });
 
 describe.runIf(STRESS)("three instances straight to PostgreSQL, for comparison", () => {
-  beforeAll(async () => {
-    setup = await startSetup("direct");
-  }, 300_000);
-  afterAll(async () => {
-    await stopSetup(setup);
-    setup = undefined;
-  });
+  runningSetup("direct");
 
   it("books the same load with pools that fit", async () => {
     if (!setup) throw new Error("not started");
