@@ -19,7 +19,7 @@ import {
   stockNotices,
   users,
 } from "../../db/schema/index.js";
-import { cell, csvLine, labelled, quote, quoted, utc } from "../../lib/csv.js";
+import { csvLine, labelled, quote, quoted } from "../../lib/csv.js";
 import { cursorAt, keysetWindow, type NewestFirstKey } from "../../lib/keyset.js";
 import type { KeyCursor } from "../../lib/paging.js";
 import type { ZipEntry } from "../../lib/zip.js";
