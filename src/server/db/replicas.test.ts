@@ -1,14 +1,18 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdminProduct } from "../../shared/catalog.js";
-import { buildApp } from "../app.js";
-import { metricsText } from "../lib/metrics.js";
 import { PRIMARY_COOKIE } from "../plugins/replicas.js";
-import { testConfig } from "../test/app.js";
-import { type ReplicaPair, startReplicaPair } from "../test/replica.js";
+import {
+  metricOf,
+  type ReplicaPair,
+  readsRoutedTo,
+  readyReplicas,
+  sessionOnly,
+  shopOnPair,
+  startReplicaPair,
+} from "../test/replica.js";
 import { until } from "../test/until.js";
 import { fromShop, signUpAdmin } from "../test/users.js";
-import { createDatabase, type Database } from "./client.js";
 import { LagClock, parseLsn, replicaName } from "./replicas.js";
 
 /**
@@ -46,36 +50,9 @@ describe("the lag rule", () => {
   });
 });
 
-interface Shop {
-  app: FastifyInstance;
-  database: Database;
-}
+const replicaInUse = async (app: FastifyInstance) => (await readyReplicas(app))[0]?.inUse === true;
 
-/** The value of one series of `app`'s metrics; 0 when absent. */
-async function series(app: FastifyInstance, name: string): Promise<number> {
-  const line = (await metricsText(app.gauges)).split("\n").find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.slice(name.length + 1)) : 0;
-}
-const routedTo = (app: FastifyInstance, target: "replica" | "primary") =>
-  series(app, `gearhouse_db_reads_routed_total{target="${target}"}`);
-
-interface Ready {
-  status: string;
-  replicas?: { name: string; inUse: boolean; lagSeconds: number | null; reason?: string }[];
-}
-async function ready(app: FastifyInstance): Promise<Ready> {
-  const res = await app.inject({ url: "/readyz" });
-  expect(res.statusCode).toBe(200);
-  return res.json<Ready>();
-}
-const replicaInUse = async (app: FastifyInstance) => (await ready(app)).replicas?.[0]?.inUse === true;
-
-/** A signed-in admin's cookie without the primary cookie their sign-up answer set (a later visit). */
-const sessionOnly = (cookie: string) =>
-  cookie
-    .split("; ")
-    .filter((c) => !c.startsWith(`${PRIMARY_COOKIE}=`))
-    .join("; ");
+type Shop = Awaited<ReturnType<typeof shopOnPair>>;
 
 describe("read replicas", () => {
   let pair: ReplicaPair;
@@ -85,53 +62,38 @@ describe("read replicas", () => {
   let strict: Shop;
   const shops: Shop[] = [];
 
-  async function shop(maxLagSeconds: string): Promise<Shop> {
-    const config = testConfig({
-      DATABASE_URL: pair.primaryUrl,
-      DATABASE_REPLICA_URL: pair.replicaUrl,
-      REPLICA_MAX_LAG_SECONDS: maxLagSeconds,
-    });
-    const database = createDatabase(pair.primaryUrl, { max: 5 });
-    const app = await buildApp(config, database, { logger: false });
-    shops.push({ app, database });
-    await app.ready();
-    return { app, database };
-  }
-
   beforeAll(async () => {
     pair = await startReplicaPair();
-    patient = await shop("3600");
-    strict = await shop("1");
+    patient = await shopOnPair(pair, 3600);
+    shops.push(patient);
+    strict = await shopOnPair(pair, 1);
+    shops.push(strict);
   }, 180_000);
 
   afterAll(async () => {
-    for (const { app, database } of shops) {
-      await app.close();
-      await database.close();
-    }
+    for (const shop of shops) await shop.close();
     await pair?.stop();
   });
 
   it("takes a streaming replica in use, says so in /readyz, and reads the catalog from it once nothing changed within its lag", async () => {
-    const state = await ready(strict.app);
-    expect(state.status).toBe("ready");
-    expect(state.replicas).toEqual([
+    const replicas = await readyReplicas(strict.app);
+    expect(replicas).toEqual([
       {
         name: expect.stringMatching(/^127\.0\.0\.1:\d+\/gearhouse$/),
         inUse: true,
         lagSeconds: expect.any(Number),
       },
     ]);
-    expect(state.replicas?.[0]?.lagSeconds).toBeLessThanOrEqual(1);
+    expect(replicas[0]?.lagSeconds).toBeLessThanOrEqual(1);
     // At start the cache knows nothing of earlier changes, so it reads the primary for as long as a
     // replica in use may trail it (1 s and two checks here); a page not read before then goes to the replica.
-    const before = await routedTo(strict.app, "replica");
+    const before = await readsRoutedTo(strict.app, "replica");
     let page = 0;
     await until("a catalog page read from the replica", async () => {
       page += 1;
       const res = await strict.app.inject({ url: `/api/products?pageSize=1&page=${page}` });
       expect(res.statusCode).toBe(200);
-      return (await routedTo(strict.app, "replica")) > before;
+      return (await readsRoutedTo(strict.app, "replica")) > before;
     });
   });
 
@@ -161,15 +123,15 @@ describe("read replicas", () => {
       .find((c) => c?.startsWith(`${PRIMARY_COOKIE}=1`));
     expect(primaryCookie).toMatch(/Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax/);
 
-    const toPrimary = await routedTo(patient.app, "primary");
+    const toPrimary = await readsRoutedTo(patient.app, "primary");
     const own = await adminRead(`${sessionOnly(editor.cookie)}; ${PRIMARY_COOKIE}=1`);
     expect(own.json<AdminProduct>().description).toBe(description);
-    expect(await routedTo(patient.app, "primary")).toBe(toPrimary + 1);
+    expect(await readsRoutedTo(patient.app, "primary")).toBe(toPrimary + 1);
 
-    const toReplica = await routedTo(patient.app, "replica");
+    const toReplica = await readsRoutedTo(patient.app, "replica");
     const others = await adminRead(sessionOnly(other.cookie));
     expect(others.json<AdminProduct>().description).toBe(before);
-    expect(await routedTo(patient.app, "replica")).toBe(toReplica + 1);
+    expect(await readsRoutedTo(patient.app, "replica")).toBe(toReplica + 1);
 
     // The catalog's cache heard of the change: it reads the primary, never keeping the replica's old page.
     const visitor = await patient.app.inject({ url: `/api/products/${productId}` });
@@ -190,34 +152,34 @@ describe("read replicas", () => {
       "the strict shop to leave the lagging replica out",
       async () => !(await replicaInUse(strict.app)),
     );
-    const [state] = (await ready(strict.app)).replicas ?? [];
+    const [state] = await readyReplicas(strict.app);
     expect(state?.reason).toBe("lagging");
     expect(state?.lagSeconds).toBeGreaterThan(1);
     const name = state?.name ?? "";
-    expect(await series(strict.app, `gearhouse_replica_in_use{replica="${name}"}`)).toBe(0);
-    expect(await series(strict.app, `gearhouse_replica_lag_seconds{replica="${name}"}`)).toBeGreaterThan(1);
+    expect(await metricOf(strict.app, `gearhouse_replica_in_use{replica="${name}"}`)).toBe(0);
+    expect(await metricOf(strict.app, `gearhouse_replica_lag_seconds{replica="${name}"}`)).toBeGreaterThan(1);
     // The patient shop keeps it: its limit is an hour.
     expect(await replicaInUse(patient.app)).toBe(true);
 
     const admin = await signUpAdmin(strict.app);
-    const toReplica = await routedTo(strict.app, "replica");
+    const toReplica = await readsRoutedTo(strict.app, "replica");
     const users = await strict.app.inject({
       url: "/api/users",
       headers: { cookie: sessionOnly(admin.cookie) },
     });
     // The admin signed up after replay stopped: only the primary knows them.
     expect(users.statusCode).toBe(200);
-    expect(await routedTo(strict.app, "replica")).toBe(toReplica);
+    expect(await readsRoutedTo(strict.app, "replica")).toBe(toReplica);
 
     await pair.resumeReplay();
     await until("the strict shop to take the replica back", () => replicaInUse(strict.app));
-    expect(await series(strict.app, `gearhouse_replica_in_use{replica="${name}"}`)).toBe(1);
+    expect(await metricOf(strict.app, `gearhouse_replica_in_use{replica="${name}"}`)).toBe(1);
     const back = await strict.app.inject({
       url: "/api/users",
       headers: { cookie: sessionOnly(admin.cookie) },
     });
     expect(back.statusCode).toBe(200);
-    expect(await routedTo(strict.app, "replica")).toBe(toReplica + 1);
+    expect(await readsRoutedTo(strict.app, "replica")).toBe(toReplica + 1);
   });
 
   it("leaves an unreachable replica out and keeps answering from the primary", async () => {
@@ -225,14 +187,14 @@ describe("read replicas", () => {
     await pair.stopReplica();
     await until(
       "the replica to be left out",
-      async () => (await ready(strict.app)).replicas?.[0]?.reason === "unreachable",
+      async () => (await readyReplicas(strict.app))[0]?.reason === "unreachable",
     );
-    const toPrimary = await routedTo(strict.app, "primary");
+    const toPrimary = await readsRoutedTo(strict.app, "primary");
     const users = await strict.app.inject({
       url: "/api/users",
       headers: { cookie: sessionOnly(admin.cookie) },
     });
     expect(users.statusCode).toBe(200);
-    expect(await routedTo(strict.app, "primary")).toBe(toPrimary + 1);
+    expect(await readsRoutedTo(strict.app, "primary")).toBe(toPrimary + 1);
   });
 });

@@ -3,10 +3,15 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { FastifyInstance } from "fastify";
 import pg from "pg";
+import { buildApp } from "../app.js";
 import { createDatabase } from "../db/client.js";
 import { runMigrations } from "../db/migrate.js";
 import { seedDemoCatalog } from "../db/seed/index.js";
+import { metricsText } from "../lib/metrics.js";
+import { PRIMARY_COOKIE } from "../plugins/replicas.js";
+import { testConfig } from "./app.js";
 import { freePort } from "./free-port.js";
 import { until } from "./until.js";
 
@@ -224,3 +229,59 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
     throw error;
   }
 }
+
+/** A shop instance on the pair's primary, reading from its replica, left out past `maxLagSeconds`. */
+export async function shopOnPair(
+  pair: ReplicaPair,
+  maxLagSeconds: number,
+): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const config = testConfig({
+    DATABASE_URL: pair.primaryUrl,
+    DATABASE_REPLICA_URL: pair.replicaUrl,
+    REPLICA_MAX_LAG_SECONDS: String(maxLagSeconds),
+  });
+  const database = createDatabase(pair.primaryUrl, { max: 10 });
+  const app = await buildApp(config, database, { logger: false });
+  const close = async () => {
+    await app.close();
+    await database.close();
+  };
+  try {
+    await app.ready();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { app, close };
+}
+
+/** The value of one series of `app`'s metrics (`name{labels}`); 0 when absent. */
+export async function metricOf(app: FastifyInstance, series: string): Promise<number> {
+  const line = (await metricsText(app.gauges)).split("\n").find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+/** Reads a replica may answer that `app` sent to `target` so far. */
+export const readsRoutedTo = (app: FastifyInstance, target: "replica" | "primary") =>
+  metricOf(app, `gearhouse_db_reads_routed_total{target="${target}"}`);
+
+export interface ReplicaReport {
+  name: string;
+  inUse: boolean;
+  lagSeconds: number | null;
+  reason?: string;
+}
+
+/** The replicas as `app`'s /readyz lists them (it must answer ready). */
+export async function readyReplicas(app: FastifyInstance): Promise<ReplicaReport[]> {
+  const res = await app.inject({ url: "/readyz" });
+  if (res.statusCode !== 200) throw new Error(`/readyz answered ${res.statusCode}: ${res.body}`);
+  return res.json<{ replicas?: ReplicaReport[] }>().replicas ?? [];
+}
+
+/** A signed-in user's cookie without the primary cookie their sign-up's answer set: a later visit. */
+export const sessionOnly = (cookie: string) =>
+  cookie
+    .split("; ")
+    .filter((c) => !c.startsWith(`${PRIMARY_COOKIE}=`))
+    .join("; ");

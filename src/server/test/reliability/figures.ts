@@ -18,6 +18,7 @@ export const FIGURES = STRESS
       lifecycleRounds: 5,
       lifecycleOrders: 80,
       expiryCrowd: 400,
+      replicaLagRounds: 10,
     }
   : {
       buyers: 200,
@@ -29,6 +30,7 @@ export const FIGURES = STRESS
       lifecycleRounds: 1,
       lifecycleOrders: 24,
       expiryCrowd: 120,
+      replicaLagRounds: 2,
     };
 
 /**
