@@ -10,7 +10,7 @@ import { runInBackground, startPeriodicJob } from "../lib/periodic.js";
  * replicas"): the catalog's, the admin lists' and the exports'. Every other read, and every write,
  * stays on `app.database` (the primary), so a feature reads a replica only where it asks here.
  */
-export interface ReadRouting {
+interface ReadRouting {
   /**
    * The database for a read of `request` a replica may answer: a replica in use, or the primary
    * when none is, or when the request comes from someone who wrote within the last moments (the
@@ -38,8 +38,9 @@ declare module "fastify" {
  */
 export const PRIMARY_COOKIE = "gh_primary";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const PRIMARY_COOKIE_SENT = new RegExp(`(?:^|;\\s*)${PRIMARY_COOKIE}=1(?:;|$)`);
 const carriesPrimaryCookie = (request: FastifyRequest) =>
-  request.headers.cookie?.includes(`${PRIMARY_COOKIE}=1`) === true;
+  PRIMARY_COOKIE_SENT.test(request.headers.cookie ?? "");
 
 async function replicasPlugin(app: FastifyInstance) {
   const primary = app.database;

