@@ -95,6 +95,12 @@ describe("read replicas", () => {
       expect(res.statusCode).toBe(200);
       return (await readsRoutedTo(strict.app, "replica")) > before;
     });
+    // A search too: its read-only, repeatable-read transaction and its time limit run on a standby.
+    const beforeSearch = await readsRoutedTo(strict.app, "replica");
+    const found = await strict.app.inject({ url: "/api/products?search=keyboard" });
+    expect(found.statusCode).toBe(200);
+    expect(found.json<{ items: { name: string }[] }>().items[0]?.name).toMatch(/Keyboard/);
+    expect(await readsRoutedTo(strict.app, "replica")).toBe(beforeSearch + 1);
   });
 
   it("shows an admin their own edit from the primary while the paused replica still serves another admin the old product", async () => {
