@@ -56,6 +56,7 @@ import { type EarlyAnswer, earlyAnsweringServer, type ServerState } from "./plug
 import errors from "./plugins/errors.js";
 import input from "./plugins/input.js";
 import metrics from "./plugins/metrics.js";
+import replicas from "./plugins/replicas.js";
 import security, { frameworkErrors } from "./plugins/security.js";
 import session from "./plugins/session.js";
 import spa from "./plugins/spa.js";
@@ -210,6 +211,8 @@ export async function buildApp(
   });
   await app.register(catalogCache);
   await app.register(metrics);
+  // Read replicas, when DATABASE_REPLICA_URL names any: app.reads says where a read may go.
+  await app.register(replicas);
 
   // Features.
   await app.register(healthRoutes);

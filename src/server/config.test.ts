@@ -126,6 +126,37 @@ describe("loadConfig", () => {
     expect(loadConfig({ ...base, METRICS_HOST: " " }).metricsHost).toBe("127.0.0.1");
   });
 
+  describe("read replicas", () => {
+    const primary = { ...base, DATABASE_URL: "postgres://shop:pw@db:5432/gearhouse" };
+
+    it("are off unless DATABASE_REPLICA_URL is set, with a lag limit of 5 s", () => {
+      expect(loadConfig(primary).replicas).toEqual({ urls: [], maxLagSeconds: 5 });
+      expect(loadConfig({ ...primary, DATABASE_REPLICA_URL: " " }).replicas.urls).toEqual([]);
+    });
+
+    it("take a comma-separated list and REPLICA_MAX_LAG_SECONDS", () => {
+      const config = loadConfig({
+        ...primary,
+        DATABASE_REPLICA_URL: "postgres://shop:pw@r1:5432/gearhouse, postgresql://shop:pw@r2/gearhouse",
+        REPLICA_MAX_LAG_SECONDS: "2.5",
+      });
+      expect(config.replicas).toEqual({
+        urls: ["postgres://shop:pw@r1:5432/gearhouse", "postgresql://shop:pw@r2/gearhouse"],
+        maxLagSeconds: 2.5,
+      });
+    });
+
+    it("refuse what is not a PostgreSQL address, a lag limit out of bounds, and a replica without DATABASE_URL", () => {
+      expect(() => loadConfig({ ...primary, DATABASE_REPLICA_URL: "postgres://r1/g,mysql://r2/g" })).toThrow(
+        /DATABASE_REPLICA_URL/,
+      );
+      expect(() => loadConfig({ ...primary, REPLICA_MAX_LAG_SECONDS: "0" })).toThrow(
+        /REPLICA_MAX_LAG_SECONDS/,
+      );
+      expect(() => loadConfig({ ...base, DATABASE_REPLICA_URL: "postgres://r1/g" })).toThrow(/DATABASE_URL/);
+    });
+  });
+
   it("refuses production without AUTH_SECRET and PUBLIC_URL, and never seeds there", () => {
     expect(() => loadConfig({ NODE_ENV: "production", DATA_DIR: base.DATA_DIR })).toThrow(
       /AUTH_SECRET[\s\S]*PUBLIC_URL/,

@@ -74,6 +74,22 @@ const envSchema = z
     DATABASE_URL: optionalUrl(/^postgres(ql)?$/),
     /** With DATABASE_URL a transaction pooler's (PgBouncer): the database's own, for LISTEN and locks. */
     DATABASE_DIRECT_URL: optionalUrl(/^postgres(ql)?$/),
+    /**
+     * Read replicas, comma-separated: the catalog's reads, admin lists and exports go to one whose
+     * lag is within REPLICA_MAX_LAG_SECONDS (db/replicas.ts, docs/scaling.md). Off when unset.
+     */
+    DATABASE_REPLICA_URL: z
+      .string()
+      .default("")
+      .transform((v) =>
+        v
+          .split(",")
+          .map((u) => u.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ }))),
+    // Past this lag a replica is left out until it is back within it; its reads go to the primary.
+    REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0.5).max(3_600).default(5),
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
     PUBLIC_URL: optionalUrl(/^https?$/),
     AUTH_SECRET: optionalString.pipe(z.string().min(32).optional()),
@@ -215,6 +231,11 @@ export interface Config {
   databaseUrl: string | undefined;
   /** The database's own address when databaseUrl is a transaction pooler's (docs/scaling.md). */
   databaseDirectUrl: string | undefined;
+  /**
+   * Read replicas (DATABASE_REPLICA_URL; none: every read goes to the primary) and the lag past
+   * which one is left out (REPLICA_MAX_LAG_SECONDS): db/replicas.ts, docs/scaling.md.
+   */
+  replicas: { urls: string[]; maxLagSeconds: number };
   embeddedPgPort: number;
   publicUrl: string;
   secureCookies: boolean;
@@ -391,6 +412,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([
       "DATABASE_DIRECT_URL: set it beside DATABASE_URL (a pooler's address), never on its own (docs/scaling.md)",
     ]);
+  // The embedded PostgreSQL listens on loopback with no replication allowed: it has no replicas.
+  if (env.DATABASE_REPLICA_URL.length > 0 && !env.DATABASE_URL)
+    throw new ConfigError([
+      "DATABASE_REPLICA_URL: set it beside DATABASE_URL (the primary's address), never on its own (docs/scaling.md)",
+    ]);
   const dataDir = path.resolve(env.DATA_DIR);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   const google =
@@ -423,6 +449,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL,
     databaseDirectUrl: env.DATABASE_DIRECT_URL,
+    replicas: { urls: env.DATABASE_REPLICA_URL, maxLagSeconds: env.REPLICA_MAX_LAG_SECONDS },
     embeddedPgPort: env.EMBEDDED_PG_PORT,
     publicUrl,
     secureCookies: publicUrl.startsWith("https:"),

@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../test/free-port.js";
+import { queryOnce } from "../test/query-once.js";
 import { TEST_DATA_DIR } from "../test/reliability/figures.js";
 import { createDatabase } from "./client.js";
 import {
@@ -37,27 +37,17 @@ async function place(name: string) {
   return { port, dir };
 }
 
-async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** What the shop's role may not do, whatever it owns. */
 async function expectNoSuperuser(url: string) {
-  const [me] = await query<{ rolsuper: boolean; rolcreatedb: boolean; rolcreaterole: boolean }>(
+  const [me] = await queryOnce<{ rolsuper: boolean; rolcreatedb: boolean; rolcreaterole: boolean }>(
     url,
     "select rolsuper, rolcreatedb, rolcreaterole from pg_roles where rolname = current_user",
   );
   expect(me).toEqual({ rolsuper: false, rolcreatedb: false, rolcreaterole: false });
-  await expect(query(url, "copy (select 1) to program 'true'")).rejects.toThrow(
+  await expect(queryOnce(url, "copy (select 1) to program 'true'")).rejects.toThrow(
     /permission denied|privilege/i,
   );
-  await expect(query(url, "select pg_read_file('PG_VERSION')")).rejects.toThrow(/permission denied/i);
+  await expect(queryOnce(url, "select pg_read_file('PG_VERSION')")).rejects.toThrow(/permission denied/i);
 }
 
 /** The fixed superuser of data directories made before issue 28. */
@@ -88,14 +78,14 @@ async function oldDataDirectory(
   await old.initialise();
   await old.start();
   try {
-    await query(legacyUrl(port, "postgres"), "create database gearhouse");
+    await queryOnce(legacyUrl(port, "postgres"), "create database gearhouse");
     const database = createDatabase(legacyUrl(port), { max: 1 });
     try {
       await runMigrations(database);
     } finally {
       await database.close();
     }
-    await query(
+    await queryOnce(
       legacyUrl(port),
       `insert into "user" (id, name, email) values ('old-user', 'Old Customer', 'old@example.com');
          insert into product (name, description, image, price, quantity, category)
@@ -123,31 +113,31 @@ describe("the embedded PostgreSQL's roles", () => {
     }
     await expectNoSuperuser(server.url);
     // Every table is the shop's: created by it.
-    const foreign = await query<{ name: string }>(
+    const foreign = await queryOnce<{ name: string }>(
       server.url,
       `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname in ('public', 'drizzle') and pg_get_userbyid(c.relowner) <> current_user`,
     );
     expect(foreign).toEqual([]);
     // The activity log (migration 0021): its owner may only add entries and read them.
-    const held = await query<{ privilege: string }>(
+    const held = await queryOnce<{ privilege: string }>(
       server.url,
       `select p as privilege from unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) p
        where has_table_privilege('activity_log', p)`,
     );
     expect(held.map((r) => r.privilege)).toEqual(["SELECT", "INSERT"]);
-    await expect(query(server.url, "delete from activity_log")).rejects.toThrow(/permission denied/);
+    await expect(queryOnce(server.url, "delete from activity_log")).rejects.toThrow(/permission denied/);
     // No fixed password opens it.
-    await expect(query(legacyUrl(port, "postgres"), "select 1")).rejects.toThrow(
+    await expect(queryOnce(legacyUrl(port, "postgres"), "select 1")).rejects.toThrow(
       /password authentication failed/,
     );
     // The superuser's password works (the tests and the restore use it), and a second start finds all in place.
-    expect(await query(server.adminUrl, "select 1 as one")).toEqual([{ one: 1 }]);
+    expect(await queryOnce(server.adminUrl, "select 1 as one")).toEqual([{ one: 1 }]);
     await server.stop();
     const again = await startEmbeddedPostgres(dir, port);
     running.push(again);
     expect(again.url).toBe(server.url);
-    expect(await query(again.url, "select count(*)::int as n from product")).toEqual([{ n: 0 }]);
+    expect(await queryOnce(again.url, "select count(*)::int as n from product")).toEqual([{ n: 0 }]);
     await again.stop();
   });
 
@@ -157,15 +147,15 @@ describe("the embedded PostgreSQL's roles", () => {
     const server = await startEmbeddedPostgres(dir, port);
     running.push(server);
     // The data is there, read as the shop's role.
-    expect(await query(server.url, `select name, email from "user"`)).toEqual([
+    expect(await queryOnce(server.url, `select name, email from "user"`)).toEqual([
       { name: "Old Customer", email: "old@example.com" },
     ]);
-    expect(await query(server.url, "select name, quantity from product")).toEqual([
+    expect(await queryOnce(server.url, "select name, quantity from product")).toEqual([
       { name: "Old Keyboard", quantity: 7 },
     ]);
     await expectNoSuperuser(server.url);
     // The old password opens nothing any more.
-    await expect(query(legacyUrl(port), "select 1")).rejects.toThrow(/password authentication failed/);
+    await expect(queryOnce(legacyUrl(port), "select 1")).rejects.toThrow(/password authentication failed/);
     expect(statSync(embeddedCredentialsFile(dir)).mode & 0o777).toBe(0o600);
     // It owns what it had: the migrations run (a no-op), and it changes its tables' shape and its sequences.
     const database = createDatabase(server.url, { max: 1 });
@@ -174,11 +164,11 @@ describe("the embedded PostgreSQL's roles", () => {
     } finally {
       await database.close();
     }
-    await query(
+    await queryOnce(
       server.url,
       "alter table product add column moved boolean; alter table product drop column moved",
     );
-    const notTheShops = await query<{ kind: string; name: string }>(
+    const notTheShops = await queryOnce<{ kind: string; name: string }>(
       server.url,
       `select 'relation' as kind, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
          where n.nspname in ('public', 'drizzle') and pg_get_userbyid(c.relowner) <> current_user
@@ -200,7 +190,7 @@ describe("the embedded PostgreSQL's roles", () => {
     // Moved once: the next start opens it with the generated passwords and finds it all as it was.
     const again = await startEmbeddedPostgres(dir, port);
     running.push(again);
-    expect(await query(again.url, "select count(*)::int as n from product")).toEqual([{ n: 1 }]);
+    expect(await queryOnce(again.url, "select count(*)::int as n from product")).toEqual([{ n: 1 }]);
     await again.stop();
   });
   it("a move cut short is done again at the next start", async () => {
@@ -214,16 +204,16 @@ describe("the embedded PostgreSQL's roles", () => {
     mkdirSync(path.dirname(dir), { recursive: true });
     writeFileSync(embeddedCredentialsFile(dir), JSON.stringify(written), { mode: 0o600 });
     await oldDataDirectory(dir, port, async (url) => {
-      await query(url, `create role gearhouse_shop login password '${written.shopPassword}'`);
-      await query(url, "alter table product owner to gearhouse_shop");
+      await queryOnce(url, `create role gearhouse_shop login password '${written.shopPassword}'`);
+      await queryOnce(url, "alter table product owner to gearhouse_shop");
     });
     const server = await startEmbeddedPostgres(dir, port);
     running.push(server);
     expect(decodeURIComponent(new URL(server.url).password)).toBe(written.shopPassword);
-    expect(await query(server.url, `select email from "user"`)).toEqual([{ email: "old@example.com" }]);
-    expect(await query(server.url, "select quantity from product")).toEqual([{ quantity: 7 }]);
+    expect(await queryOnce(server.url, `select email from "user"`)).toEqual([{ email: "old@example.com" }]);
+    expect(await queryOnce(server.url, "select quantity from product")).toEqual([{ quantity: 7 }]);
     await expectNoSuperuser(server.url);
-    await expect(query(legacyUrl(port), "select 1")).rejects.toThrow(/password authentication failed/);
+    await expect(queryOnce(legacyUrl(port), "select 1")).rejects.toThrow(/password authentication failed/);
     await server.stop();
   });
 });

@@ -24,7 +24,7 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: activityPageSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request) => listActivity(app.db, request.query),
+    async (request) => listActivity(app.reads.of(request).db, request.query),
   );
 
   app.get(
@@ -43,7 +43,7 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = await activityCsv(app.database, request.query);
+      const csv = await activityCsv(app.reads.of(request), request.query);
       return sendCsv(reply, "activity", csv);
     },
   );

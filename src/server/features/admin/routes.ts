@@ -14,7 +14,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminOverviewSchema, ...problemResponses(401, 403) },
       },
     },
-    async () => getOverview(app.db),
+    async (request) => getOverview(app.reads.of(request).db),
   );
 
   // Apart from the overview: the cards answer first and stay within their own budget, and the
@@ -30,6 +30,6 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: adminSalesSchema, ...problemResponses(401, 403) },
       },
     },
-    async () => getSales(app.db),
+    async (request) => getSales(app.reads.of(request).db),
   );
 };

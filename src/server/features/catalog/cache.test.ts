@@ -282,4 +282,25 @@ describe("CatalogCache", () => {
     await expect(cache.get("k", async () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     expect((await cache.get("k", async () => page("up"))).body.toString()).toBe("up");
   });
+
+  it("tells whether a change a replica may not show yet was heard within a time (read replicas)", () => {
+    const clock = handClock();
+    const cache = new CatalogCache(1_000, clock.now);
+    // Not listening: anything may have changed.
+    expect(cache.changedWithin(5_000, [])).toBe(true);
+    cache.setLive(true);
+    // Starting to listen counts as a change of everything: what came before is unknown.
+    expect(cache.changedWithin(5_000, [])).toBe(true);
+    clock.advance(5_001);
+    expect(cache.changedWithin(5_000, ["a"])).toBe(false);
+    cache.productChanged("a");
+    expect(cache.changedWithin(5_000, ["b"])).toBe(false);
+    expect(cache.changedWithin(5_000, ["b", "a"])).toBe(true);
+    clock.advance(5_001);
+    expect(cache.changedWithin(5_000, ["a"])).toBe(false);
+    cache.everythingChanged();
+    expect(cache.changedWithin(5_000, [])).toBe(true);
+    clock.advance(5_001);
+    expect(cache.changedWithin(5_000, ["a"])).toBe(false);
+  });
 });

@@ -60,6 +60,9 @@ export class CatalogCache {
   private epoch = 0;
   private everythingChangedAt = 0;
   private readonly productChangedAt = new Map<string, number>();
+  /** When (the clock's ms) everything, and each product, last changed: for reads from a replica. */
+  private everythingChangedTime = Number.NEGATIVE_INFINITY;
+  private readonly productChangedTime = new Map<string, number>();
   private live = false;
   private announce: (productId: string) => void = () => {};
 
@@ -76,6 +79,23 @@ export class CatalogCache {
   }
 
   /** Whether answers are kept: only while changes made elsewhere reach this instance. */
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  /**
+   * Whether everything, or one of `productIds`, changed within the last `ms` as far as this
+   * instance has heard (its own writes and the notifications), or it has not been listening: a
+   * replica up to `ms` behind may not show such a change yet (routes.ts, readCatalog).
+   */
+  changedWithin(ms: number, productIds: readonly string[]): boolean {
+    if (!this.live) return true;
+    const since = this.now() - ms;
+    if (this.everythingChangedTime > since) return true;
+    return productIds.some((id) => (this.productChangedTime.get(id) ?? Number.NEGATIVE_INFINITY) > since);
+  }
+
+  /** Starts or stops keeping answers, as the listener connects or is cut off. */
   setLive(live: boolean): void {
     // Changes made while nobody listened are unknown: start again from nothing either way.
     this.everythingChanged();
@@ -143,6 +163,7 @@ export class CatalogCache {
       return;
     }
     this.productChangedAt.set(productId, this.epoch);
+    this.productChangedTime.set(productId, this.now());
     for (const [key, entry] of this.entries) {
       if (entry.productIds.has(productId)) this.entries.delete(key);
     }
@@ -168,6 +189,9 @@ export class CatalogCache {
   everythingChanged(): void {
     this.epoch += 1;
     this.everythingChangedAt = this.epoch;
+    this.everythingChangedTime = this.now();
+    // Older than this, a product's change says no more than this one does.
+    this.productChangedTime.clear();
     this.productChangedAt.clear();
     this.entries.clear();
     this.inflight.clear();

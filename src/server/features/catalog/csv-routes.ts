@@ -97,8 +97,8 @@ export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
     },
-    async (_request, reply) => {
-      const csv = await catalogCsv(app.database);
+    async (request, reply) => {
+      const csv = await catalogCsv(app.reads.of(request));
       return sendCsv(reply, "catalog", csv);
     },
   );

@@ -20,12 +20,13 @@ import { productListPath } from "../../../shared/constants.js";
 import { adminMessages } from "../../../shared/messages/admin.js";
 import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
+import type { Db } from "../../db/client.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import { conflict, gone, notFound } from "../../lib/problem.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
 import { actorOf } from "../activity/index.js";
-import type { CachedBody } from "./cache.js";
+import type { CachedBody, Loaded } from "./cache.js";
 import { changeCatalog } from "./changes.js";
 import { ProductSearch, type SearchLimits, searchLimits } from "./search.js";
 import {
@@ -142,16 +143,39 @@ function listKey(query: ProductListQuery): string {
   return JSON.stringify(["list", query.search, query.category, query.sort, query.page, query.pageSize]);
 }
 
+/**
+ * Reads an answer for the catalog cache (`read`, on the database it is given), from a replica when
+ * one is in use and shows every change this instance has heard of: none that it could miss
+ * (everything, or a product of `known`) within the longest a replica in use may trail the primary,
+ * and none of the products it read either; otherwise from the primary. So the cache never keeps,
+ * nor serves, a replica's answer older than a change it was told of: an admin who edits a product,
+ * and every visitor after them, sees the edit. With no replica in use, the primary at once.
+ */
+async function readCatalog(
+  app: FastifyInstance,
+  known: readonly string[],
+  read: (db: Db) => Promise<Loaded>,
+): Promise<Loaded> {
+  const { reads, catalogCache: cache } = app;
+  if (reads.staleMs === 0) return read(app.db);
+  const database = reads.pick(cache.changedWithin(reads.staleMs, known));
+  if (database === app.database) return read(database.db);
+  const loaded = await read(database.db);
+  return cache.changedWithin(reads.staleMs, loaded.productIds) ? read(reads.pick(true).db) : loaded;
+}
+
 /** One page of the product list, from the cache or read once for every request waiting on it. */
 function cachedList(
   app: FastifyInstance,
   query: ProductListQuery,
-  read: (query: ProductListQuery) => Promise<ProductList>,
+  read: (db: Db, query: ProductListQuery) => Promise<ProductList>,
 ): Promise<CachedBody> {
-  return app.catalogCache.get(listKey(query), async () => {
-    const list = await read(query);
-    return { body: encode(productListSchema, list), productIds: list.items.map((p) => p.id) };
-  });
+  return app.catalogCache.get(listKey(query), () =>
+    readCatalog(app, [], async (db) => {
+      const list = await read(db, query);
+      return { body: encode(productListSchema, list), productIds: list.items.map((p) => p.id) };
+    }),
+  );
 }
 
 /** The list /tools asks for on arrival: no search, no category, default order, first page. */
@@ -170,7 +194,7 @@ const firstImages = new WeakMap<CachedBody, string | null>();
  * be read (the page then goes without the header).
  */
 export async function productsPagePreload(app: FastifyInstance): Promise<string | undefined> {
-  const cached = await cachedList(app, ARRIVAL_QUERY, (query) => listProducts(app.db, query));
+  const cached = await cachedList(app, ARRIVAL_QUERY, listProducts);
   let image = firstImages.get(cached);
   if (image === undefined) {
     const first = (JSON.parse(cached.body.toString()) as ProductList).items[0]?.image;
@@ -192,10 +216,10 @@ export interface CatalogRoutesOptions {
 
 export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async (app, options) => {
   const tags = ["catalog"];
-  const search = new ProductSearch(app.db, searchLimits(app.database.pool.options.max, options.search));
+  const search = new ProductSearch(searchLimits(app.database.pool.options.max, options.search));
   // Searches through `search`, which rations them; the rest of the list straight from the catalog.
-  const readList = (query: ProductListQuery) =>
-    query.search ? search.list(query) : listProducts(app.db, query);
+  const readList = (db: Db, query: ProductListQuery) =>
+    query.search ? search.list(db, query) : listProducts(db, query);
   const listByUrl = answeredByUrl(app, "/api/products");
   const productByUrl = answeredByUrl(app, "/api/products/:id");
 
@@ -235,13 +259,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       const { id } = request.params;
       const key = JSON.stringify(["product", id]);
       productByUrl.remember(request.url, key);
-      const cached = await app.catalogCache.get(key, async () => {
-        const product = await getProduct(app.db, id);
-        if (!product) throw notFound(catalogMessages.notFound);
-        // Not cached: a refusal is read again each time, and a restore shows the product at once.
-        if (product.archivedAt) throw gone(catalogMessages.archived, problemCodes.productArchived);
-        return { body: encode(productSchema, product), productIds: [id] };
-      });
+      const cached = await app.catalogCache.get(key, () =>
+        readCatalog(app, [id], async (db) => {
+          const product = await getProduct(db, id);
+          if (!product) throw notFound(catalogMessages.notFound);
+          // Not cached: a refusal is read again each time, and a restore shows the product at once.
+          if (product.archivedAt) throw gone(catalogMessages.archived, problemCodes.productArchived);
+          return { body: encode(productSchema, product), productIds: [id] };
+        }),
+      );
       return sendCached(request, reply, cached);
     },
   );
@@ -301,7 +327,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       },
     },
     // Not cached: admins see the stock as it is now, and archived products, which no cache holds.
-    async (request) => listAdminProducts(app.db, request.query),
+    // From a replica unless this admin wrote just now (plugins/replicas.ts).
+    async (request) => listAdminProducts(app.reads.of(request).db, request.query),
   );
 
   app.get(
@@ -316,7 +343,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       },
     },
     async (request) => {
-      const product = await getProduct(app.db, request.params.id);
+      // From a replica unless this admin wrote just now: then the primary, with their edit.
+      const product = await getProduct(app.reads.of(request).db, request.params.id);
       if (!product) throw notFound(catalogMessages.notFound);
       return product;
     },

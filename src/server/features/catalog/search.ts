@@ -378,19 +378,19 @@ async function readSearch(tx: Tx, query: ProductListQuery, statementTimeoutMs: n
 export class ProductSearch {
   private readonly gate: Gate;
 
-  constructor(
-    private readonly db: Db,
-    private readonly limits: SearchLimits,
-  ) {
+  constructor(private readonly limits: SearchLimits) {
     this.gate = new Gate(limits);
   }
 
-  /** One page of the products matching `query.search`; a 503 when refused or cut off. */
-  async list(query: ProductListQuery): Promise<ProductList> {
+  /**
+   * One page of the products matching `query.search`, read from `db` (the primary or a replica:
+   * routes.ts, readCatalog); a 503 when refused or cut off.
+   */
+  async list(db: Db, query: ProductListQuery): Promise<ProductList> {
     try {
       return await this.gate.run(() =>
         // One snapshot for the count and the page.
-        this.db.transaction((tx) => readSearch(tx, query, this.limits.statementTimeoutMs), {
+        db.transaction((tx) => readSearch(tx, query, this.limits.statementTimeoutMs), {
           isolationLevel: "repeatable read",
           accessMode: "read only",
         }),

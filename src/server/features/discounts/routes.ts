@@ -41,7 +41,7 @@ export const discountRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: discountCodePageSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request) => listCodes(app.db, request.query),
+    async (request) => listCodes(app.reads.of(request).db, request.query),
   );
 
   app.post(

@@ -4,9 +4,23 @@ import { z } from "zod";
 
 const READY_TIMEOUT_MS = 1_500;
 
+/** Each read replica's state, with replicas on: they never make the instance unready (the primary does). */
+const replicasSchema = z
+  .array(
+    z.object({
+      name: z.string(),
+      inUse: z.boolean(),
+      lagSeconds: z.number().nullable(),
+      reason: z.enum(["unreachable", "lagging", "not a standby", "not checked yet"]).optional(),
+    }),
+  )
+  .optional();
+
 /**
  * Liveness (the process answers) and readiness (the database answers, quickly, and the instance
- * is not about to stop: see FastifyInstance.draining).
+ * is not about to stop: see FastifyInstance.draining). Readiness also lists the read replicas, if
+ * any, and which take reads: a replica left out sends its reads to the primary, so the instance
+ * stays ready.
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -21,7 +35,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         hide: true,
         response: {
-          200: z.object({ status: z.literal("ready") }),
+          200: z.object({ status: z.literal("ready"), replicas: replicasSchema }),
           503: z.object({ status: z.literal("unavailable"), detail: z.string() }),
         },
       },
@@ -37,7 +51,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
             timer = setTimeout(() => reject(new Error("database check timed out")), READY_TIMEOUT_MS);
           }),
         ]);
-        return { status: "ready" as const };
+        const replicas = app.reads.states();
+        return { status: "ready" as const, ...(replicas.length > 0 ? { replicas } : {}) };
       } catch (error) {
         return reply.code(503).send({ status: "unavailable" as const, detail: (error as Error).message });
       } finally {

@@ -105,7 +105,7 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
         response: { 200: orderPageSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request) => listOrders(app.db, request.query),
+    async (request) => listOrders(app.reads.of(request).db, request.query),
   );
 
   app.get(
@@ -124,7 +124,7 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRoutesOptions> = async (app
       },
     },
     async (request, reply) => {
-      const csv = await orderCsv(app.database, request.query);
+      const csv = await orderCsv(app.reads.of(request), request.query);
       return sendCsv(reply, "orders", csv);
     },
   );

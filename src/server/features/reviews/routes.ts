@@ -153,7 +153,7 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: reviewReportPageSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request) => listReports(app.db, request.query),
+    async (request) => listReports(app.reads.of(request).db, request.query),
   );
 
   app.get(
@@ -167,6 +167,6 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: hiddenReviewPageSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request) => listHiddenReviews(app.db, request.query),
+    async (request) => listHiddenReviews(app.reads.of(request).db, request.query),
   );
 };

@@ -80,7 +80,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: stockHistorySchema, ...problemResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => stockHistory(app.db, request.params.id, request.query),
+    async (request) => stockHistory(app.reads.of(request).db, request.params.id, request.query),
   );
 
   app.get(
@@ -99,7 +99,7 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const csv = await stockCsv(app.database, request.params.id);
+      const csv = await stockCsv(app.reads.of(request), request.params.id);
       return sendCsv(reply, `stock-${request.params.id.slice(0, 8)}`, csv);
     },
   );

@@ -33,7 +33,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: userPageSchema, ...problemResponses(400, 401, 403) },
       },
     },
-    async (request) => listUsers(app.db, request.query),
+    async (request) => listUsers(app.reads.of(request).db, request.query),
   );
 
   app.delete(

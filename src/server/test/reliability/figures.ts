@@ -20,6 +20,7 @@ export const FIGURES = STRESS
       expiryCrowd: 400,
       pooledCustomers: 150,
       pooledOrders: 6_000,
+      replicaLagRounds: 10,
     }
   : {
       buyers: 200,
@@ -33,6 +34,7 @@ export const FIGURES = STRESS
       expiryCrowd: 120,
       pooledCustomers: 60,
       pooledOrders: 600,
+      replicaLagRounds: 2,
     };
 
 /**
