@@ -153,6 +153,7 @@ export class ReplicaRouter {
     const replayed = await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
     const known = replayed.filter((lsn): lsn is bigint => lsn !== undefined);
     if (known.length === this.replicas.length && known.length > 0)
+      // biome-ignore lint/complexity/useMathMinMax: LSNs are bigints, which Math.min cannot take.
       this.clock.forgetUpTo(known.reduce((a, b) => (a < b ? a : b)));
   }
 
