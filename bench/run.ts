@@ -57,6 +57,8 @@ const BARE_PORT = 3211;
 const FASTIFY_PATH_PORT = 3212;
 /** A third instance, with traces sent to the bench's own OTLP receiver: what tracing costs. */
 const TRACED_PORT = 3213;
+/** Its untraced twin, as fresh as it: the app above has been through every other figure's load. */
+const UNTRACED_PORT = 3214;
 const PG_PORT = 54390;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -628,8 +630,10 @@ async function startSpanSink(): Promise<{ url: string; batches: () => number; st
 
 /**
  * What tracing costs (docs/operations.md, "Traces"): the catalog's first page and bookings on an
- * instance recording every trace (OTEL_EXPORTER_OTLP_ENDPOINT, sampling everything), against the
- * untraced app in the same rounds. Shown for reference: tracing is off unless it is configured.
+ * instance recording every trace (OTEL_EXPORTER_OTLP_ENDPOINT, sampling everything), against an
+ * untraced instance started with it, in the same rounds. Both are fresh, so neither carries the
+ * heap of the other figures' load, and the app those figures measure (its memory after them) gets
+ * none of this load. Shown for reference: tracing is off unless it is configured.
  */
 async function tracingCost(bench: Bench, adminCookie: string, customers: string[]): Promise<void> {
   const { plan, base } = bench;
@@ -640,10 +644,15 @@ async function tracingCost(bench: Bench, adminCookie: string, customers: string[
     DATABASE_URL: urls.url,
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
   });
+  const twin = startApp(plan, bench.dataDir, UNTRACED_PORT, { DATABASE_URL: urls.url });
   const traced = `http://localhost:${TRACED_PORT}`;
+  const plain = `http://localhost:${UNTRACED_PORT}`;
   try {
     await waitForOk(`${traced}/readyz`, child);
-    console.log(`[bench] ${FIGURES.tracing}: ${ROUNDS} × (app, traced app) for the catalog and for bookings`);
+    await waitForOk(`${plain}/readyz`, twin);
+    console.log(
+      `[bench] ${FIGURES.tracing}: ${ROUNDS} × (untraced, traced app) for the catalog and for bookings`,
+    );
     const product = await createProduct(base, adminCookie, HUGE_STOCK);
     const order = (origin: string) =>
       ({
@@ -657,9 +666,13 @@ async function tracingCost(bench: Bench, adminCookie: string, customers: string[
           phone: "+1 555 0100",
         }),
       }) as const;
-    for (const url of [bench.listUrl, `${traced}/api/products`])
-      await runLoad(plan, closedLoop(url, { durationSeconds: WARM_UP_S }));
-    await runLoad(plan, closedLoop(`${traced}/api/orders`, { ...order(traced), durationSeconds: WARM_UP_S }));
+    for (const origin of [plain, traced]) {
+      await runLoad(plan, closedLoop(`${origin}/api/products`, { durationSeconds: WARM_UP_S }));
+      await runLoad(
+        plan,
+        closedLoop(`${origin}/api/orders`, { ...order(origin), durationSeconds: WARM_UP_S }),
+      );
+    }
     const runs = {
       list: [] as LoadResult[],
       tracedList: [] as LoadResult[],
@@ -667,9 +680,9 @@ async function tracingCost(bench: Bench, adminCookie: string, customers: string[
       tracedOrders: [] as LoadResult[],
     };
     for (let i = 0; i < ROUNDS; i++) {
-      runs.list.push(await runLoad(plan, closedLoop(bench.listUrl)));
+      runs.list.push(await runLoad(plan, closedLoop(`${plain}/api/products`)));
       runs.tracedList.push(await runLoad(plan, closedLoop(`${traced}/api/products`)));
-      runs.orders.push(await runLoad(plan, closedLoop(`${base}/api/orders`, order(base))));
+      runs.orders.push(await runLoad(plan, closedLoop(`${plain}/api/orders`, order(plain))));
       runs.tracedOrders.push(await runLoad(plan, closedLoop(`${traced}/api/orders`, order(traced))));
     }
     bench.raw[FIGURES.tracing] = { ...runs, batchesReceived: sink.batches() };
@@ -704,6 +717,7 @@ async function tracingCost(bench: Bench, adminCookie: string, customers: string[
       },
     );
   } finally {
+    await stopProcess(twin);
     await stopProcess(child);
     await sink.stop();
   }
