@@ -1,3 +1,4 @@
+import { withTimeout } from "../lib/timeout.js";
 import { createDatabase, type Database } from "./client.js";
 
 /**
@@ -49,6 +50,10 @@ export class LagClock {
   }
 }
 
+/** Why a replica takes no reads (/readyz says it). */
+export const LEFT_OUT_REASONS = ["unreachable", "lagging", "not a standby", "not checked yet"] as const;
+type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
+
 /** What the router knows of one replica, for /readyz and the metrics. */
 export interface ReplicaState {
   /** host:port/database, never the password. */
@@ -58,7 +63,7 @@ export interface ReplicaState {
   /** Seconds behind the primary at the last check; null when it did not answer it. */
   lagSeconds: number | null;
   /** Why it is left out, when it is. */
-  reason?: "unreachable" | "lagging" | "not a standby" | "not checked yet";
+  reason?: LeftOutReason;
 }
 
 interface Replica {
@@ -77,16 +82,6 @@ export function replicaName(url: string): string {
 
 /** A check waits this long for a replica (or the primary) before it counts as unreachable. */
 const CHECK_TIMEOUT_MS = 1_500;
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The replicas, each with a small pool of its own, checked every `checkIntervalSeconds`: those

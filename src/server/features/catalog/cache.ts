@@ -78,11 +78,6 @@ export class CatalogCache {
     return this.entries.size;
   }
 
-  /** Whether answers are kept: only while changes made elsewhere reach this instance. */
-  get isLive(): boolean {
-    return this.live;
-  }
-
   /**
    * Whether everything, or one of `productIds`, changed within the last `ms` as far as this
    * instance has heard (its own writes and the notifications), or it has not been listening: a

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { LEFT_OUT_REASONS } from "../../db/replicas.js";
+import { withTimeout } from "../../lib/timeout.js";
 
 const READY_TIMEOUT_MS = 1_500;
 
@@ -11,7 +13,7 @@ const replicasSchema = z
       name: z.string(),
       inUse: z.boolean(),
       lagSeconds: z.number().nullable(),
-      reason: z.enum(["unreachable", "lagging", "not a standby", "not checked yet"]).optional(),
+      reason: z.enum(LEFT_OUT_REASONS).optional(),
     }),
   )
   .optional();
@@ -43,20 +45,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (_request, reply) => {
       if (app.draining.since)
         return reply.code(503).send({ status: "unavailable" as const, detail: "shutting down" });
-      let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([
-          app.db.execute(sql`select 1`),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error("database check timed out")), READY_TIMEOUT_MS);
-          }),
-        ]);
+        await withTimeout(app.db.execute(sql`select 1`), READY_TIMEOUT_MS, "database check timed out");
         const replicas = app.reads.states();
         return { status: "ready" as const, ...(replicas.length > 0 ? { replicas } : {}) };
       } catch (error) {
         return reply.code(503).send({ status: "unavailable" as const, detail: (error as Error).message });
-      } finally {
-        clearTimeout(timer);
       }
     },
   );
