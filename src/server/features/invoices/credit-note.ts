@@ -11,8 +11,8 @@ import { creditNotes, orders, shopSettings } from "../../db/schema/index.js";
 import {
   addressLines,
   day,
+  type FoundPaper,
   moment,
-  type OrderPaper,
   orderOnPaper,
   type PaperOrder,
   paper,
@@ -40,7 +40,7 @@ export interface CreditNoteData extends PaperOrder {
 export async function findOrderCreditNote(
   db: Db,
   orderId: string,
-): Promise<OrderPaper<CreditNoteData> | undefined> {
+): Promise<FoundPaper<CreditNoteData> | undefined> {
   const [row] = await db
     .select({ order: orders, note: creditNotes, shopTaxId: shopSettings.taxId })
     .from(orders)

@@ -52,7 +52,7 @@ export interface InvoiceData extends PaperOrder {
  * An order as the invoice and credit note routes need it: whose it is, and its paper (its invoice
  * once paid, its credit note once refunded) if it has one.
  */
-export interface OrderPaper<T> {
+export interface FoundPaper<T> {
   userId: string | null;
   paper: T | undefined;
 }
@@ -64,7 +64,7 @@ export interface OrderPaper<T> {
 export async function findOrderInvoice(
   db: Db,
   orderId: string,
-): Promise<OrderPaper<InvoiceData> | undefined> {
+): Promise<FoundPaper<InvoiceData> | undefined> {
   const [row] = await db
     .select({
       order: orders,

@@ -12,7 +12,7 @@ import { notFound } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { findOrderCreditNote } from "./credit-note.js";
-import { findOrderInvoice, type OrderPaper } from "./pdf.js";
+import { type FoundPaper, findOrderInvoice } from "./pdf.js";
 import type { InvoiceRenderer } from "./renderer.js";
 
 const HOUR_SECONDS = 60 * 60;
@@ -28,7 +28,7 @@ interface PaperDownload<T extends { number: number }> {
   file: string;
   summary: string;
   description: string;
-  find: (db: Db, orderId: string) => Promise<OrderPaper<T> | undefined>;
+  find: (db: Db, orderId: string) => Promise<FoundPaper<T> | undefined>;
   notIssued: string;
   /** Each paper has its own count per account, of the same size (each is a render or a read). */
   rateKey: string;
