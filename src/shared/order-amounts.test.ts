@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { pricingMessages } from "./messages/pricing.js";
 import { amountLines, companyLines, formatTotal, type OrderAmounts, orderTotal } from "./order-amounts.js";
 import { orderAmounts } from "./pricing.js";
+import { PLAIN_AMOUNTS } from "./test/amounts.js";
 
 const m = pricingMessages.amounts;
 
@@ -13,21 +14,12 @@ const cents = (amount: string) => {
   return (match[1] ? -1 : 1) * (Number(match[2]?.replaceAll(",", "")) * 100 + Number(match[3]));
 };
 
-const plain: OrderAmounts = {
-  totalPrice: 370,
-  discountCode: null,
-  discountCents: 0,
-  netCents: 37_000,
-  taxCents: 0,
-  grossCents: 37_000,
-  taxRateBp: 0,
-  pricesIncludeTax: false,
-};
-
 describe("an order's amount lines", () => {
   it("are the total alone for an order with neither discount nor tax, and all of them on an invoice", () => {
-    expect(amountLines(plain)).toEqual([{ key: "gross", label: m.gross, cents: 37_000, amount: "$370.00" }]);
-    expect(amountLines(plain, { all: true }).map((l) => [l.label, l.amount])).toEqual([
+    expect(amountLines(PLAIN_AMOUNTS)).toEqual([
+      { key: "gross", label: m.gross, cents: 37_000, amount: "$370.00" },
+    ]);
+    expect(amountLines(PLAIN_AMOUNTS, { all: true }).map((l) => [l.label, l.amount])).toEqual([
       [m.net, "$370.00"],
       [m.tax("0%"), "$0.00"],
       [m.gross, "$370.00"],
@@ -36,7 +28,7 @@ describe("an order's amount lines", () => {
 
   it("read as booked: subtotal, discount with its code, net, tax at its rate, total", () => {
     const order = {
-      ...plain,
+      ...PLAIN_AMOUNTS,
       discountCode: "SPRING10",
       discountCents: 3_700,
       netCents: 33_300,
@@ -51,7 +43,7 @@ describe("an order's amount lines", () => {
       [m.gross, "$360.47"],
     ]);
     const included = amountLines({
-      ...plain,
+      ...PLAIN_AMOUNTS,
       netCents: 30_833,
       taxCents: 6_167,
       taxRateBp: 2_000,

@@ -1,16 +1,14 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildApp } from "../app.js";
-import { createTestDatabase, testConfig } from "../test/app.js";
+import { testConfig } from "../test/app.js";
+import { migrationsUpTo, setUpEmptyDatabase } from "../test/migrations.js";
 import { confirmWithCard, post } from "../test/payments.js";
 import { fromShop, newSession, type TestUser } from "../test/users.js";
-import { createDatabase, type Database } from "./client.js";
-import { migrationsFolder, runMigrations } from "./migrate.js";
+import type { Database } from "./client.js";
+import { runMigrations } from "./migrate.js";
 import { images, invoices, mailOutbox, payments, stockMovements } from "./schema/index.js";
 
 /**
@@ -22,30 +20,7 @@ import { images, invoices, mailOutbox, payments, stockMovements } from "./schema
  */
 const RELEASED = "0010_refunds_and_intents";
 
-let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const made = await createTestDatabase({ empty: true });
-  drop = made.drop;
-  database = createDatabase(made.url, { max: 4 });
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
-});
-
-/** The committed migrations up to and including `last`, in a folder of their own. */
-function migrationsUpTo(last: string): string {
-  const folder = mkdtempSync(path.join(os.tmpdir(), "gearhouse-migrations-"));
-  cpSync(migrationsFolder, folder, { recursive: true });
-  const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const end = journal.entries.findIndex((e) => e.tag === last);
-  expect(end).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, end + 1);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
+const database = setUpEmptyDatabase();
 
 /** Every row of the tables the release had, in a stable order, to compare before and after. */
 async function contents(db: Database["db"]) {

@@ -110,24 +110,16 @@ describe("the one mapping from errors to problem+json", () => {
     expect(shed.res.headers["retry-after"]).toBe("3");
   });
 
-  it("answers 503 with Retry-After while the database is away", async () => {
-    const { res, problem } = await problemAt("/database-away");
+  // A database away, out of connection slots, or a transaction rolled back for a deadlock: load
+  // to retry after a while, not a fault.
+  it.each([
+    ["while the database is away", "/database-away", "5"],
+    ["when PostgreSQL has no connection slot left", "/no-connection-slot", "5"],
+    ["for a transaction rolled back for a deadlock", "/deadlock", "1"],
+  ])("answers 503 with Retry-After %s", async (_, path, retryAfter) => {
+    const { res, problem } = await problemAt(path);
     expect(res.statusCode).toBe(503);
-    expect(res.headers["retry-after"]).toBe("5");
-    expect(problem).toMatchObject({ title: "Service Unavailable" });
-  });
-
-  it("answers 503 with Retry-After when PostgreSQL has no connection slot left", async () => {
-    const { res, problem } = await problemAt("/no-connection-slot");
-    expect(res.statusCode).toBe(503);
-    expect(res.headers["retry-after"]).toBe("5");
-    expect(problem).toMatchObject({ title: "Service Unavailable" });
-  });
-
-  it("answers a transaction rolled back for a deadlock as load to retry, not as a fault", async () => {
-    const { res, problem } = await problemAt("/deadlock");
-    expect(res.statusCode).toBe(503);
-    expect(res.headers["retry-after"]).toBe("1");
+    expect(res.headers["retry-after"]).toBe(retryAfter);
     expect(problem).toMatchObject({ title: "Service Unavailable" });
   });
 

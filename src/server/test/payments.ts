@@ -112,9 +112,12 @@ export async function confirmWithCard(shop: Shop, user: TestUser, orderId: strin
   return res.json().paymentIntent.id;
 }
 
-/** An order placed by `user` and paid with the sandbox card, as My Orders' Pay does it. */
-export async function paidOrder(shop: Shop, user: TestUser): Promise<Order> {
-  const order = await placeOrder(shop, user);
+/**
+ * An order of ten units at `price` dollars placed by `user` and paid with the sandbox card, as My
+ * Orders' Pay does it: the order as /pay answered it.
+ */
+export async function paidOrder(shop: Shop, user: TestUser, price = 37): Promise<Order> {
+  const order = await placeOrder(shop, user, price);
   const transactionId = await confirmWithCard(shop, user, order.id);
   const res = await post(shop, user, `/api/orders/${order.id}/pay`, { transactionId });
   expect(res.statusCode, res.body).toBe(200);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SQL } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { products } from "../db/schema/index.js";
 import { stockCause } from "../lib/stock.js";
@@ -47,4 +47,13 @@ export async function setStockDirectly(
     await stockCause(tx, { reason: "adjustment", note });
     await tx.update(products).set({ quantity }).where(where);
   });
+}
+
+/** A product's stock as the database holds it; undefined for no such product (or null: an order's deleted one). */
+export async function productStock(db: Db, productId: string | null): Promise<number | undefined> {
+  const [row] = await db
+    .select({ quantity: products.quantity })
+    .from(products)
+    .where(eq(products.id, productId ?? ""));
+  return row?.quantity;
 }

@@ -18,6 +18,7 @@ import { tokenHash as emailChangeTokenHash } from "../features/accounts/email-ch
 import { reminderUnsubscribeToken } from "../features/mail-preferences/token.js";
 import { unsubscribeToken } from "../features/stock-notices/token.js";
 import { createTestApp, madeInBeforeAll, type TestContext } from "./app.js";
+import { insertOrder } from "./orders.js";
 import { insertProduct } from "./products.js";
 import { enrolApp, startApp, totpCode } from "./totp.js";
 import { memoryMailer, ORIGIN, signUp, signUpAdmin, type TestUser } from "./users.js";
@@ -166,27 +167,17 @@ async function aDiscountCode(world: RouteWorld): Promise<string> {
 /** An order of customer A, written straight to the database in the given state. */
 async function orderOfA(world: RouteWorld, status: OrderStatus): Promise<string> {
   const a = world.people.customerA;
-  const [row] = await world.ctx.database.db
-    .insert(orders)
-    .values({
-      userId: a.id,
-      productId: world.stockedProductId,
-      productName: "Matrix fan",
-      img: "/media/products/gale-120-high-static-pressure-fan.svg",
-      name: "Customer A",
-      email: a.email,
-      address: "1 Loop Road",
-      phone: "5550123",
-      quantity: 10,
-      unitPrice: 12,
-      totalPrice: 120,
-      netCents: 120 * 100,
-      grossCents: 120 * 100,
-      status,
-      transactionId: status === "pending" ? null : `pi_${randomUUID()}`,
-    })
-    .returning({ id: orders.id });
-  return row?.id ?? "";
+  return insertOrder(world.ctx.database.db, {
+    userId: a.id,
+    productId: world.stockedProductId,
+    productName: "Matrix fan",
+    img: "/media/products/gale-120-high-static-pressure-fan.svg",
+    name: "Customer A",
+    email: a.email,
+    address: "1 Loop Road",
+    status,
+    transactionId: status === "pending" ? null : `pi_${randomUUID()}`,
+  });
 }
 
 /** A payment intent for a fresh pending order of customer A, made through the API as A. */

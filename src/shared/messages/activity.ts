@@ -2,6 +2,8 @@
  * The activity log's admin page and CSV (docs/product.md, "Activity log"). Only admin pages and the
  * server import it.
  */
+import { listCounts } from "./common.js";
+
 export const activityMessages = {
   heading: "Activity",
   lead: "Every admin action and sign-in, newest first: who did it, to what, what changed, and from where.",
@@ -20,8 +22,7 @@ export const activityMessages = {
   more: "Older entries",
   /** On a product's stock page: its entries in the activity log. */
   ofProduct: "What admins did to this product",
-  count: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "entry" : "entries"}`,
-  countMore: (n: number) => `More than ${n.toLocaleString("en-US")} entries`,
+  ...listCounts("entry", "entries"),
   caption: "Activity, newest first",
   empty: "Nothing was recorded that matches.",
   when: "When",

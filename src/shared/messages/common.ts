@@ -8,6 +8,15 @@ import { MIN_ORDER_QUANTITY } from "../constants.js";
 /** "1 review", "5 reviews". */
 export const countOf = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
+/**
+ * A paged list's count under its caption: "1 entry", "1,250 entries", and past what is counted
+ * exactly, "More than 10,000 entries".
+ */
+export const listCounts = (one: string, many: string) => ({
+  count: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`,
+  countMore: (n: number) => `More than ${n.toLocaleString("en-US")} ${many}`,
+});
+
 export const commonMessages = {
   loadFailed: "Something went wrong while loading. Please try again.",
   retry: "Try again",

@@ -1,30 +1,21 @@
 /** The credit note PDF of a refunded order (server/features/invoices/credit-note.ts) and its download's answers. */
 import { countOf } from "./common.js";
+import { paperMessages } from "./invoices.js";
 
 export const creditNoteMessages = {
+  ...paperMessages,
   title: "Credit note",
   number: "Credit note number",
-  issued: "Issue date",
   credits: "Credits invoice",
-  seller: "From",
   buyer: "Credit to",
   company: (name: string) => `Company: ${name}`,
   buyerTaxId: (id: string) => `Tax ID: ${id}`,
-  taxId: (id: string) => `VAT / registration no.: ${id}`,
-  phone: (phone: string) => `Phone: ${phone}`,
-  columns: {
-    product: "Product",
-    unitPrice: "Unit price",
-    quantity: "Quantity",
-    lineTotal: "Line total",
-  },
   discount: (code: string | null) => (code ? `Discount (${code})` : "Discount"),
   net: "Net",
   tax: (rate: string, included: boolean) => `Tax ${rate}${included ? " (included in the prices)" : ""}`,
   gross: "Total credited",
   lead: (invoice: string, date: string) =>
     `This credit note cancels invoice ${invoice} in full: the order was refunded on ${date} to the card that paid it. The invoice stays as it was issued.`,
-  footer: (orderId: string) => `Order ${orderId}. Amounts in US dollars. Dates in UTC.`,
   /** PDF metadata. */
   subject: (number: string, invoice: string) => `Credit note ${number} for invoice ${invoice}`,
   notIssued: "This order has no credit note: a credit note is issued when a paid order is refunded.",

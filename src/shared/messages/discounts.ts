@@ -3,6 +3,11 @@
  * settings"): the admin pages and their API's errors. Only admin pages and the server import it;
  * what a customer reads of a code is in pricing.ts.
  */
+import { listCounts } from "./common.js";
+
+/** The uses of a code, counted under its uses table. */
+const uses = listCounts("use", "uses");
+
 export const discountMessages = {
   heading: "Discount codes",
   lead: "Make codes for a percentage or an amount off, for some products or categories, for a time and a number of uses; see who used each, and end one.",
@@ -36,8 +41,7 @@ export const discountMessages = {
     state: "State",
     none: "No discount codes yet.",
     more: "Older codes",
-    count: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "code" : "codes"}`,
-    countMore: (n: number) => `More than ${n.toLocaleString("en-US")} codes`,
+    ...listCounts("code", "codes"),
     open: (code: string) => `Open code ${code}`,
   },
   states: {
@@ -124,8 +128,8 @@ export const discountMessages = {
     status: "Status",
     noUses: "No order has used this code yet.",
     moreUses: "Older uses",
-    usesCount: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "use" : "uses"}`,
-    usesCountMore: (n: number) => `More than ${n.toLocaleString("en-US")} uses`,
+    usesCount: uses.count,
+    usesCountMore: uses.countMore,
     activity: "What admins did to this code",
   },
   // The tax settings.

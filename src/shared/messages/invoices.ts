@@ -1,12 +1,10 @@
 /** The invoice PDF of a paid order (server/features/invoices) and its download's answers. */
 import { countOf } from "./common.js";
 
-export const invoiceMessages = {
-  title: "Invoice",
-  number: "Invoice number",
+/** What an invoice and a credit note (./credit-notes.ts) print alike. */
+export const paperMessages = {
   issued: "Issue date",
   seller: "From",
-  buyer: "Bill to",
   taxId: (id: string) => `VAT / registration no.: ${id}`,
   phone: (phone: string) => `Phone: ${phone}`,
   columns: {
@@ -15,11 +13,18 @@ export const invoiceMessages = {
     quantity: "Quantity",
     lineTotal: "Line total",
   },
+  footer: (orderId: string) => `Order ${orderId}. Amounts in US dollars. Dates in UTC.`,
+};
+
+export const invoiceMessages = {
+  ...paperMessages,
+  title: "Invoice",
+  number: "Invoice number",
+  buyer: "Bill to",
   total: "Total",
   payment: "Payment",
   paidAt: "Payment date",
   transactionId: "Transaction id",
-  footer: (orderId: string) => `Order ${orderId}. Amounts in US dollars. Dates in UTC.`,
   /** PDF metadata. */
   subject: (number: string) => `Invoice ${number}`,
   notIssued: "This order has no invoice: an invoice is issued when an order is paid.",

@@ -3,6 +3,10 @@
  * words inside the file (data.json's notes, orders.csv's header).
  */
 import { countOf } from "./common.js";
+import { pricingMessages } from "./pricing.js";
+
+/** The amounts' and the company's columns, named as in the shop's orders export. */
+const { companyName, companyTaxId, ...amountColumns } = pricingMessages.csv;
 
 export const myDataMessages = {
   card: {
@@ -25,7 +29,7 @@ export const myDataMessages = {
     reviews:
       "Your reviews, hidden ones too: a hidden review is not shown in the shop, and hiddenReason says why.",
   },
-  /** orders.csv's header: the order's own columns, then its invoice and credit note. */
+  /** orders.csv's header (its order: Object.values): the order's own columns, then its invoice and credit note. */
   csv: {
     id: "Order id",
     number: "Order number",
@@ -35,18 +39,13 @@ export const myDataMessages = {
     quantity: "Quantity",
     unitPrice: "Unit price (USD)",
     total: "Total price (USD)",
-    discountCode: "Discount code",
-    discount: "Discount (USD)",
-    net: "Net (USD)",
-    tax: "Tax (USD)",
-    taxRate: "Tax rate (%)",
-    gross: "Gross (USD)",
+    ...amountColumns,
     name: "Name",
     email: "Email",
     phone: "Phone",
     address: "Address",
-    companyName: "Company name",
-    companyTaxId: "Company tax ID",
+    companyName,
+    companyTaxId,
     transactionId: "Transaction id",
     paidAt: "Paid at (UTC)",
     shippedAt: "Shipped at (UTC)",

@@ -107,6 +107,21 @@ export const orders = pgTable(
   ],
 );
 
+/**
+ * An order's amounts as booked (OrderAmounts, shared/order-amounts.ts), as a select's columns:
+ * what the mails, the exports and the papers print of them, never worked out again.
+ */
+export const orderAmountColumns = {
+  totalPrice: orders.totalPrice,
+  discountCode: orders.discountCode,
+  discountCents: orders.discountCents,
+  netCents: orders.netCents,
+  taxCents: orders.taxCents,
+  grossCents: orders.grossCents,
+  taxRateBp: orders.taxRateBp,
+  pricesIncludeTax: orders.pricesIncludeTax,
+};
+
 /** Remembers the order a retried POST /api/orders created (Idempotency-Key). */
 export const idempotencyKeys = pgTable(
   "idempotency_key",

@@ -6,7 +6,6 @@ import { problemCodes } from "../../../shared/problem-codes.js";
 import {
   accounts,
   orders,
-  products,
   profiles,
   reviews,
   sandboxIntents,
@@ -17,7 +16,7 @@ import {
 } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { bookOrder, confirmWithCard, intentFor, paidOrder, post } from "../../test/payments.js";
-import { insertProduct, stockedProduct } from "../../test/products.js";
+import { insertProduct, productStock, stockedProduct } from "../../test/products.js";
 import { enrolApp, totpCode } from "../../test/totp.js";
 import { until } from "../../test/until.js";
 import {
@@ -45,8 +44,7 @@ const deleteMe = (cookie: string, payload: object = {}) =>
 const me = (cookie: string) => ctx.app.inject({ url: "/api/me", headers: { cookie } });
 const userRow = async (id: string) => (await ctx.app.db.select().from(users).where(eq(users.id, id)))[0];
 const orderRow = async (id: string) => (await ctx.app.db.select().from(orders).where(eq(orders.id, id)))[0];
-const stockOf = async (id: string) =>
-  (await ctx.app.db.select({ q: products.quantity }).from(products).where(eq(products.id, id)))[0]?.q;
+const stockOf = (id: string) => productStock(ctx.app.db, id);
 
 /** A customer with a profile, a review, a back-in-stock subscription, a pending and a paid order. */
 async function customerWithEverything(user?: TestUser) {

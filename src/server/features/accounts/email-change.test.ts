@@ -13,9 +13,9 @@ import { pdfText } from "../../test/pdf.js";
 import { insertProduct } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import {
+  fromShop,
   memoryMailer,
   newSession,
-  ORIGIN,
   signIn,
   signUp,
   type TestUser,
@@ -35,12 +35,7 @@ const ctx = setUpTestApp({}, { mailer, rateLimit: { max: 10_000, windowSeconds: 
 const db = () => ctx.database.db;
 
 const post = (url: string, payload: object, cookie?: string) =>
-  ctx.app.inject({
-    method: "POST",
-    url,
-    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
-    payload,
-  });
+  fromShop(ctx.app, "POST", url, cookie, payload);
 const ask = (user: TestUser, newEmail: string, password = user.password) =>
   post("/api/account/email-change", { newEmail, password }, user.cookie);
 const confirm = (token: string, cookie?: string) =>

@@ -7,7 +7,7 @@ import { problemCodes } from "../../../shared/problem-codes.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { emailChanges, sessions, users } from "../../db/schema/index.js";
-import { hasSqlState } from "../../db/sql-state.js";
+import { violatesUnique } from "../../db/sql-state.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
 import { framedMailHtml } from "../../lib/mail-frame.js";
 import type { Mailer } from "../../lib/mailer.js";
@@ -121,14 +121,6 @@ export async function requestEmailChange(
   return { expiresAt: expiresAt.toISOString() };
 }
 
-/** Whether an error is user.email's unique index refusing an address another account took. */
-const emailTaken = (error: unknown) =>
-  hasSqlState(error, "23505") &&
-  String(
-    (error as { cause?: { constraint?: string } }).cause?.constraint ??
-      (error as { constraint?: string }).constraint,
-  ).includes("email");
-
 /**
  * Follows a link: in one transaction the email changes (and counts as verified), the request is
  * removed, every session of the account but the one following the link (when it is the account's)
@@ -190,7 +182,8 @@ export async function confirmEmailChange(
       return { oldEmail: old.email, email: row.newEmail };
     });
   } catch (error) {
-    if (emailTaken(error)) throw conflict(m.taken, problemCodes.emailTaken);
+    // user.email's unique index refusing an address another account took.
+    if (violatesUnique(error, "email")) throw conflict(m.taken, problemCodes.emailTaken);
     throw error;
   }
   // Always goes (only the account's own request, with its password, and the new inbox cause it),

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
-import { and, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, type ColumnBaseConfig, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type {
   ActivityEntryView,
@@ -52,44 +53,50 @@ const columns = {
   userAgent: a.userAgent,
 };
 
+/** A kind of target the log names, and where its name is today (its id's form: `pattern`). */
+interface NamedTarget {
+  type: string;
+  pattern?: RegExp;
+  table: PgTable;
+  id: PgColumn;
+  /** A text column that is never null: the name shown. */
+  name: PgColumn<ColumnBaseConfig<"string", string> & { data: string; notNull: true }>;
+}
+
+const NAMED_TARGETS: NamedTarget[] = [
+  { type: "product", pattern: UUID_ID, table: products, id: products.id, name: products.name },
+  { type: "user", table: users, id: users.id, name: users.email },
+  {
+    type: "discount_code",
+    pattern: UUID_ID,
+    table: discountCodes,
+    id: discountCodes.id,
+    name: discountCodes.code,
+  },
+];
+
 /**
  * What each product, user and discount code the page names is called today: one look-up by
  * primary key for each kind, for the page's 25 rows at most. A target that is gone keeps no name.
  */
 async function namesOf(db: Db, rows: { targetType: string | null; targetId: string | null }[]) {
-  const ids = (type: string, pattern?: RegExp) => [
-    ...new Set(
-      rows.flatMap((r) =>
-        r.targetType === type && r.targetId !== null && (!pattern || pattern.test(r.targetId))
-          ? [r.targetId]
-          : [],
-      ),
-    ),
-  ];
-  const productIds = ids("product", UUID_ID);
-  const userIds = ids("user");
-  const codeIds = ids("discount_code", UUID_ID);
-  const [productNames, userEmails, codes] = await Promise.all([
-    productIds.length === 0
-      ? []
-      : db
-          .select({ id: products.id, name: products.name })
-          .from(products)
-          .where(inArray(products.id, productIds)),
-    userIds.length === 0
-      ? []
-      : db.select({ id: users.id, name: users.email }).from(users).where(inArray(users.id, userIds)),
-    codeIds.length === 0
-      ? []
-      : db
-          .select({ id: discountCodes.id, name: discountCodes.code })
-          .from(discountCodes)
-          .where(inArray(discountCodes.id, codeIds)),
-  ]);
   const names = new Map<string, string>();
-  for (const row of productNames) names.set(`product:${row.id}`, row.name);
-  for (const row of userEmails) names.set(`user:${row.id}`, row.name);
-  for (const row of codes) names.set(`discount_code:${row.id}`, row.name);
+  await Promise.all(
+    NAMED_TARGETS.map(async ({ type, pattern, table, id, name }) => {
+      const ids = [
+        ...new Set(
+          rows.flatMap((r) =>
+            r.targetType === type && r.targetId !== null && (!pattern || pattern.test(r.targetId))
+              ? [r.targetId]
+              : [],
+          ),
+        ),
+      ];
+      if (ids.length === 0) return;
+      const found = await db.select({ id, name }).from(table).where(inArray(id, ids));
+      for (const row of found) names.set(`${type}:${row.id}`, row.name);
+    }),
+  );
   return names;
 }
 

@@ -6,11 +6,11 @@ import { catalogMessages } from "../../../shared/messages/catalog.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { OrderPage } from "../../../shared/orders.js";
 import { problemCodes } from "../../../shared/problem-codes.js";
-import { orders, products } from "../../db/schema/index.js";
+import { orders } from "../../db/schema/index.js";
 import { hasSqlState } from "../../db/sql-state.js";
 import { setUpTestApp } from "../../test/app.js";
 import { askToBook, bookOrder, confirmWithCard, post } from "../../test/payments.js";
-import { insertProduct } from "../../test/products.js";
+import { insertProduct, productStock } from "../../test/products.js";
 import { fromShop } from "../../test/users.js";
 
 /** Issue 31, item 1: archiving, restoring and deleting a product, and what each changes. */
@@ -38,13 +38,7 @@ async function listed(url: string): Promise<string[]> {
   return (res.json() as ProductList).items.map((p) => p.id);
 }
 
-async function stockOf(id: string): Promise<number | undefined> {
-  const [row] = await ctx.database.db
-    .select({ q: products.quantity })
-    .from(products)
-    .where(eq(products.id, id));
-  return row?.q;
-}
+const stockOf = (id: string) => productStock(ctx.database.db, id);
 
 describe("an archived product", () => {
   it("leaves the lists, the category, every search and the home page, and comes back when restored", async () => {

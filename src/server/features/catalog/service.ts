@@ -18,7 +18,7 @@ import { stockMessages } from "../../../shared/messages/stock.js";
 import { type PriceTier, tiersAbovePrice, tiersBelowPrice } from "../../../shared/pricing.js";
 import type { Db } from "../../db/client.js";
 import { orders, products } from "../../db/schema/index.js";
-import { hasSqlState } from "../../db/sql-state.js";
+import { violatesUnique } from "../../db/sql-state.js";
 import { badRequest, conflict, fieldErrors } from "../../lib/problem.js";
 import { stockCause } from "../../lib/stock.js";
 import { type Actor, changesOf, recordActivity } from "../activity/index.js";
@@ -142,14 +142,7 @@ export async function listAdminProducts(db: Db, query: AdminProductListQuery): P
 
 /** A SKU another product has is a 409, not a 500. */
 function skuTaken(error: unknown): never {
-  if (
-    hasSqlState(error, "23505") &&
-    String(
-      (error as { cause?: { constraint?: string } }).cause?.constraint ??
-        (error as { constraint?: string }).constraint,
-    ).includes("sku")
-  )
-    throw conflict(catalogCsvMessages.skuTaken);
+  if (violatesUnique(error, "sku")) throw conflict(catalogCsvMessages.skuTaken);
   throw error;
 }
 

@@ -17,7 +17,7 @@ import {
   shopSettings,
   users,
 } from "../../db/schema/index.js";
-import { hasSqlState } from "../../db/sql-state.js";
+import { violatesUnique } from "../../db/sql-state.js";
 import { countedPage, cursorAt, decodePosition, keysetPage } from "../../lib/keyset.js";
 import { boundedCount, UUID_ID } from "../../lib/paging.js";
 import { badRequest, conflict, notFound } from "../../lib/problem.js";
@@ -114,14 +114,6 @@ export async function listCodes(
   return { items, nextCursor: page.nextCursor, total };
 }
 
-/** Whether an error is the code's unique index refusing a code that is taken. */
-const codeTaken = (error: unknown) =>
-  hasSqlState(error, "23505") &&
-  String(
-    (error as { cause?: { constraint?: string } }).cause?.constraint ??
-      (error as { constraint?: string }).constraint,
-  ).includes("discount_code_code");
-
 /**
  * Makes a code: its products must exist (400 under `productIds`), its end be after its start (or
  * now, when it starts now), and its code be free (409). On the activity log with what it gives.
@@ -166,7 +158,7 @@ export async function createCode(
       .values(values)
       .returning({ id: d.id })
       .catch((error: unknown) => {
-        if (codeTaken(error)) throw conflict(m.taken(input.code));
+        if (violatesUnique(error, "discount_code_code")) throw conflict(m.taken(input.code));
         throw error;
       });
     if (!row) throw new Error("discount code insert returned nothing");

@@ -1,15 +1,9 @@
 import { asc, eq, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.js";
-import { createDatabase, type Database } from "../../db/client.js";
+import { describe, expect, it } from "vitest";
 import { creditNoteSequence, creditNotes, invoices, orders } from "../../db/schema/index.js";
-import { setUpTestApp } from "../../test/app.js";
+import { setUpNumberingRace } from "../../test/numbering-race.js";
 import { bookOrder, confirmWithCard, type Shop } from "../../test/payments.js";
-import { stockedProduct } from "../../test/products.js";
-import { until } from "../../test/until.js";
-import { ORIGIN, type TestUser } from "../../test/users.js";
+import type { TestUser } from "../../test/users.js";
 
 // Credit note numbers come from a trigger on "order" (migration 0025) that takes them from a
 // one-row sequence in the refunding transaction, as invoice numbers do (numbering.test.ts). Here
@@ -18,60 +12,24 @@ import { ORIGIN, type TestUser } from "../../test/users.js";
 // then the numbers must be exactly 1..N, one per refunded order. A PostgreSQL sequence (nextval)
 // would leave a gap for every rollback and fail this.
 
-const RATE_LIMIT = { rateLimit: { max: 100_000, windowSeconds: 60 } };
-
-const ctx = setUpTestApp({}, RATE_LIMIT);
-const customers = [0, 1, 2, 3, 4].map((i) => ctx.signedUpUser({ name: `Refunded ${i}` }));
-const admin = ctx.signedUpAdmin();
-
-/** A second instance of the shop on the same database, as a deployment with two would have. */
-let other: FastifyInstance;
-let otherDatabase: Database;
-let productId: string;
-beforeAll(async () => {
-  otherDatabase = createDatabase(ctx.url, { max: 4 });
-  other = await buildApp(ctx.config, otherDatabase, { logger: false, ...RATE_LIMIT });
-  await other.ready();
-  productId = await stockedProduct(ctx.database.db, 1_000_000, 13);
-});
-afterAll(async () => {
-  await other?.close();
-  await otherDatabase?.close();
-});
-
-function post(app: FastifyInstance, user: TestUser, url: string, payload?: object) {
-  return app.inject({
-    method: "POST",
-    url,
-    headers: { origin: ORIGIN, cookie: user.cookie },
-    ...(payload ? { payload } : {}),
-  });
-}
-
-const payer = (i: number) => customers[i % customers.length] as TestUser;
+const stage = setUpNumberingRace("Refunded");
+const { ctx, admin, payer } = stage;
 
 /** An order paid through the sandbox, so the provider can refund it. */
 async function paidByCard(user: TestUser): Promise<string> {
-  const { id } = await bookOrder(ctx, user, productId);
+  const { id } = await bookOrder(ctx, user, stage.productId());
   const transactionId = await confirmWithCard(ctx, user, id);
-  const paid = await post(ctx.app, user, `/api/orders/${id}/pay`, { transactionId });
+  const paid = await stage.post(ctx.app, user, `/api/orders/${id}/pay`, { transactionId });
   expect(paid.statusCode, paid.body).toBe(200);
   return id;
-}
-
-/** A connection of its own, outside both instances' pools. */
-async function connect(): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: ctx.url });
-  await client.connect();
-  return client;
 }
 
 /** Orders recorded as paid on a bare connection (their invoices issued), to refund on bare connections. */
 async function paidDirectly(count: number): Promise<string[]> {
   const ids = await Promise.all(
-    Array.from({ length: count }, async (_, i) => (await bookOrder(ctx, payer(i), productId)).id),
+    Array.from({ length: count }, async (_, i) => (await bookOrder(ctx, payer(i), stage.productId())).id),
   );
-  const client = await connect();
+  const client = await stage.connect();
   try {
     await client.query(
       `update "order" set status = 'paid', paid_at = now(), transaction_id = 'pi_direct_' || id
@@ -86,39 +44,13 @@ async function paidDirectly(count: number): Promise<string[]> {
 
 /** An admin refunds through the provider on `shop`. */
 async function refund(shop: Shop, orderId: string): Promise<void> {
-  const res = await post(shop.app, admin, `/api/orders/${orderId}/refund`);
+  const res = await stage.post(shop.app, admin, `/api/orders/${orderId}/refund`);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().status).toBe("refunded");
 }
 
 const REFUND = `update "order" set status = 'refunded', refunded_at = now()
   where id = any($1::uuid[]) and status = 'paid'`;
-
-/** Records `ids` as refunded in one statement of a transaction of its own, then commits or rolls back. */
-async function refundByUpdate(ids: string[], outcome: "commit" | "rollback"): Promise<void> {
-  const client = await connect();
-  try {
-    await client.query("begin");
-    const refunded = await client.query(REFUND, [ids]);
-    expect(refunded.rowCount).toBe(ids.length);
-    await client.query(outcome);
-  } finally {
-    await client.end();
-  }
-}
-
-/** How many sessions of this database wait for a lock (see numbering.test.ts). */
-async function waitingForLocks(): Promise<number> {
-  const client = await connect();
-  try {
-    const { rows } = await client.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-    );
-    return rows[0]?.n ?? 0;
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * The admin's refunds, 6 on this instance (a pool of 10) and 3 on the other (a pool of 4): each
@@ -136,34 +68,17 @@ describe("credit note numbers", () => {
     const byCard: string[] = [];
     for (let i = 0; i < BY_CARD; i++) byCard.push(await paidByCard(payer(i)));
     const direct = await paidDirectly(17);
-    const [held, ...rest] = direct as [string, ...string[]];
-    const committed = rest.slice(0, 5);
-    const rolledBack = rest.slice(5, 10);
-    const committedTogether = rest.slice(10, 13);
-    const rolledBackTogether = rest.slice(13, 16);
 
-    // One refund takes the next number and keeps its transaction open…
-    const holder = await connect();
-    let racing: Promise<PromiseSettledResult<unknown>[]> | undefined;
-    try {
-      await holder.query("begin");
-      await holder.query(REFUND, [[held]]);
-      // …while the others start: the admin's refunds, a third through the other instance, and
-      // refunds recorded on bare connections, one or three orders a statement, committed or rolled back.
-      racing = Promise.allSettled([
-        ...byCard.map((id, i) => refund(i % 3 ? ctx : { app: other, database: otherDatabase }, id)),
-        ...committed.map((id) => refundByUpdate([id], "commit")),
-        ...rolledBack.map((id) => refundByUpdate([id], "rollback")),
-        refundByUpdate(committedTogether, "commit"),
-        refundByUpdate(rolledBackTogether, "rollback"),
-      ]);
-      // Once the 12 bare connections and every admin's refund wait behind it, it gives its number back.
-      await until("refunds wait behind the open one", async () => (await waitingForLocks()) >= 12 + BY_CARD);
-      await holder.query("rollback");
-    } finally {
-      await holder.end();
-    }
-    for (const result of (await racing) ?? []) if (result.status === "rejected") throw result.reason;
+    // One refund takes the next number and keeps its transaction open while the others start: the
+    // admin's refunds, a third through the other instance, and refunds recorded on bare
+    // connections, one or three orders a statement, committed or rolled back. Once every admin's
+    // refund waits behind it too, it gives its number back.
+    const { held, numbered, unnumbered } = await stage.race(
+      REFUND,
+      direct,
+      () => byCard.map((id, i) => refund(i % 3 ? ctx : stage.other(), id)),
+      BY_CARD,
+    );
 
     const after = await creditNoteRows();
     const numbers = after.map((r) => r.number);
@@ -178,8 +93,8 @@ describe("credit note numbers", () => {
       .where(eq(orders.status, "refunded"));
     expect(after.map((r) => r.orderId).sort()).toEqual(refunded.map((r) => r.id).sort());
     const fresh = new Set(after.slice(before.length).map((r) => r.orderId));
-    expect(fresh).toEqual(new Set([...byCard, ...committed, ...committedTogether]));
-    for (const id of [held, ...rolledBack, ...rolledBackTogether]) expect(fresh.has(id), id).toBe(false);
+    expect(fresh).toEqual(new Set([...byCard, ...numbered]));
+    for (const id of unnumbered) expect(fresh.has(id), id).toBe(false);
     const unrefunded = await ctx.database.db
       .select({ number: orders.creditNoteNumber })
       .from(orders)

@@ -1,13 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDatabase, type Database } from "../../db/client.js";
-import { migrationsFolder, runMigrations } from "../../db/migrate.js";
+import { describe, expect, it } from "vitest";
+import { runMigrations } from "../../db/migrate.js";
 import { creditNoteSequence, creditNotes, invoices, mailOutbox, orders } from "../../db/schema/index.js";
-import { createTestDatabase } from "../../test/app.js";
+import { migrationsUpTo, setUpEmptyDatabase } from "../../test/migrations.js";
 
 /**
  * Migration 0025 gives the orders refunded before it a credit note each: those with an invoice,
@@ -16,30 +12,7 @@ import { createTestDatabase } from "../../test/app.js";
  */
 const BEFORE = "0024_prices_codes_tax";
 
-let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const made = await createTestDatabase({ empty: true });
-  drop = made.drop;
-  database = createDatabase(made.url, { max: 4 });
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
-});
-
-/** The committed migrations up to and including `last`, in a folder of their own. */
-function migrationsUpTo(last: string): string {
-  const folder = mkdtempSync(path.join(os.tmpdir(), "gearhouse-migrations-"));
-  cpSync(migrationsFolder, folder, { recursive: true });
-  const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  const end = journal.entries.findIndex((e) => e.tag === last);
-  expect(end).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, end + 1);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
+const database = setUpEmptyDatabase();
 
 describe("migration 0025 on a shop with refunds", () => {
   it("issues credit notes for the orders refunded before it, in the order they were refunded", async () => {

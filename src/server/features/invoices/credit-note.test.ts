@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { creditNoteNumber, creditNotePath } from "../../../shared/credit-notes.js";
@@ -8,79 +7,43 @@ import { creditNoteMessages } from "../../../shared/messages/credit-notes.js";
 import { mailMessages } from "../../../shared/messages/mail.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import type { Order, OrderPage } from "../../../shared/orders.js";
-import { creditNotes, invoices, orders, shopSettings, users } from "../../db/schema/index.js";
-import { setUpTestApp } from "../../test/app.js";
-import { confirmWithCard, orderRow, placeOrder, post } from "../../test/payments.js";
-import { pdfText } from "../../test/pdf.js";
+import { creditNotes, invoices, orders, shopSettings } from "../../db/schema/index.js";
+import {
+  download,
+  expectAnsweredAsMissing,
+  PAPER_SELLER,
+  pdfLines,
+  setUpPaperShop,
+  utcDay,
+} from "../../test/papers.js";
+import { orderRow, paidOrder, placeOrder, post } from "../../test/payments.js";
 import { until } from "../../test/until.js";
-import { memoryMailer, signUp, type TestUser } from "../../test/users.js";
+import { signUp, type TestUser } from "../../test/users.js";
 import { creditNotePdf } from "./index.js";
 
-const SELLER = {
-  SELLER_ADDRESS: "500 Market Street, San Francisco, CA 94105",
-  SELLER_TAX_ID: "US-12-3456789",
-};
-/** What the shop mails; its outbox sends every tenth of a second here (the refund mail's attachment). */
-const mailer = memoryMailer();
-const ctx = setUpTestApp(
-  { ...SELLER, MAIL_OUTBOX_INTERVAL_SECONDS: "0.1" },
-  { rateLimit: { max: 10_000, windowSeconds: 60 }, mailer },
-);
-const alice = ctx.signedUpUser({ name: "Alice Credit" });
-const bob = ctx.signedUpUser({ name: "Bob Other" });
-const admin = ctx.signedUpAdmin();
+const { ctx, mailer, alice, bob, admin } = setUpPaperShop("Alice Credit");
 /** The shop's own tax ID as its settings hold it: printed instead of SELLER_TAX_ID. */
 const SHOP_TAX_ID = "DE 811 907 980";
-beforeAll(async () => {
-  await ctx.database.db
-    .update(users)
-    .set({ emailVerified: true })
-    .where(eq(users.email, alice.email.toLowerCase()));
-  // 8.25% on top of the prices, so every order here has net, tax and gross of its own.
-  await ctx.database.db
-    .update(shopSettings)
-    .set({ taxRateBp: 825, pricesIncludeTax: false, taxId: SHOP_TAX_ID });
-});
-
-const utcDay = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-
-/** An order of ten units at `price` dollars, paid through the sandbox. */
-async function paidOrder(user: TestUser, price = 37): Promise<Order> {
-  const order = await placeOrder(ctx, user, price);
-  const transactionId = await confirmWithCard(ctx, user, order.id);
-  const paid = await post(ctx, user, `/api/orders/${order.id}/pay`, { transactionId });
-  expect(paid.statusCode, paid.body).toBe(200);
-  return paid.json();
-}
+// 8.25% on top of the prices, so every order here has net, tax and gross of its own.
+beforeAll(() =>
+  ctx.database.db.update(shopSettings).set({ taxRateBp: 825, pricesIncludeTax: false, taxId: SHOP_TAX_ID }),
+);
 
 /** A paid order refunded by an admin: the refund's answer. */
 async function refundedOrder(user: TestUser, price = 37): Promise<Order> {
-  const order = await paidOrder(user, price);
+  const order = await paidOrder(ctx, user, price);
   const refunded = await post(ctx, admin, `/api/orders/${order.id}/refund`);
   expect(refunded.statusCode, refunded.body).toBe(200);
   return refunded.json();
 }
 
-function creditNoteOf(user: TestUser | null, orderId: string) {
-  return ctx.app.inject({
-    method: "GET",
-    url: creditNotePath(orderId),
-    headers: user ? { cookie: user.cookie } : {},
-  });
-}
+const creditNoteOf = (user: TestUser | null, orderId: string) => download(ctx, user, creditNotePath(orderId));
 
 async function noteOf(orderId: string) {
   const [row] = await ctx.database.db.select().from(creditNotes).where(eq(creditNotes.orderId, orderId));
   if (!row) throw new Error(`order ${orderId} has no credit note`);
   return row;
 }
-
-/** The PDF's text on one line per line, runs of spaces (the layout's columns) made one. */
-const lines = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => l.replace(/\s+/g, " ").trim())
-    .filter(Boolean);
 
 describe("a refund's credit note", () => {
   it("is issued at the refund for the order's gross, crediting its invoice, and the order answers its number", async () => {
@@ -113,7 +76,7 @@ describe("a refund's credit note", () => {
       note.number,
     );
     // A paid order has none; refunding it again (a double click) issues no second one.
-    expect((await paidOrder(alice)).creditNoteNumber).toBeNull();
+    expect((await paidOrder(ctx, alice)).creditNoteNumber).toBeNull();
     const again = await post(ctx, admin, `/api/orders/${refunded.id}/refund`);
     expect(again.json().creditNoteNumber).toBe(note.number);
     expect(
@@ -136,7 +99,7 @@ describe("a refund's credit note", () => {
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="credit-note-${number}.pdf"`);
     expect(res.headers["cache-control"]).toBe("private, no-store");
 
-    const text = lines(await pdfText(res.rawPayload));
+    const text = await pdfLines(res.rawPayload);
     const joined = text.join("\n");
     expect(text[0]).toBe(creditNoteMessages.title);
     expect(text).toContain(`${creditNoteMessages.number}: ${number}`);
@@ -150,7 +113,7 @@ describe("a refund's credit note", () => {
     expect(parties).toEqual([
       creditNoteMessages.seller,
       "Gearhouse",
-      SELLER.SELLER_ADDRESS,
+      PAPER_SELLER.SELLER_ADDRESS,
       "no-reply@gearhouse.local",
       creditNoteMessages.taxId(SHOP_TAX_ID),
       creditNoteMessages.buyer,
@@ -191,19 +154,10 @@ describe("a refund's credit note", () => {
 
   it("answers another customer 404 as for an order that does not exist, a visitor 401, and 404 for an order not refunded", async () => {
     const refunded = await refundedOrder(alice);
-    const other = await creditNoteOf(bob, refunded.id);
-    const missing = await creditNoteOf(bob, randomUUID());
-    for (const res of [other, missing]) {
-      expect(res.statusCode).toBe(404);
-      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.json()).toMatchObject({ status: 404, detail: orderMessages.notFound });
-    }
-    const { requestId: _a, ...otherAnswer } = other.json();
-    const { requestId: _b, ...missingAnswer } = missing.json();
-    expect(otherAnswer).toEqual(missingAnswer);
+    await expectAnsweredAsMissing(ctx, bob, creditNotePath, refunded.id);
     expect((await creditNoteOf(null, refunded.id)).statusCode).toBe(401);
 
-    const paid = await paidOrder(alice);
+    const paid = await paidOrder(ctx, alice);
     const unpaid = await placeOrder(ctx, alice);
     for (const orderId of [paid.id, unpaid.id])
       for (const user of [alice, admin]) {
@@ -217,7 +171,7 @@ describe("a refund's credit note", () => {
   it("prints Latin with every accent, Greek and Cyrillic as written", async () => {
     const buyer = await signUp(ctx.app, { name: "Zoë Ωmega Дмитрий" });
     const refunded = await refundedOrder(buyer);
-    const text = lines(await pdfText((await creditNoteOf(buyer, refunded.id)).rawPayload));
+    const text = await pdfLines((await creditNoteOf(buyer, refunded.id)).rawPayload);
     expect(text[text.indexOf(creditNoteMessages.buyer) + 1]).toBe("Zoë Ωmega Дмитрий");
   });
 

@@ -8,53 +8,39 @@ import { formatCents, formatRate } from "../../../shared/pricing.js";
 import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { creditNotes, orders, shopSettings } from "../../db/schema/index.js";
-import { addressLines, day, moment, orderOnPaper, paper, printable } from "./pdf.js";
+import {
+  addressLines,
+  day,
+  type FoundPaper,
+  moment,
+  orderOnPaper,
+  type PaperOrder,
+  paper,
+  printable,
+  sellerLines,
+} from "./pdf.js";
 
 /**
  * What a credit note shows, read with its order in one query: it credits the order's invoice in
  * full, so its amounts are the order's as booked (net, tax, gross), printed as negative.
  */
-export interface CreditNoteData {
+export interface CreditNoteData extends PaperOrder {
   number: number;
   /** The invoice it credits. */
   invoiceNumber: number;
   /** When the order was refunded: the credit note's issue date. */
   issuedAt: Date;
-  orderId: string;
-  productName: string;
-  unitPrice: number;
-  quantity: number;
-  /** Whole dollars, before the discount and tax. */
-  totalPrice: number;
-  discountCode: string | null;
-  discountCents: number;
-  netCents: number;
-  taxCents: number;
   /** What was credited: the order's gross, the amount the card was charged and refunded. */
   grossCents: number;
-  taxRateBp: number;
-  pricesIncludeTax: boolean;
-  buyer: {
-    name: string;
-    email: string;
-    address: string;
-    phone: string;
-    /** "" when not given. */
-    companyName: string;
-    companyTaxId: string;
-  };
   /** The shop's tax ID from its settings (shop_settings.tax_id), "" when it has none there. */
   shopTaxId: string;
 }
 
-/** An order as the credit note route needs it: whose it is, and its credit note if it has one. */
-interface OrderCreditNote {
-  userId: string | null;
-  creditNote: CreditNoteData | undefined;
-}
-
 /** The order and its credit note, undefined for no such order. */
-export async function findOrderCreditNote(db: Db, orderId: string): Promise<OrderCreditNote | undefined> {
+export async function findOrderCreditNote(
+  db: Db,
+  orderId: string,
+): Promise<FoundPaper<CreditNoteData> | undefined> {
   const [row] = await db
     .select({ order: orders, note: creditNotes, shopTaxId: shopSettings.taxId })
     .from(orders)
@@ -63,10 +49,10 @@ export async function findOrderCreditNote(db: Db, orderId: string): Promise<Orde
     .where(eq(orders.id, orderId));
   if (!row) return undefined;
   const { order, note, shopTaxId } = row;
-  if (!note) return { userId: order.userId, creditNote: undefined };
+  if (!note) return { userId: order.userId, paper: undefined };
   return {
     userId: order.userId,
-    creditNote: {
+    paper: {
       number: note.number,
       invoiceNumber: note.invoiceNumber,
       issuedAt: note.issuedAt,
@@ -89,7 +75,7 @@ export async function creditNotePdf(
   seller: Seller,
   render: (note: CreditNoteData, seller: Seller) => Promise<Buffer> = renderCreditNote,
 ): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
-  const note = (await findOrderCreditNote(db, orderId))?.creditNote;
+  const note = (await findOrderCreditNote(db, orderId))?.paper;
   if (!note) return undefined;
   return { number: note.number, filename: creditNoteFilename(note.number), pdf: await render(note, seller) };
 }
@@ -117,14 +103,7 @@ export function renderCreditNote(note: CreditNoteData, seller: Seller): Promise<
     // The order's own number, as its mails, My Orders and its invoice name it.
     [orderMessages.number, orderNumber(note.orderId)],
   ]);
-  // The shop's tax ID as its settings have it, else as configured (SELLER_TAX_ID).
-  const sellerTaxId = note.shopTaxId.trim() || seller.taxId;
-  out.party(text.seller, [
-    seller.name,
-    ...addressLines(seller.address ?? ""),
-    seller.email,
-    sellerTaxId ? text.taxId(sellerTaxId) : undefined,
-  ]);
+  out.party(text.seller, sellerLines(seller, note.shopTaxId));
   const { buyer } = note;
   out.party(text.buyer, [
     buyer.name,

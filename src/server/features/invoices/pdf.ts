@@ -6,7 +6,7 @@ import PDFDocument from "pdfkit";
 import { ADDRESS_MAX_LINES } from "../../../shared/constants.js";
 import { orderNumber } from "../../../shared/format.js";
 import { invoiceFilename, invoiceNumber } from "../../../shared/invoices.js";
-import { invoiceMessages as text } from "../../../shared/messages/invoices.js";
+import { paperMessages, invoiceMessages as text } from "../../../shared/messages/invoices.js";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { amountLines, type OrderAmounts } from "../../../shared/order-amounts.js";
 import { formatCents as formatAmount } from "../../../shared/pricing.js";
@@ -15,20 +15,15 @@ import type { Db } from "../../db/client.js";
 import { invoices, orders, shopSettings } from "../../db/schema/index.js";
 
 /**
- * What an invoice shows, read with its order in one query: the order's amounts as booked (the
- * subtotal, the discount and its code, the net, the tax at its rate, the gross charged), never
- * worked out again, so the invoice stays as it was issued whatever the shop's rate or codes do.
+ * What an invoice and a credit note print of their order (orderOnPaper): its line, its amounts as
+ * booked (the subtotal, the discount and its code, the net, the tax at its rate, the gross
+ * charged), never worked out again, and its buyer.
  */
-export interface InvoiceData extends OrderAmounts {
-  number: number;
-  /** When the order was paid: the invoice's issue date and its payment date. */
-  issuedAt: Date;
+export interface PaperOrder extends OrderAmounts {
   orderId: string;
   productName: string;
   unitPrice: number;
   quantity: number;
-  /** The shop's tax ID from its settings (shop_settings.tax_id); empty: the configured seller's. */
-  sellerTaxId: string;
   buyer: {
     name: string;
     email: string;
@@ -38,20 +33,38 @@ export interface InvoiceData extends OrderAmounts {
     companyName: string;
     companyTaxId: string;
   };
+}
+
+/**
+ * What an invoice shows, read with its order in one query: the order as booked (PaperOrder), so
+ * the invoice stays as it was issued whatever the shop's rate or codes do.
+ */
+export interface InvoiceData extends PaperOrder {
+  number: number;
+  /** When the order was paid: the invoice's issue date and its payment date. */
+  issuedAt: Date;
+  /** The shop's tax ID from its settings (shop_settings.tax_id); empty: the configured seller's. */
+  sellerTaxId: string;
   transactionId: string | null;
 }
 
-/** An order as the invoice route needs it: whose it is, and its invoice if it has one (it is paid). */
-interface OrderInvoice {
+/**
+ * An order as the invoice and credit note routes need it: whose it is, and its paper (its invoice
+ * once paid, its credit note once refunded) if it has one.
+ */
+export interface FoundPaper<T> {
   userId: string | null;
-  invoice: InvoiceData | undefined;
+  paper: T | undefined;
 }
 
 /**
  * The order and its invoice, undefined for no such order. The invoice stays as it was issued: a
  * refund is told by the order's credit note (credit-note.ts), not on the invoice.
  */
-export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderInvoice | undefined> {
+export async function findOrderInvoice(
+  db: Db,
+  orderId: string,
+): Promise<FoundPaper<InvoiceData> | undefined> {
   const [row] = await db
     .select({
       order: orders,
@@ -66,10 +79,10 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
     .where(eq(orders.id, orderId));
   if (!row) return undefined;
   const { order, number, issuedAt, sellerTaxId } = row;
-  if (number === null || issuedAt === null) return { userId: order.userId, invoice: undefined };
+  if (number === null || issuedAt === null) return { userId: order.userId, paper: undefined };
   return {
     userId: order.userId,
-    invoice: {
+    paper: {
       number,
       issuedAt,
       ...orderOnPaper(order),
@@ -83,7 +96,7 @@ export async function findOrderInvoice(db: Db, orderId: string): Promise<OrderIn
  * What an invoice and a credit note print of their order: its line, its amounts as booked and its
  * buyer (the company and tax ID trimmed, "" when not given).
  */
-export function orderOnPaper(order: typeof orders.$inferSelect) {
+export function orderOnPaper(order: typeof orders.$inferSelect): PaperOrder {
   return {
     orderId: order.id,
     productName: order.productName,
@@ -120,7 +133,7 @@ export async function invoicePdf(
   seller: Seller,
   render: (invoice: InvoiceData, seller: Seller) => Promise<Buffer> = renderInvoice,
 ): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
-  const invoice = (await findOrderInvoice(db, orderId))?.invoice;
+  const invoice = (await findOrderInvoice(db, orderId))?.paper;
   if (!invoice) return undefined;
   return {
     number: invoice.number,
@@ -340,6 +353,20 @@ export function paper(seller: Seller, info: { title: string; subject: string; is
 }
 
 /**
+ * The seller as an invoice and a credit note print it: the shop's tax ID as its settings give it
+ * (shopTaxId), else as configured (SELLER_TAX_ID).
+ */
+export function sellerLines(seller: Seller, shopTaxId: string): (string | undefined)[] {
+  const taxId = shopTaxId.trim() || seller.taxId;
+  return [
+    seller.name,
+    ...addressLines(seller.address ?? ""),
+    seller.email,
+    taxId ? paperMessages.taxId(taxId) : undefined,
+  ];
+}
+
+/**
  * Draws the invoice (paper): its number and date, the seller and the buyer, the one line and the
  * amounts as booked (the discount and its code, the net, the tax at its rate, added or included,
  * and the total charged, net + tax), and how it was paid.
@@ -357,14 +384,7 @@ export function renderInvoice(invoice: InvoiceData, seller: Seller): Promise<Buf
     [orderMessages.number, orderNumber(invoice.orderId)],
     [text.issued, day.format(invoice.issuedAt)],
   ]);
-  // The shop's tax ID as its settings give it, else as configured (SELLER_TAX_ID).
-  const sellerTaxId = invoice.sellerTaxId || seller.taxId;
-  out.party(text.seller, [
-    seller.name,
-    ...addressLines(seller.address ?? ""),
-    seller.email,
-    sellerTaxId ? text.taxId(sellerTaxId) : undefined,
-  ]);
+  out.party(text.seller, sellerLines(seller, invoice.sellerTaxId));
   const { buyer } = invoice;
   out.party(text.buyer, [
     buyer.name,

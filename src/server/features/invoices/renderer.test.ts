@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { PLAIN_AMOUNTS } from "../../../shared/test/amounts.js";
 import type { Seller } from "../../config.js";
 import { registry } from "../../lib/metrics.js";
 import { type InvoiceData, renderInvoice } from "./pdf.js";
@@ -20,14 +21,7 @@ const invoice = (n: number): InvoiceData => ({
   productName: `Gale ${n} Fan`,
   unitPrice: 37,
   quantity: 10,
-  totalPrice: 370,
-  discountCode: null,
-  discountCents: 0,
-  netCents: 37_000,
-  taxCents: 0,
-  grossCents: 37_000,
-  taxRateBp: 0,
-  pricesIncludeTax: false,
+  ...PLAIN_AMOUNTS,
   sellerTaxId: "",
   buyer: {
     name: `Buyer ${n}`,

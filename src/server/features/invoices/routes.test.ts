@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orderNumber } from "../../../shared/format.js";
 import { invoiceNumber, invoicePath } from "../../../shared/invoices.js";
 import { invoiceMessages } from "../../../shared/messages/invoices.js";
@@ -9,55 +9,26 @@ import { orderMessages } from "../../../shared/messages/orders.js";
 import { pricingMessages } from "../../../shared/messages/pricing.js";
 import type { Order } from "../../../shared/orders.js";
 import { loadConfig } from "../../config.js";
-import { invoices, orders, users } from "../../db/schema/index.js";
-import { setUpTestApp } from "../../test/app.js";
-import { confirmWithCard, orderRow, placeOrder, post } from "../../test/payments.js";
-import { pdfText } from "../../test/pdf.js";
+import { invoices, orders } from "../../db/schema/index.js";
+import {
+  download,
+  expectAnsweredAsMissing,
+  PAPER_SELLER,
+  pdfLines,
+  setUpPaperShop,
+  utcDay,
+} from "../../test/papers.js";
+import { confirmWithCard, orderRow, paidOrder, placeOrder, post } from "../../test/payments.js";
 import { bookPriced, insertCode, setTax } from "../../test/priced-orders.js";
 import { until } from "../../test/until.js";
-import { memoryMailer, signUp, type TestUser } from "../../test/users.js";
+import { signUp, type TestUser } from "../../test/users.js";
 import { invoicePdf } from "./index.js";
 
-const SELLER = {
-  SELLER_ADDRESS: "500 Market Street, San Francisco, CA 94105",
-  SELLER_TAX_ID: "US-12-3456789",
-};
-/** What the shop mails; its outbox sends every tenth of a second here (the receipt's attachment). */
-const mailer = memoryMailer();
-const ctx = setUpTestApp(
-  { ...SELLER, MAIL_OUTBOX_INTERVAL_SECONDS: "0.1" },
-  { rateLimit: { max: 10_000, windowSeconds: 60 }, mailer },
-);
-const alice = ctx.signedUpUser({ name: "Alice Invoice" });
-const bob = ctx.signedUpUser({ name: "Bob Other" });
-const admin = ctx.signedUpAdmin();
-// Order mails go only to a verified address (features/mail/outbox.ts): alice's receipt is read here.
-beforeAll(() =>
-  ctx.database.db
-    .update(users)
-    .set({ emailVerified: true })
-    .where(eq(users.email, alice.email.toLowerCase())),
-);
+const { ctx, mailer, alice, bob, admin } = setUpPaperShop("Alice Invoice");
 
 const amounts = pricingMessages.amounts;
-const utcDay = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
-/** An order of ten units at `price` dollars, paid through the sandbox: the order as /pay answered it. */
-async function paidOrder(user: TestUser, price = 37): Promise<Order> {
-  const order = await placeOrder(ctx, user, price);
-  const transactionId = await confirmWithCard(ctx, user, order.id);
-  const paid = await post(ctx, user, `/api/orders/${order.id}/pay`, { transactionId });
-  expect(paid.statusCode, paid.body).toBe(200);
-  return paid.json();
-}
-
-function invoiceOf(user: TestUser | null, orderId: string) {
-  return ctx.app.inject({
-    method: "GET",
-    url: invoicePath(orderId),
-    headers: user ? { cookie: user.cookie } : {},
-  });
-}
+const invoiceOf = (user: TestUser | null, orderId: string) => download(ctx, user, invoicePath(orderId));
 
 async function numberOf(orderId: string): Promise<number> {
   const [row] = await ctx.database.db.select().from(invoices).where(eq(invoices.orderId, orderId));
@@ -65,16 +36,9 @@ async function numberOf(orderId: string): Promise<number> {
   return row.number;
 }
 
-/** The PDF's text on one line per line, runs of spaces (the layout's columns) made one. */
-const lines = (text: string) =>
-  text
-    .split("\n")
-    .map((l) => l.replace(/\s+/g, " ").trim())
-    .filter(Boolean);
-
 describe("GET /api/orders/:id/invoice.pdf", () => {
   it("gives the owner a PDF with the number, seller, buyer, line, total, payment date and transaction id", async () => {
-    const order = await paidOrder(alice, 37);
+    const order = await paidOrder(ctx, alice, 37);
     const res = await invoiceOf(alice, order.id);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     const number = invoiceNumber(await numberOf(order.id));
@@ -84,7 +48,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     expect(res.headers["cache-control"]).toBe("private, no-store");
     expect(res.rawPayload.subarray(0, 5).toString()).toBe("%PDF-");
 
-    const text = lines(await pdfText(res.rawPayload));
+    const text = await pdfLines(res.rawPayload);
     const row = await orderRow(ctx, order.id);
     const paidAt = row?.paidAt ?? new Date(0);
     expect(text[0]).toBe(invoiceMessages.title);
@@ -98,9 +62,9 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     expect(parties).toEqual([
       invoiceMessages.seller,
       "Gearhouse",
-      SELLER.SELLER_ADDRESS,
+      PAPER_SELLER.SELLER_ADDRESS,
       "no-reply@gearhouse.local",
-      invoiceMessages.taxId(SELLER.SELLER_TAX_ID),
+      invoiceMessages.taxId(PAPER_SELLER.SELLER_TAX_ID),
       invoiceMessages.buyer,
       "Alice Invoice",
       alice.email,
@@ -125,7 +89,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
   });
 
   it("makes the same bytes for the same invoice, through the route and for the receipt mail", async () => {
-    const order = await paidOrder(alice);
+    const order = await paidOrder(ctx, alice);
     const first = await invoiceOf(alice, order.id);
     const second = await invoiceOf(admin, order.id);
     expect(second.statusCode).toBe(200);
@@ -137,7 +101,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
   });
 
   it("is attached to the receipt mail, the same file as the download", async () => {
-    const order = await paidOrder(alice);
+    const order = await paidOrder(ctx, alice);
     const subject = mailMessages.receipt.subject(order.productName, orderNumber(order.id));
     await until("the receipt is mailed", () =>
       mailer.sent.some((m) => m.subject === subject && m.to === alice.email),
@@ -152,7 +116,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
   });
 
   it("stays as it was issued once the order is refunded: the same file, the refund on its credit note", async () => {
-    const order = await paidOrder(alice, 41);
+    const order = await paidOrder(ctx, alice, 41);
     const before = await invoiceOf(alice, order.id);
     expect(before.statusCode).toBe(200);
     const refunded = await post(ctx, admin, `/api/orders/${order.id}/refund`);
@@ -161,7 +125,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const after = await invoiceOf(alice, order.id);
     expect(after.statusCode).toBe(200);
     expect(after.rawPayload.equals(before.rawPayload)).toBe(true);
-    const joined = lines(await pdfText(after.rawPayload)).join(" ");
+    const joined = (await pdfLines(after.rawPayload)).join(" ");
     expect(joined).not.toMatch(/refund/i);
     expect(joined).toContain(`${amounts.gross}: $410.00`);
   });
@@ -194,14 +158,14 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const later = await setTax(ctx, { taxRateBp: 2_000, pricesIncludeTax: true, taxId: "GH 77-1234" });
     let text: string[];
     try {
-      text = lines(await pdfText((await invoiceOf(alice, order.id)).rawPayload));
+      text = await pdfLines((await invoiceOf(alice, order.id)).rawPayload);
     } finally {
       await later.restore();
     }
     const seller = text.indexOf(invoiceMessages.seller);
     // The settings' tax ID, in place of the configured one (SELLER_TAX_ID).
     expect(text.slice(seller, seller + 5)).toContain(invoiceMessages.taxId("GH 77-1234"));
-    expect(text).not.toContain(invoiceMessages.taxId(SELLER.SELLER_TAX_ID));
+    expect(text).not.toContain(invoiceMessages.taxId(PAPER_SELLER.SELLER_TAX_ID));
     const buyer = text.indexOf(invoiceMessages.buyer);
     expect(text.slice(buyer, buyer + 5)).toEqual([
       invoiceMessages.buyer,
@@ -234,9 +198,9 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     expect(order).toMatchObject({ discountCents: 0, netCents: 30_833, taxCents: 6_167, grossCents: 37_000 });
     const transactionId = await confirmWithCard(ctx, alice, order.id);
     expect((await post(ctx, alice, `/api/orders/${order.id}/pay`, { transactionId })).statusCode).toBe(200);
-    const text = lines(await pdfText((await invoiceOf(alice, order.id)).rawPayload));
+    const text = await pdfLines((await invoiceOf(alice, order.id)).rawPayload);
     // No discount, no subtotal; the configured seller's tax ID when the settings have none.
-    expect(text).toContain(invoiceMessages.taxId(SELLER.SELLER_TAX_ID));
+    expect(text).toContain(invoiceMessages.taxId(PAPER_SELLER.SELLER_TAX_ID));
     expect(text.join("\n")).not.toContain(amounts.subtotal);
     const net = text.indexOf(`${amounts.net}: $308.33`);
     expect(text.slice(net, net + 3)).toEqual([
@@ -247,18 +211,8 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
   });
 
   it("answers another customer 404 as for an order that does not exist, a visitor 401", async () => {
-    const order = await paidOrder(alice);
-    const other = await invoiceOf(bob, order.id);
-    const missing = await invoiceOf(bob, randomUUID());
-    for (const res of [other, missing]) {
-      expect(res.statusCode).toBe(404);
-      expect(res.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      expect(res.json()).toMatchObject({ status: 404, detail: orderMessages.notFound });
-    }
-    // The same answer but for the request's own id.
-    const { requestId: _a, ...otherAnswer } = other.json();
-    const { requestId: _b, ...missingAnswer } = missing.json();
-    expect(otherAnswer).toEqual(missingAnswer);
+    const order = await paidOrder(ctx, alice);
+    await expectAnsweredAsMissing(ctx, bob, invoicePath, order.id);
     const visitor = await invoiceOf(null, order.id);
     expect(visitor.statusCode).toBe(401);
     expect(visitor.headers["content-type"]).toMatch(/^application\/problem\+json/);
@@ -277,14 +231,14 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
 
   it("prints Latin with every accent, Greek and Cyrillic as written, in a small file", async () => {
     const buyer = await signUp(ctx.app, { name: "Zoë Ωmega Дмитрий Łukasz Żółć" });
-    const order = await paidOrder(buyer);
+    const order = await paidOrder(ctx, buyer);
     await ctx.database.db
       .update(orders)
       .set({ address: "Ἀθῆναι, Ελλάδα\nНевский проспект 1\nŠtefánikova 4, Bratislava" })
       .where(eq(orders.id, order.id));
     const res = await invoiceOf(buyer, order.id);
     expect(res.statusCode).toBe(200);
-    const text = lines(await pdfText(res.rawPayload));
+    const text = await pdfLines(res.rawPayload);
     const at = text.indexOf(invoiceMessages.buyer);
     expect(text[at + 1]).toBe("Zoë Ωmega Дмитрий Łukasz Żółć");
     expect(text.slice(at + 3, at + 6)).toEqual([
@@ -298,14 +252,14 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
 
   it("prints a script the typeface does not draw as '?', never as an empty box", async () => {
     const buyer = await signUp(ctx.app, { name: "李 Ана ﷺ" });
-    const order = await paidOrder(buyer);
-    const text = lines(await pdfText((await invoiceOf(buyer, order.id)).rawPayload));
+    const order = await paidOrder(ctx, buyer);
+    const text = await pdfLines((await invoiceOf(buyer, order.id)).rawPayload);
     expect(text[text.indexOf(invoiceMessages.buyer) + 1]).toMatch(/^\? Ана /);
   });
 
   it("prints an older row's name of several lines on the buyer's line alone, and the address's lines in its block", async () => {
     // Refused at sign-up since issue 28; a row from before may still hold one.
-    const order = await paidOrder(alice);
+    const order = await paidOrder(ctx, alice);
     await ctx.database.db
       .update(orders)
       .set({
@@ -315,7 +269,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
       .where(eq(orders.id, order.id));
     const res = await invoiceOf(alice, order.id);
     expect(res.statusCode).toBe(200);
-    const text = lines(await pdfText(res.rawPayload));
+    const text = await pdfLines(res.rawPayload);
     const buyer = text.indexOf(invoiceMessages.buyer);
     expect(text.slice(buyer, buyer + 7)).toEqual([
       invoiceMessages.buyer,
@@ -335,7 +289,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
     const max = ctx.config.invoiceDownloadsPerHour;
     expect(max).toBe(60);
     const carol = await signUp(ctx.app, { name: "Carol Counter" });
-    const order = await paidOrder(carol);
+    const order = await paidOrder(ctx, carol);
     const first = await invoiceOf(carol, order.id);
     for (let i = 1; i < max; i++) {
       const res = await invoiceOf(carol, order.id);
@@ -354,7 +308,7 @@ describe("GET /api/orders/:id/invoice.pdf", () => {
       /^You can download at most 60 invoices an hour\. Please try again in \d+ minutes?\.$/,
     );
     // Per account: another customer still downloads, and the receipt mail is not counted.
-    expect((await invoiceOf(bob, (await paidOrder(bob)).id)).statusCode).toBe(200);
+    expect((await invoiceOf(bob, (await paidOrder(ctx, bob)).id)).statusCode).toBe(200);
     expect(
       (await invoicePdf(ctx.database.db, order.id, ctx.config.seller))?.pdf.equals(first.rawPayload),
     ).toBe(true);

@@ -6,6 +6,8 @@ import { mailMessages } from "../../../shared/messages/mail.js";
 import { mailPreferenceMessages } from "../../../shared/messages/mail-preferences.js";
 import { pricingMessages } from "../../../shared/messages/pricing.js";
 import { stockMessages } from "../../../shared/messages/stock.js";
+import { MAIL_KINDS } from "../../db/schema/index.js";
+import { mailOrder } from "../../test/mail-orders.js";
 import { type MailOrder, type OrderMailKind, renderLowStockMail, renderMail } from "./templates.js";
 
 const t = stockMessages.mail;
@@ -32,30 +34,7 @@ describe("the low-stock mail", () => {
 describe("the order mails' amounts", () => {
   const PUBLIC_URL = "https://shop.example";
   const a = pricingMessages.amounts;
-  const base: MailOrder = {
-    id: "0b6f1c3e-1111-4222-8333-444455556666",
-    productId: "7d0c1e2f-5555-4666-8777-888899990000",
-    productName: "Aurora TKL keyboard",
-    name: "Ada Amounts",
-    email: "ada@example.com",
-    quantity: 10,
-    unitPrice: 37,
-    totalPrice: 370,
-    discountCode: null,
-    discountCents: 0,
-    netCents: 37_000,
-    taxCents: 0,
-    grossCents: 37_000,
-    taxRateBp: 0,
-    pricesIncludeTax: false,
-    companyName: null,
-    companyTaxId: null,
-    expiresAt: new Date("2026-11-24T14:05:00Z"),
-    paidAt: new Date("2026-11-24T13:05:00Z"),
-    transactionId: "pi_amounts",
-    carrier: null,
-    trackingNumber: null,
-  };
+  const base = mailOrder({ name: "Ada Amounts", transactionId: "pi_amounts" });
   const priced: MailOrder = {
     ...base,
     discountCode: "SPRING10",
@@ -117,39 +96,14 @@ describe("the order mails' amounts", () => {
 
 describe("the mails' look: the shop's own name and colours", () => {
   const PUBLIC_URL = "https://shop.example";
-  const order: MailOrder = {
-    id: "0b6f1c3e-1111-4222-8333-444455556666",
-    productId: "7d0c1e2f-5555-4666-8777-888899990000",
-    productName: "Aurora TKL keyboard",
+  const order = mailOrder({
     name: "Ada Look",
-    email: "ada@example.com",
-    quantity: 10,
-    unitPrice: 37,
-    totalPrice: 370,
-    discountCode: null,
-    discountCents: 0,
-    netCents: 37_000,
-    taxCents: 0,
-    grossCents: 37_000,
-    taxRateBp: 0,
-    pricesIncludeTax: false,
-    companyName: null,
-    companyTaxId: null,
-    expiresAt: new Date("2026-11-24T14:05:00Z"),
-    paidAt: new Date("2026-11-24T13:05:00Z"),
     transactionId: "pi_look",
     carrier: "UPS",
     trackingNumber: "1Z999AA1",
-  };
-  const KINDS: OrderMailKind[] = [
-    "order_placed",
-    "payment_reminder",
-    "payment_receipt",
-    "order_shipped",
-    "order_refunded",
-    "order_expired",
-    "back_in_stock",
-  ];
+  });
+  /** Every mail that tells of an order or a product to a customer: all but the admin's low-stock notice. */
+  const KINDS = MAIL_KINDS.filter((kind): kind is OrderMailKind => kind !== "low_stock");
   /** The purple the mails wore before (Tailwind's violet-600), on a cyan site. */
   const PURPLE = /#7c3aed|violet|purple/i;
 
@@ -198,38 +152,16 @@ describe("the mails' look: the shop's own name and colours", () => {
 });
 
 describe("the order mails' number", () => {
-  const order: MailOrder = {
+  const order = mailOrder({
     id: "1a2b3c4d-1111-4222-8333-444455556666",
-    productId: "7d0c1e2f-5555-4666-8777-888899990000",
-    productName: "Aurora TKL keyboard",
     name: "Nora Number",
     email: "nora@example.com",
-    quantity: 10,
-    unitPrice: 37,
-    totalPrice: 370,
-    discountCode: null,
-    discountCents: 0,
-    netCents: 37_000,
-    taxCents: 0,
-    grossCents: 37_000,
-    taxRateBp: 0,
-    pricesIncludeTax: false,
-    companyName: null,
-    companyTaxId: null,
-    expiresAt: new Date("2026-11-24T14:05:00Z"),
-    paidAt: new Date("2026-11-24T13:05:00Z"),
     transactionId: "pi_number",
-    carrier: null,
-    trackingNumber: null,
-  };
-  const kinds = [
-    "order_placed",
-    "payment_reminder",
-    "payment_receipt",
-    "order_shipped",
-    "order_refunded",
-    "order_expired",
-  ] as const;
+  });
+  /** The mails of an order: all but the admin's low-stock notice and the back-in-stock notice. */
+  const kinds = MAIL_KINDS.filter(
+    (kind): kind is OrderMailKind => kind !== "low_stock" && kind !== "back_in_stock",
+  );
 
   it.each(kinds)("%s names the order by its own number in its subject and its body", async (kind) => {
     // The number My Orders, Manage Orders, the payment page and the invoice show (shared/format.ts).

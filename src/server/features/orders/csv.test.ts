@@ -8,6 +8,7 @@ import type { OrderPage } from "../../../shared/orders.js";
 import { EXACT_COUNT_LIMIT, ORDER_SEARCH_COUNT_LIMIT } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
+import { insertOrder } from "../../test/orders.js";
 import type { TestUser } from "../../test/users.js";
 import { CSV_HEADER } from "./csv.js";
 
@@ -46,26 +47,8 @@ function parseCsv(text: string, separator = ","): string[][] {
   return rows;
 }
 
-async function seed(values: Partial<typeof orders.$inferInsert> & { createdAt: Date }): Promise<string> {
-  const [row] = await ctx.database.db
-    .insert(orders)
-    .values({
-      productName: "Gale 120 Fan",
-      img: "/media/products/x.svg",
-      name: "Erin Export",
-      email: "erin.export@example.com",
-      address: "1 Loop Road, Austin",
-      phone: "5550123",
-      quantity: 10,
-      unitPrice: 12,
-      totalPrice: 120,
-      netCents: 120 * 100,
-      grossCents: 120 * 100,
-      ...values,
-    })
-    .returning({ id: orders.id });
-  return row?.id ?? "";
-}
+const seed = (values: Partial<typeof orders.$inferInsert> & { createdAt: Date }) =>
+  insertOrder(ctx.database.db, { name: "Erin Export", email: "erin.export@example.com", ...values });
 
 function exportCsv(query = "", user: TestUser | null = admin) {
   return ctx.app.inject({

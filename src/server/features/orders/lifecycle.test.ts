@@ -23,7 +23,7 @@ import {
   SANDBOX_CARD,
   type Shop,
 } from "../../test/payments.js";
-import { setStockDirectly } from "../../test/products.js";
+import { productStock, setStockDirectly } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { fromShop, signUp, type TestUser } from "../../test/users.js";
 import { ORDER_ACTIONS, type OrderAction, toState, verdict } from "./lifecycle.js";
@@ -37,13 +37,7 @@ const alice = ctx.signedUpUser({ name: "Alice Lifecycle" });
 const admin = ctx.signedUpAdmin();
 
 const db = () => ctx.database.db;
-const stockOf = async (shop: Shop, productId: string | null) =>
-  (
-    await shop.database.db
-      .select()
-      .from(products)
-      .where(eq(products.id, productId ?? ""))
-  )[0]?.quantity;
+const stockOf = (shop: Shop, productId: string | null) => productStock(shop.database.db, productId);
 const sandboxIntentsOf = (shop: Shop, orderId: string) =>
   shop.database.db.select().from(sandboxIntents).where(eq(sandboxIntents.orderId, orderId));
 const refundsOf = (shop: Shop, intentId: string) =>

@@ -13,6 +13,7 @@ import { MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import { orders } from "../../db/schema/index.js";
 import { encodeCursor } from "../../lib/paging.js";
 import { setUpTestApp } from "../../test/app.js";
+import { insertOrder } from "../../test/orders.js";
 import { ORIGIN, type TestUser } from "../../test/users.js";
 
 /**
@@ -36,32 +37,23 @@ type Seed = {
 /** Inserts an order as it would be stored, at a chosen time. */
 async function seed(order: Seed): Promise<string> {
   const status = order.status ?? "pending";
-  const [row] = await ctx.database.db
-    .insert(orders)
-    .values({
-      userId: order.user?.id ?? null,
-      productName: order.product ?? "Gale 120 Fan",
-      img: order.img ?? "/media/products/x.svg",
-      name: order.name ?? "Carol Lister",
-      email: order.email ?? order.user?.email ?? "carol.lister@example.com",
-      address: order.address ?? "1 Loop Road, Austin",
-      phone: order.phone ?? "5550123",
-      quantity: 10,
-      unitPrice: 12,
-      totalPrice: 120,
-      netCents: 120 * 100,
-      grossCents: 120 * 100,
-      status,
-      transactionId:
-        order.transactionId === undefined
-          ? status === "pending"
-            ? null
-            : `pi_list_${randomUUID()}`
-          : order.transactionId,
-      createdAt: new Date(order.at),
-    })
-    .returning({ id: orders.id });
-  return row?.id ?? "";
+  return insertOrder(ctx.database.db, {
+    userId: order.user?.id ?? null,
+    productName: order.product ?? "Gale 120 Fan",
+    img: order.img ?? "/media/products/x.svg",
+    name: order.name ?? "Carol Lister",
+    email: order.email ?? order.user?.email ?? "carol.lister@example.com",
+    address: order.address ?? "1 Loop Road, Austin",
+    phone: order.phone ?? "5550123",
+    status,
+    transactionId:
+      order.transactionId === undefined
+        ? status === "pending"
+          ? null
+          : `pi_list_${randomUUID()}`
+        : order.transactionId,
+    createdAt: new Date(order.at),
+  });
 }
 
 function get(url: string, user: TestUser | null = admin) {

@@ -10,7 +10,7 @@ import { problemCodes } from "../../../shared/problem-codes.js";
 import { discountCodes, orders, products, shopSettings, users } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import { confirmWithCard, intentFor, post } from "../../test/payments.js";
-import { insertProduct } from "../../test/products.js";
+import { insertProduct, productStock } from "../../test/products.js";
 import { newSession, type TestUser } from "../../test/users.js";
 
 // Prices (docs/product.md, "Prices"): volume tiers, discount codes, tax, the buyer's company.
@@ -74,13 +74,7 @@ const book = (user: TestUser, body: Record<string, unknown>) =>
   post(shop, user, "/api/orders", { address: "1 Loop Road, Austin", phone: "5550123", ...body });
 const quote = (user: TestUser, body: Record<string, unknown>) => post(shop, user, "/api/orders/quote", body);
 
-async function stockOf(id: string) {
-  const [row] = await ctx.database.db
-    .select({ q: products.quantity })
-    .from(products)
-    .where(eq(products.id, id));
-  return row?.q;
-}
+const stockOf = (id: string) => productStock(ctx.database.db, id);
 
 describe("volume prices", () => {
   it("prices each quantity by its tier, quotes what it books, and the order keeps the unit price", async () => {

@@ -8,7 +8,7 @@ import { orderMessages } from "../../../shared/messages/orders.js";
 import { type Order, orderTotalTooLarge } from "../../../shared/orders.js";
 import { idempotencyKeys, orders, products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
-import { insertProduct, setStockDirectly } from "../../test/products.js";
+import { insertProduct, productStock, setStockDirectly } from "../../test/products.js";
 import { fromShop, ORIGIN, type TestUser } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
@@ -20,13 +20,7 @@ function newProduct(quantity: number, price = 25): Promise<string> {
   return insertProduct(ctx.database.db, { image: "/media/products/x.svg", price, quantity });
 }
 
-async function stockOf(id: string): Promise<number> {
-  const [row] = await ctx.database.db
-    .select({ q: products.quantity })
-    .from(products)
-    .where(eq(products.id, id));
-  return row?.q ?? -1;
-}
+const stockOf = (id: string) => productStock(ctx.database.db, id);
 
 const removeOrder = (id: string, user: TestUser) =>
   fromShop(ctx.app, "DELETE", `/api/orders/${id}`, user.cookie);

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orderMessages } from "../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../shared/messages/payments.js";
-import { orders, paymentEvents, products, refunds } from "../../db/schema/index.js";
+import { orders, paymentEvents, refunds } from "../../db/schema/index.js";
 import { setUpTestApp } from "../../test/app.js";
 import {
   intentFor,
@@ -15,6 +15,7 @@ import {
   succeededIntent,
   webhook,
 } from "../../test/payments.js";
+import { productStock } from "../../test/products.js";
 import { until } from "../../test/until.js";
 import { fromShop } from "../../test/users.js";
 
@@ -32,13 +33,7 @@ const refundsOf = (intentId: string) =>
   ctx.database.db.select().from(refunds).where(eq(refunds.intentId, intentId));
 const refundsAtStripe = (intentId: string) =>
   [...standIn.refunds.values()].filter((r) => r.payment_intent === intentId);
-const stockOf = async (productId: string | null) =>
-  (
-    await ctx.database.db
-      .select()
-      .from(products)
-      .where(eq(products.id, productId ?? ""))
-  )[0]?.quantity;
+const stockOf = (productId: string | null) => productStock(ctx.database.db, productId);
 
 /** An order of Alice's whose intent succeeded at Stripe (not yet reported); its intent id. */
 async function chargedOrder() {

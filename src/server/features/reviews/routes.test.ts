@@ -4,10 +4,11 @@ import { pagingMessages } from "../../../shared/messages/paging.js";
 import { reviewMessages } from "../../../shared/messages/reviews.js";
 import { LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import type { Review, ReviewPage } from "../../../shared/reviews.js";
-import { orders, reviews, users } from "../../db/schema/index.js";
+import { reviews, users } from "../../db/schema/index.js";
 import { demoReviews } from "../../db/seed/demo-catalog.js";
 import { setUpTestApp } from "../../test/app.js";
 import { forgedCursor } from "../../test/cursors.js";
+import { insertOrder } from "../../test/orders.js";
 import { fromShop, ORIGIN, signUp, signUpAdmin, type TestUser } from "../../test/users.js";
 
 const ctx = setUpTestApp({}, { rateLimit: { max: 10_000, windowSeconds: 60 } });
@@ -163,19 +164,10 @@ describe("POST /api/reviews", () => {
 
   it("marks the review of a customer with a paid order as verified", async () => {
     const buyer = await signUp(ctx.app, { name: "Bea Buyer" });
-    await ctx.database.db.insert(orders).values({
+    await insertOrder(ctx.database.db, {
       userId: buyer.id,
-      productName: "Gale 120",
-      img: "/media/products/gale-120-high-static-pressure-fan.svg",
       name: "Bea Buyer",
       email: buyer.email,
-      address: "1 Loop Road",
-      phone: "5550123",
-      quantity: 10,
-      unitPrice: 10,
-      totalPrice: 100,
-      netCents: 100 * 100,
-      grossCents: 100 * 100,
       status: "paid",
       transactionId: `pi_${Math.random()}`,
     });

@@ -4,7 +4,16 @@ import { describe, expect, it } from "vitest";
 import { accountMessages } from "../../../shared/messages/accounts.js";
 import { comparableAnswer } from "../answers.js";
 import { createTestApp, setUpTestApp } from "../app.js";
-import { cookieHeader, memoryMailer, ORIGIN, signIn, signUp, signUpAdmin, uniqueEmail } from "../users.js";
+import {
+  cookieHeader,
+  fromShop,
+  memoryMailer,
+  ORIGIN,
+  signIn,
+  signUp,
+  signUpAdmin,
+  uniqueEmail,
+} from "../users.js";
 
 /**
  * ASVS V2 and V3 (authentication and sessions). Proved elsewhere and not repeated here:
@@ -19,12 +28,7 @@ const ctx = setUpTestApp({}, { mailer, rateLimit: { max: 10_000, windowSeconds: 
 
 const me = (cookie: string) => ctx.app.inject({ url: "/api/me", headers: { cookie } });
 const post = (url: string, payload: object, cookie?: string) =>
-  ctx.app.inject({
-    method: "POST",
-    url,
-    headers: { origin: ORIGIN, ...(cookie ? { cookie } : {}) },
-    payload,
-  });
+  fromShop(ctx.app, "POST", url, cookie, payload);
 const review = (cookie: string) => post("/api/reviews", { comment: "Still here?", rating: 3 }, cookie);
 
 describe("sign-in rate limit", () => {

@@ -5,7 +5,7 @@ import { orderMessages } from "../../../shared/messages/orders.js";
 import { loadConfig } from "../../config.js";
 import { orders, products } from "../../db/schema/index.js";
 import { setUpTestApp } from "../app.js";
-import { stockedProduct } from "../products.js";
+import { productStock, stockedProduct } from "../products.js";
 import {
   cookieHeader,
   followVerificationLink,
@@ -45,9 +45,7 @@ const book = (user: TestUser, productId: string, quantity: number, from: string)
     headers: { origin: ORIGIN, cookie: user.cookie },
     payload: { productId, quantity, ...ORDER },
   });
-const stockOf = async (id: string) =>
-  (await ctx.database.db.select({ q: products.quantity }).from(products).where(eq(products.id, id)))[0]?.q ??
-  0;
+const stockOf = async (id: string) => (await productStock(ctx.database.db, id)) ?? 0;
 
 let address = 0;
 /** A client address of its own for each test, so their counts do not meet. */
