@@ -6,10 +6,9 @@ import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
 import { DataTable } from "../../../components/data-table.js";
 import { MoreButton } from "../../../components/more-button.js";
-import { PendingButton } from "../../../components/pending-button.js";
+import { RowActionButton } from "../../../components/row-action-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
-import { problemMessage } from "../../../lib/form-errors.js";
 import { formatUtc } from "../../../lib/format.js";
 import { useHiddenReviews, useHideReview, useRestoreReview, useReviewReports } from "../api/moderation.js";
 import { ReasonDialog } from "../components/reason-dialog.js";
@@ -37,22 +36,13 @@ function ModerateButton({ review }: { review: ModeratedReview }) {
   const restore = useRestoreReview();
   if (review.hidden)
     return (
-      <PendingButton
-        className="btn btn-sm btn-outline"
-        aria-label={m.restoreFor(review.name)}
+      <RowActionButton
+        label={m.restore}
+        name={m.restoreFor(review.name)}
         pending={restore.isPending}
-        spinner="xs"
-        // A promise, not mutate's callbacks: the row leaves the hidden list as the lists refresh,
-        // and mutate's callbacks die with it.
-        onClick={() =>
-          restore.mutateAsync(review.id).then(
-            () => toast.success(m.restored),
-            (error: unknown) => toast.error(problemMessage(error)),
-          )
-        }
-      >
-        {m.restore}
-      </PendingButton>
+        run={() => restore.mutateAsync(review.id)}
+        done={m.restored}
+      />
     );
   return (
     <>
