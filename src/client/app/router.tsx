@@ -1,3 +1,4 @@
+import type { ComponentType } from "react";
 import { Outlet, type RouteObject } from "react-router";
 import { RequireAuth } from "../components/require-auth.js";
 import { paths } from "../lib/paths.js";
@@ -41,6 +42,11 @@ const orderPages = {
 
 const footerHandle: RouteHandle = { ownFooter: true };
 
+/** A route's `lazy`: loads the page's chunk on the first visit and draws the component it exports as `name`. */
+function page<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return async () => ({ Component: (await load())[name] });
+}
+
 /** Every page of the shop: the browser runs them (main.tsx), the build prerenders the public ones (prerender.tsx). */
 export const routes: RouteObject[] = [
   {
@@ -50,23 +56,15 @@ export const routes: RouteObject[] = [
     HydrateFallback: RootFallback,
     children: [
       { index: true, element: <HomePage /> },
-      { path: paths.about, lazy: async () => ({ Component: (await contentPages.about()).AboutPage }) },
-      { path: paths.blogs, lazy: async () => ({ Component: (await contentPages.blogs()).BlogsPage }) },
-      { path: paths.ique, lazy: async () => ({ Component: (await contentPages.ique()).IquePage }) },
-      { path: paths.login, lazy: async () => ({ Component: (await accountPages.login()).LoginPage }) },
-      {
-        path: paths.registration,
-        lazy: async () => ({ Component: (await accountPages.registration()).RegistrationPage }),
-      },
-      {
-        path: paths.passwordReset,
-        lazy: async () => ({ Component: (await accountPages.passwordReset()).PasswordResetPage }),
-      },
+      { path: paths.about, lazy: page(contentPages.about, "AboutPage") },
+      { path: paths.blogs, lazy: page(contentPages.blogs, "BlogsPage") },
+      { path: paths.ique, lazy: page(contentPages.ique, "IquePage") },
+      { path: paths.login, lazy: page(accountPages.login, "LoginPage") },
+      { path: paths.registration, lazy: page(accountPages.registration, "RegistrationPage") },
+      { path: paths.passwordReset, lazy: page(accountPages.passwordReset, "PasswordResetPage") },
       {
         path: paths.tools,
-        lazy: async () => ({
-          Component: (await import("../features/catalog/pages/products-page.js")).ProductsPage,
-        }),
+        lazy: page(() => import("../features/catalog/pages/products-page.js"), "ProductsPage"),
       },
       {
         path: "/tool/:id",
@@ -75,33 +73,22 @@ export const routes: RouteObject[] = [
             <Outlet />
           </RequireAuth>
         ),
-        children: [
-          {
-            index: true,
-            lazy: async () => ({
-              Component: (await import("./routes/product.js")).ProductRoute,
-            }),
-          },
-        ],
+        children: [{ index: true, lazy: page(() => import("./routes/product.js"), "ProductRoute") }],
       },
       {
         path: paths.unsubscribe,
-        lazy: async () => ({
-          Component: (await import("../features/stock-notices/pages/unsubscribe-page.js")).UnsubscribePage,
-        }),
+        lazy: page(() => import("../features/stock-notices/pages/unsubscribe-page.js"), "UnsubscribePage"),
       },
       {
         path: paths.unsubscribeReminders,
-        lazy: async () => ({
-          Component: (await import("../features/profile/pages/unsubscribe-reminders-page.js"))
-            .UnsubscribeRemindersPage,
-        }),
+        lazy: page(
+          () => import("../features/profile/pages/unsubscribe-reminders-page.js"),
+          "UnsubscribeRemindersPage",
+        ),
       },
       {
         path: paths.confirmEmail,
-        lazy: async () => ({
-          Component: (await import("../features/profile/pages/confirm-email-page.js")).ConfirmEmailPage,
-        }),
+        lazy: page(() => import("../features/profile/pages/confirm-email-page.js"), "ConfirmEmailPage"),
       },
       { path: paths.business, element: <BusinessPage /> },
       { path: paths.reviews, element: <ReviewsPage /> },
@@ -109,82 +96,43 @@ export const routes: RouteObject[] = [
       { path: paths.footer, element: <FooterPage />, handle: footerHandle },
       {
         path: paths.dashboard.root,
-        lazy: async () => ({
-          Component: (await import("./layout/dashboard-layout.js")).DashboardLayout,
-        }),
+        lazy: page(() => import("./layout/dashboard-layout.js"), "DashboardLayout"),
         children: [
-          { index: true, lazy: async () => ({ Component: (await orderPages.myOrders()).MyOrdersPage }) },
+          { index: true, lazy: page(orderPages.myOrders, "MyOrdersPage") },
           {
             path: paths.dashboard.addReview,
-            lazy: async () => ({
-              Component: (await import("../features/reviews/pages/add-review-page.js")).AddReviewPage,
-            }),
+            lazy: page(() => import("../features/reviews/pages/add-review-page.js"), "AddReviewPage"),
           },
-          {
-            path: paths.dashboard.users,
-            lazy: async () => ({ Component: (await adminPages.users()).UsersPage }),
-          },
+          { path: paths.dashboard.users, lazy: page(adminPages.users, "UsersPage") },
           {
             path: paths.dashboard.myProfile,
-            lazy: async () => ({
-              Component: (await import("../features/profile/pages/profile-page.js")).ProfilePage,
-            }),
+            lazy: page(() => import("../features/profile/pages/profile-page.js"), "ProfilePage"),
           },
-          {
-            path: paths.dashboard.manageOrders,
-            lazy: async () => ({ Component: (await adminPages.manageOrders()).ManageOrdersPage }),
-          },
-          {
-            path: paths.dashboard.addProduct,
-            lazy: async () => ({ Component: (await adminPages.addProduct()).AddProductPage }),
-          },
-          {
-            path: paths.dashboard.admin,
-            lazy: async () => ({ Component: (await adminPages.makeAdmin()).MakeAdminPage }),
-          },
-          {
-            path: "/dashboard/payment/:id",
-            lazy: async () => ({ Component: (await orderPages.payment()).PaymentPage }),
-          },
-          {
-            path: "/dashboard/stock/:id",
-            lazy: async () => ({ Component: (await adminPages.stock()).StockPage }),
-          },
-          {
-            path: paths.dashboard.adminOverview,
-            lazy: async () => ({ Component: (await adminPages.overview()).AdminOverviewPage }),
-          },
+          { path: paths.dashboard.manageOrders, lazy: page(adminPages.manageOrders, "ManageOrdersPage") },
+          { path: paths.dashboard.addProduct, lazy: page(adminPages.addProduct, "AddProductPage") },
+          { path: paths.dashboard.admin, lazy: page(adminPages.makeAdmin, "MakeAdminPage") },
+          { path: "/dashboard/payment/:id", lazy: page(orderPages.payment, "PaymentPage") },
+          { path: "/dashboard/stock/:id", lazy: page(adminPages.stock, "StockPage") },
+          { path: paths.dashboard.adminOverview, lazy: page(adminPages.overview, "AdminOverviewPage") },
           {
             path: paths.dashboard.stockNotices,
-            lazy: async () => ({
-              Component: (await import("../features/stock-notices/pages/stock-notices-page.js"))
-                .StockNoticesPage,
-            }),
+            lazy: page(
+              () => import("../features/stock-notices/pages/stock-notices-page.js"),
+              "StockNoticesPage",
+            ),
           },
           {
             path: paths.dashboard.importProducts,
-            lazy: async () => ({ Component: (await adminPages.importProducts()).ImportProductsPage }),
+            lazy: page(adminPages.importProducts, "ImportProductsPage"),
           },
           {
             path: paths.dashboard.reviewModeration,
-            lazy: async () => ({ Component: (await adminPages.reviewModeration()).ReviewModerationPage }),
+            lazy: page(adminPages.reviewModeration, "ReviewModerationPage"),
           },
-          {
-            path: paths.dashboard.activity,
-            lazy: async () => ({ Component: (await adminPages.activity()).ActivityPage }),
-          },
-          {
-            path: paths.dashboard.discountCodes,
-            lazy: async () => ({ Component: (await adminPages.discountCodes()).DiscountCodesPage }),
-          },
-          {
-            path: "/dashboard/discountCodes/:id",
-            lazy: async () => ({ Component: (await adminPages.discountCode()).DiscountCodePage }),
-          },
-          {
-            path: paths.dashboard.taxSettings,
-            lazy: async () => ({ Component: (await adminPages.taxSettings()).TaxSettingsPage }),
-          },
+          { path: paths.dashboard.activity, lazy: page(adminPages.activity, "ActivityPage") },
+          { path: paths.dashboard.discountCodes, lazy: page(adminPages.discountCodes, "DiscountCodesPage") },
+          { path: "/dashboard/discountCodes/:id", lazy: page(adminPages.discountCode, "DiscountCodePage") },
+          { path: paths.dashboard.taxSettings, lazy: page(adminPages.taxSettings, "TaxSettingsPage") },
         ],
       },
       { path: "*", element: <NotFoundPage /> },

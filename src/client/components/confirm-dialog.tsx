@@ -16,6 +16,9 @@ type Props = {
   children?: ReactNode;
 };
 
+/** What a dialog built on this one (one that asks for a reason, a password) says: passed through as is. */
+export type ConfirmDialogWords = Pick<Props, "open" | "title" | "text" | "confirmLabel">;
+
 /**
  * A daisyUI modal on the native <dialog>: showModal() traps focus and makes the page inert, Escape
  * cancels, and closing returns focus to the button that opened it. Cancel gets the first focus so

@@ -8,8 +8,8 @@ import {
 } from "../../../../shared/activity.js";
 import { orderNumber } from "../../../../shared/format.js";
 import { activityMessages as t } from "../../../../shared/messages/activity.js";
-import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
-import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { AdminLoadError } from "../../../components/admin-only.js";
+import { AdminPage } from "../../../components/admin-page.js";
 import { DataTable } from "../../../components/data-table.js";
 import { MoreButton } from "../../../components/more-button.js";
 import { SelectField } from "../../../components/select-field.js";
@@ -17,7 +17,6 @@ import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
-import { useSession } from "../../../lib/auth.js";
 import { isDay, midnight } from "../../../lib/days.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount, formatUtc } from "../../../lib/format.js";
@@ -247,7 +246,6 @@ function Entries({ query }: { query: URLSearchParams }) {
 
 /** /dashboard/activity (admin): the activity log, newest first, filtered, and its CSV. */
 export function ActivityPage() {
-  const { user } = useSession();
   const [params, setParams] = useSearchParams();
   const filter = useMemo(() => readFilter(params), [params]);
   const query = useMemo(() => apiQuery(filter), [filter]);
@@ -257,16 +255,9 @@ export function ActivityPage() {
     setParams(url);
   };
   return (
-    <>
-      <DashboardHeading title={t.heading} lead={t.lead} />
-      {user?.role === "admin" ? (
-        <>
-          <Filters filter={filter} onApply={apply} />
-          <Entries query={query} />
-        </>
-      ) : (
-        <AdminOnly />
-      )}
-    </>
+    <AdminPage title={t.heading} lead={t.lead}>
+      <Filters filter={filter} onApply={apply} />
+      <Entries query={query} />
+    </AdminPage>
   );
 }

@@ -1,9 +1,7 @@
 import { useId, useState } from "react";
 import type { ImportReport } from "../../../../shared/catalog-csv.js";
 import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
-import { AdminOnly } from "../../../components/admin-only.js";
-import { DashboardHeading } from "../../../components/dashboard-heading.js";
-import { useSession } from "../../../lib/auth.js";
+import { AdminPage } from "../../../components/admin-page.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount } from "../../../lib/format.js";
 import { useImportProducts } from "../api/import-products.js";
@@ -15,7 +13,6 @@ const m = catalogCsvMessages.import;
  * nothing), then applied; and the whole catalog as CSV to download.
  */
 export function ImportProductsPage() {
-  const { user } = useSession();
   const fileId = useId();
   const hintId = useId();
   const [file, setFile] = useState<File | undefined>();
@@ -25,16 +22,8 @@ export function ImportProductsPage() {
     if (!file) return;
     run.mutate({ file, apply }, { onSuccess: setReport });
   };
-  if (user?.role !== "admin")
-    return (
-      <>
-        <DashboardHeading title={m.title} lead={m.lead} />
-        <AdminOnly />
-      </>
-    );
   return (
-    <>
-      <DashboardHeading title={m.title} lead={m.lead} />
+    <AdminPage title={m.title} lead={m.lead}>
       <div className="flex flex-col gap-6">
         <div className="flex flex-col gap-2">
           <label htmlFor={fileId} className="font-semibold">
@@ -79,7 +68,7 @@ export function ImportProductsPage() {
         ) : null}
         {report ? <ReportView report={report} /> : null}
       </div>
-    </>
+    </AdminPage>
   );
 }
 

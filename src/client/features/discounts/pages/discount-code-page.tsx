@@ -6,15 +6,14 @@ import { orderNumber } from "../../../../shared/format.js";
 import { discountMessages } from "../../../../shared/messages/discounts.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import { formatCents } from "../../../../shared/pricing.js";
-import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
+import { AdminLoadError } from "../../../components/admin-only.js";
+import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
-import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { MoreButton } from "../../../components/more-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
-import { useSession } from "../../../lib/auth.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatUtc } from "../../../lib/format.js";
 import { activityOf, paths } from "../../../lib/paths.js";
@@ -146,15 +145,18 @@ function CodePanel({ id }: { id: string }) {
 
 /** /dashboard/discountCodes/:id (admin): a code, its uses, and its End button. */
 export function DiscountCodePage() {
-  const { user } = useSession();
   const { id = "" } = useParams();
   return (
-    <>
-      <DashboardHeading title={t.heading} lead={d.lead} />
-      <Link className="link mb-6 inline-block" to={paths.dashboard.discountCodes}>
-        {d.back}
-      </Link>
-      {user?.role === "admin" ? <CodePanel id={id} /> : <AdminOnly />}
-    </>
+    <AdminPage
+      title={t.heading}
+      lead={d.lead}
+      above={
+        <Link className="link mb-6 inline-block" to={paths.dashboard.discountCodes}>
+          {d.back}
+        </Link>
+      }
+    >
+      <CodePanel id={id} />
+    </AdminPage>
   );
 }

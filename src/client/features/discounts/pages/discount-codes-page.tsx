@@ -1,13 +1,12 @@
 import { Link } from "react-router";
 import { discountMessages } from "../../../../shared/messages/discounts.js";
-import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
+import { AdminLoadError } from "../../../components/admin-only.js";
+import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
-import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { MoreButton } from "../../../components/more-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
-import { useSession } from "../../../lib/auth.js";
 import { paths } from "../../../lib/paths.js";
 import { useDiscountCodes } from "../api/codes.js";
 import { CodeForm } from "../components/code-form.js";
@@ -79,18 +78,12 @@ function CodeList() {
 
 /** /dashboard/discountCodes (admin): the codes, newest first, and the form that makes one. */
 export function DiscountCodesPage() {
-  const { user } = useSession();
   return (
-    <>
-      <DashboardHeading title={t.heading} lead={t.lead} />
-      {user?.role === "admin" ? (
-        <div className="flex flex-col gap-8">
-          <CodeForm />
-          <CodeList />
-        </div>
-      ) : (
-        <AdminOnly />
-      )}
-    </>
+    <AdminPage title={t.heading} lead={t.lead}>
+      <div className="flex flex-col gap-8">
+        <CodeForm />
+        <CodeList />
+      </div>
+    </AdminPage>
   );
 }

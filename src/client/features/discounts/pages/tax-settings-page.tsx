@@ -7,13 +7,12 @@ import {
   taxSettingsFormSchema,
 } from "../../../../shared/discounts.js";
 import { discountMessages } from "../../../../shared/messages/discounts.js";
-import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
-import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { AdminLoadError } from "../../../components/admin-only.js";
+import { AdminPage } from "../../../components/admin-page.js";
 import { FormCard } from "../../../components/form-card.js";
 import { Spinner } from "../../../components/spinner.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
-import { useSession } from "../../../lib/auth.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { formatUtc } from "../../../lib/format.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
@@ -109,11 +108,9 @@ function TaxPanel() {
 
 /** /dashboard/tax (admin): the one tax rate, whether prices include it, and the shop's tax ID. */
 export function TaxSettingsPage() {
-  const { user } = useSession();
   return (
-    <>
-      <DashboardHeading title={t.heading} lead={t.lead} />
-      {user?.role === "admin" ? <TaxPanel /> : <AdminOnly />}
-    </>
+    <AdminPage title={t.heading} lead={t.lead}>
+      <TaxPanel />
+    </AdminPage>
   );
 }

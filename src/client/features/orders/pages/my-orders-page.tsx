@@ -57,6 +57,15 @@ type Actions = ReturnType<typeof useOrderActions>;
 /** Orders that were paid have an invoice (issued at payment, kept through shipping and refund). */
 const INVOICED: ReadonlySet<Status> = new Set(["paid", "shipped", "refunded"]);
 
+/** A plain download: the browser saves the PDF under the name the shop gives it. */
+function PdfLink({ href, label, name }: { href: string; label: string; name: string }) {
+  return (
+    <a href={href} download className="btn btn-sm btn-outline mt-1" aria-label={name}>
+      {label}
+    </a>
+  );
+}
+
 /**
  * The status in words, the order's dates, its tracking number, for an unpaid one the time left and
  * Pay, and for a paid one its invoice to download (and its credit note once refunded).
@@ -80,26 +89,19 @@ function OrderStatus({ order, actions }: { order: Order; actions: Actions }) {
         </Link>
       ) : null}
       {INVOICED.has(order.status) ? (
-        // A plain download: the browser saves the PDF under the name the shop gives it.
-        <a
+        <PdfLink
           href={invoicePath(order.id)}
-          download
-          className="btn btn-sm btn-outline mt-1"
-          aria-label={text.invoiceFor(orderNumber(order.id), order.productName)}
-        >
-          {text.invoice}
-        </a>
+          label={text.invoice}
+          name={text.invoiceFor(orderNumber(order.id), order.productName)}
+        />
       ) : null}
       {order.creditNoteNumber !== null ? (
-        // A refunded order's credit note, downloaded as the invoice is.
-        <a
+        // A refunded order's credit note, beside its invoice.
+        <PdfLink
           href={creditNotePath(order.id)}
-          download
-          className="btn btn-sm btn-outline mt-1"
-          aria-label={text.creditNoteFor(orderNumber(order.id), order.productName)}
-        >
-          {text.creditNote}
-        </a>
+          label={text.creditNote}
+          name={text.creditNoteFor(orderNumber(order.id), order.productName)}
+        />
       ) : null}
     </div>
   );

@@ -1,5 +1,6 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
 import { mailPreferenceMessages } from "../../../../shared/messages/mail-preferences.js";
+import { CheckboxField } from "../../../components/checkbox-field.js";
 import { FormCard } from "../../../components/form-card.js";
 import { LoadError } from "../../../components/load-error.js";
 import { SubmitButton } from "../../../components/submit-button.js";
@@ -16,7 +17,6 @@ const text = mailPreferenceMessages.card;
 export function MailPreferencesCard({ userId }: { userId: string }) {
   const saved = useMailPreferences(userId);
   const save = useSaveMailPreferences(userId);
-  const checkboxId = useId();
   const [reminders, setReminders] = useState(true);
   const [justSaved, setJustSaved] = useState(false);
   const savedValue = saved.data?.reminderMails;
@@ -46,22 +46,15 @@ export function MailPreferencesCard({ userId }: { userId: string }) {
         </div>
       }
     >
-      <div className="flex items-center gap-3">
-        <input
-          id={checkboxId}
-          type="checkbox"
-          className="checkbox checkbox-primary"
-          checked={reminders}
-          disabled={saved.isPending}
-          onChange={(event) => {
-            setReminders(event.target.checked);
-            setJustSaved(false);
-          }}
-        />
-        <label htmlFor={checkboxId} className="cursor-pointer">
-          {text.reminders}
-        </label>
-      </div>
+      <CheckboxField
+        label={text.reminders}
+        checked={reminders}
+        disabled={saved.isPending}
+        onChange={(checked) => {
+          setReminders(checked);
+          setJustSaved(false);
+        }}
+      />
     </FormCard>
   );
 }

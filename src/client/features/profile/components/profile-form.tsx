@@ -1,10 +1,11 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { Path } from "react-hook-form";
 import { toast } from "sonner";
 import { type Profile, type ProfileInput, profileInputSchema } from "../../../../shared/accounts.js";
 import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { profileMessages } from "../../../../shared/messages/profile.js";
 import { AddressField, PhoneField } from "../../../components/account-fields.js";
+import { CheckboxField } from "../../../components/checkbox-field.js";
 import { FormCard } from "../../../components/form-card.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { PendingStatus } from "../../../components/pending-status.js";
@@ -33,35 +34,6 @@ const MODES: readonly { mode: ProfileMode; checkbox: string; button: string; but
     buttonClass: "btn btn-secondary sm:min-w-32",
   },
 ];
-
-function ModeCheckbox({
-  label,
-  checked,
-  disabled,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  disabled: boolean;
-  onChange: (checked: boolean) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="flex items-center gap-3">
-      <input
-        id={id}
-        type="checkbox"
-        className="checkbox checkbox-primary"
-        checked={checked}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      <label htmlFor={id} className="cursor-pointer">
-        {label}
-      </label>
-    </div>
-  );
-}
 
 /** The form's fields as the saved profile fills them. */
 function savedFields(profile: Profile): ProfileInput {
@@ -147,7 +119,7 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
     >
       <div className="flex flex-col gap-3 sm:flex-row sm:gap-8">
         {MODES.map((choice) => (
-          <ModeCheckbox
+          <CheckboxField
             key={choice.mode}
             label={choice.checkbox}
             checked={mode === choice.mode}

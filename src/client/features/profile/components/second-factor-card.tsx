@@ -3,7 +3,7 @@ import { toast } from "sonner";
 import { renderSVG } from "uqr";
 import { secondFactorMessages as m } from "../../../../shared/messages/second-factor.js";
 import { CardSection } from "../../../components/card-section.js";
-import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { ConfirmDialog, type ConfirmDialogWords } from "../../../components/confirm-dialog.js";
 import { FormAlert } from "../../../components/form-alert.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -152,11 +152,7 @@ function AppSetup({ userId, onClose }: { userId: string; onClose(): void }) {
   );
 }
 
-type ProofDialogProps = {
-  open: boolean;
-  title: string;
-  text: string;
-  confirmLabel: string;
+type ProofDialogProps = ConfirmDialogWords & {
   /** The password typed, or undefined to prove the factor instead (the server then asks for it). */
   onProof(password: string | undefined): Promise<unknown>;
   onClose(): void;
@@ -165,15 +161,7 @@ type ProofDialogProps = {
 };
 
 /** A dialog that asks for the password, or offers the second factor instead, before it acts. */
-function ProofDialog({
-  open,
-  title,
-  text,
-  confirmLabel,
-  onProof,
-  onClose,
-  factorInstead = true,
-}: ProofDialogProps) {
+function ProofDialog({ onProof, onClose, factorInstead = true, ...words }: ProofDialogProps) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [pending, setPending] = useState(false);
@@ -194,10 +182,7 @@ function ProofDialog({
   };
   return (
     <ConfirmDialog
-      open={open}
-      title={title}
-      text={text}
-      confirmLabel={confirmLabel}
+      {...words}
       cancelLabel={m.cancel}
       pending={pending}
       onConfirm={() => (password ? act(password) : setError(m.confirmNeeded))}

@@ -5,6 +5,7 @@ import { CardSection } from "../../../components/card-section.js";
 import { DataTable } from "../../../components/data-table.js";
 import { LoadError } from "../../../components/load-error.js";
 import { PendingButton } from "../../../components/pending-button.js";
+import { RowActionButton } from "../../../components/row-action-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
@@ -15,22 +16,13 @@ function EndButton({ userId, session }: { userId: string; session: SignedInSessi
   const end = useEndSession(userId);
   const browser = session.browser ?? t.unknownBrowser;
   return (
-    <PendingButton
-      className="btn btn-sm btn-outline"
-      aria-label={t.endNamed(browser, session.address ?? t.unknownAddress)}
+    <RowActionButton
+      label={t.end}
+      name={t.endNamed(browser, session.address ?? t.unknownAddress)}
       pending={end.isPending}
-      spinner="xs"
-      // A promise, not mutate's callbacks: the row leaves the list as it refreshes, and mutate's
-      // callbacks die with it.
-      onClick={() =>
-        end.mutateAsync(session.id).then(
-          () => toast.success(t.ended),
-          (error: unknown) => toast.error(problemMessage(error)),
-        )
-      }
-    >
-      {t.end}
-    </PendingButton>
+      run={() => end.mutateAsync(session.id)}
+      done={t.ended}
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from "react-router";
 import { emailChangeMessages as m } from "../../../../shared/messages/email-change.js";
-import { PageTitle } from "../../../components/page-title.js";
+import { MailedLinkAsk, MailedLinkPage } from "../../../components/mailed-link-page.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
 import { useConfirmEmailChange } from "../api/email-change.js";
@@ -17,9 +17,7 @@ export function ConfirmEmailPage() {
   const confirm = useConfirmEmailChange();
   const token = params.get("token") ?? "";
   return (
-    <div className="mx-auto max-w-xl px-4 py-16 sm:px-6">
-      <PageTitle title={text.title} />
-      <h1 className="text-3xl font-bold">{text.title}</h1>
+    <MailedLinkPage title={text.title}>
       {confirm.isSuccess ? (
         <>
           <p role="status" className="alert alert-success mt-6">
@@ -39,23 +37,14 @@ export function ConfirmEmailPage() {
           {text.noToken}
         </p>
       ) : (
-        <>
-          <p className="mt-4 text-base-content/80">{text.lead}</p>
-          {confirm.isError ? (
-            <p role="alert" className="alert alert-error mt-6">
-              {problemMessage(confirm.error)}
-            </p>
-          ) : null}
-          <button
-            type="button"
-            className="btn btn-primary mt-8"
-            disabled={confirm.isPending}
-            onClick={() => confirm.mutate(token)}
-          >
-            {text.submit}
-          </button>
-        </>
+        <MailedLinkAsk
+          lead={text.lead}
+          error={confirm.isError ? problemMessage(confirm.error) : undefined}
+          disabled={confirm.isPending}
+          label={text.submit}
+          onConfirm={() => confirm.mutate(token)}
+        />
       )}
-    </div>
+    </MailedLinkPage>
   );
 }

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from "react-router";
 import { mailPreferenceMessages } from "../../../../shared/messages/mail-preferences.js";
-import { PageTitle } from "../../../components/page-title.js";
+import { MailedLinkAsk, MailedLinkPage } from "../../../components/mailed-link-page.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
 import { useUnsubscribeReminders } from "../api/mail-preferences.js";
@@ -17,36 +17,25 @@ export function UnsubscribeRemindersPage() {
   const unsubscribe = useUnsubscribeReminders();
   const token = params.get("token") ?? "";
   return (
-    <div className="mx-auto max-w-xl px-4 py-16 sm:px-6">
-      <PageTitle title={m.title} />
-      <h1 className="text-3xl font-bold">{m.title}</h1>
+    <MailedLinkPage title={m.title}>
       {unsubscribe.isSuccess ? (
         <p role="status" className="mt-6">
           {m.done}
         </p>
       ) : (
-        <>
-          <p className="mt-4 text-base-content/80">{m.lead}</p>
-          {unsubscribe.isError || !token ? (
-            <p role="alert" className="alert alert-error mt-6">
-              {token ? problemMessage(unsubscribe.error) : m.missing}
-            </p>
-          ) : null}
-          <button
-            type="button"
-            className="btn btn-primary mt-8"
-            disabled={unsubscribe.isPending || !token}
-            onClick={() => unsubscribe.mutate(token)}
-          >
-            {m.confirm}
-          </button>
-        </>
+        <MailedLinkAsk
+          lead={m.lead}
+          error={!token ? m.missing : unsubscribe.isError ? problemMessage(unsubscribe.error) : undefined}
+          disabled={unsubscribe.isPending || !token}
+          label={m.confirm}
+          onConfirm={() => unsubscribe.mutate(token)}
+        />
       )}
       <p className="mt-8">
         <Link to={paths.dashboard.myProfile} className="link link-primary">
           {m.profile}
         </Link>
       </p>
-    </div>
+    </MailedLinkPage>
   );
 }

@@ -1,17 +1,12 @@
 import { useId, useState } from "react";
 import { reviewMessages } from "../../../../shared/messages/reviews.js";
-import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { ConfirmDialog, type ConfirmDialogWords } from "../../../components/confirm-dialog.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 
 const m = reviewMessages.moderation;
 
-type Props = {
-  /** What the dialog asks about (a review's author), or null while it is closed. */
-  open: boolean;
-  title: string;
-  text: string;
-  confirmLabel: string;
+type Props = ConfirmDialogWords & {
   pending: boolean;
   /** Sends the reason; a refusal is shown under the field, and the dialog stays open. */
   onConfirm(reason: string): Promise<unknown>;
@@ -19,7 +14,7 @@ type Props = {
 };
 
 /** A confirm dialog that asks why (a report or a hide): the server checks the reason, the field shows its word. */
-export function ReasonDialog({ open, title, text, confirmLabel, pending, onConfirm, onClose }: Props) {
+export function ReasonDialog({ pending, onConfirm, onClose, ...words }: Props) {
   const id = useId();
   const [reason, setReason] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -30,10 +25,7 @@ export function ReasonDialog({ open, title, text, confirmLabel, pending, onConfi
   };
   return (
     <ConfirmDialog
-      open={open}
-      title={title}
-      text={text}
-      confirmLabel={confirmLabel}
+      {...words}
       cancelLabel={m.cancel}
       pending={pending}
       onClose={close}

@@ -2,15 +2,13 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import type { ModeratedReview } from "../../../../shared/reviews.js";
-import { AdminLoadError, AdminOnly } from "../../../components/admin-only.js";
-import { DashboardHeading } from "../../../components/dashboard-heading.js";
+import { AdminLoadError } from "../../../components/admin-only.js";
+import { AdminPage } from "../../../components/admin-page.js";
 import { DataTable } from "../../../components/data-table.js";
 import { MoreButton } from "../../../components/more-button.js";
-import { PendingButton } from "../../../components/pending-button.js";
+import { RowActionButton } from "../../../components/row-action-button.js";
 import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
-import { useSession } from "../../../lib/auth.js";
-import { problemMessage } from "../../../lib/form-errors.js";
 import { formatUtc } from "../../../lib/format.js";
 import { useHiddenReviews, useHideReview, useRestoreReview, useReviewReports } from "../api/moderation.js";
 import { ReasonDialog } from "../components/reason-dialog.js";
@@ -38,22 +36,13 @@ function ModerateButton({ review }: { review: ModeratedReview }) {
   const restore = useRestoreReview();
   if (review.hidden)
     return (
-      <PendingButton
-        className="btn btn-sm btn-outline"
-        aria-label={m.restoreFor(review.name)}
+      <RowActionButton
+        label={m.restore}
+        name={m.restoreFor(review.name)}
         pending={restore.isPending}
-        spinner="xs"
-        // A promise, not mutate's callbacks: the row leaves the hidden list as the lists refresh,
-        // and mutate's callbacks die with it.
-        onClick={() =>
-          restore.mutateAsync(review.id).then(
-            () => toast.success(m.restored),
-            (error: unknown) => toast.error(problemMessage(error)),
-          )
-        }
-      >
-        {m.restore}
-      </PendingButton>
+        run={() => restore.mutateAsync(review.id)}
+        done={m.restored}
+      />
     );
   return (
     <>
@@ -160,28 +149,22 @@ function Hidden() {
 
 /** /dashboard/reviewModeration (admin): customers' reports and the hidden reviews. */
 export function ReviewModerationPage() {
-  const { user } = useSession();
   return (
-    <>
-      <DashboardHeading title={m.title} lead={m.lead} />
-      {user?.role === "admin" ? (
-        <div className="flex flex-col gap-10">
-          <section aria-labelledby="reports-title">
-            <h2 id="reports-title" className="mb-4 text-xl font-bold">
-              {m.reports}
-            </h2>
-            <Reports />
-          </section>
-          <section aria-labelledby="hidden-title">
-            <h2 id="hidden-title" className="mb-4 text-xl font-bold">
-              {m.hiddenList}
-            </h2>
-            <Hidden />
-          </section>
-        </div>
-      ) : (
-        <AdminOnly />
-      )}
-    </>
+    <AdminPage title={m.title} lead={m.lead}>
+      <div className="flex flex-col gap-10">
+        <section aria-labelledby="reports-title">
+          <h2 id="reports-title" className="mb-4 text-xl font-bold">
+            {m.reports}
+          </h2>
+          <Reports />
+        </section>
+        <section aria-labelledby="hidden-title">
+          <h2 id="hidden-title" className="mb-4 text-xl font-bold">
+            {m.hiddenList}
+          </h2>
+          <Hidden />
+        </section>
+      </div>
+    </AdminPage>
   );
 }

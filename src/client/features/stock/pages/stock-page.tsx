@@ -9,9 +9,8 @@ import {
   type ThresholdForm,
   thresholdFormSchema,
 } from "../../../../shared/stock.js";
-import { AdminOnly } from "../../../components/admin-only.js";
+import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
-import { DashboardHeading } from "../../../components/dashboard-heading.js";
 import { DataTable } from "../../../components/data-table.js";
 import { FormCard } from "../../../components/form-card.js";
 import { LoadError } from "../../../components/load-error.js";
@@ -23,7 +22,6 @@ import { TableRegion } from "../../../components/table-region.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
-import { useSession } from "../../../lib/auth.js";
 import { problemMessage, showServerError } from "../../../lib/form-errors.js";
 import { formatCount, formatUtc } from "../../../lib/format.js";
 import { activityOf } from "../../../lib/paths.js";
@@ -215,12 +213,10 @@ function StockPanel({ id }: { id: string }) {
 
 /** /dashboard/stock/:id (admin): a product's stock, its adjustments, threshold and history. */
 export function StockPage() {
-  const { user } = useSession();
   const { id = "" } = useParams();
   return (
-    <>
-      <DashboardHeading title={t.heading} lead={stockMessages.lead} />
-      {user?.role === "admin" ? <StockPanel id={id} /> : <AdminOnly />}
-    </>
+    <AdminPage title={t.heading} lead={stockMessages.lead}>
+      <StockPanel id={id} />
+    </AdminPage>
   );
 }
