@@ -136,6 +136,17 @@ export function serverResidentBytes(pid: number): number {
 /** /proc/stat counts CPU time in USER_HZ ticks, which Linux fixes at 100 a second. */
 const MS_PER_TICK = 10;
 
+/**
+ * CPU time a process has used so far (user and system), in ms, from /proc/PID/stat: a server's
+ * own cost per answer, whatever else the machine runs meanwhile.
+ */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+}
+
 /** CPU time the host has taken from this machine so far (steal, every CPU), in ms; 0 where unknown. */
 function stolenMs(): number {
   try {

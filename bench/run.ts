@@ -39,6 +39,7 @@ import { LIGHTHOUSE_BUDGETS, type LighthouseFigures, lighthouse } from "./lighth
 import type { ClosedLoopJob, FixedRateJob, LoadResult } from "./load.js";
 import {
   type CpuPlan,
+  cpuMs,
   planCpus,
   ROOT,
   runLoad,
@@ -216,7 +217,7 @@ function startApp(plan: CpuPlan, dataDir: string, port = APP_PORT, env: NodeJS.P
  * A second instance of the shop on the first one's embedded database, answering the catalog
  * through Fastify only (EARLY_ANSWERS=false). Idle while the others are measured.
  */
-async function startFastifyPath(bench: Bench): Promise<{ url: string; stop(): Promise<void> }> {
+async function startFastifyPath(bench: Bench): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const urls = embeddedDatabaseUrls(path.join(bench.dataDir, "postgres"), PG_PORT);
   if (!urls) throw new Error("no credentials of the embedded PostgreSQL");
   const child = startApp(bench.plan, bench.dataDir, FASTIFY_PATH_PORT, {
@@ -230,7 +231,7 @@ async function startFastifyPath(bench: Bench): Promise<{ url: string; stop(): Pr
     await stopProcess(child);
     throw error;
   }
-  return { url: `${base}/api/products`, stop: () => stopProcess(child) };
+  return { url: `${base}/api/products`, pid: child.pid ?? 0, stop: () => stopProcess(child) };
 }
 
 interface Bench {
@@ -271,7 +272,9 @@ const fixedRate = (
  * The reference of throughput and latency at load: a bare node:http server sending the bytes the
  * first page sends.
  */
-async function startBare(bench: Bench): Promise<{ url: string; bytes: number; stop(): Promise<void> }> {
+async function startBare(
+  bench: Bench,
+): Promise<{ url: string; bytes: number; pid: number; stop(): Promise<void> }> {
   const sample = await fetch(bench.listUrl);
   const body = Buffer.from(await sample.arrayBuffer());
   const bodyFile = path.join(bench.dataDir, "products.json");
@@ -300,7 +303,7 @@ async function startBare(bench: Bench): Promise<{ url: string; bytes: number; st
     await stopProcess(bare);
     throw error;
   }
-  return { url, bytes: body.length, stop: () => stopProcess(bare) };
+  return { url, bytes: body.length, pid: bare.pid ?? 0, stop: () => stopProcess(bare) };
 }
 
 /**
@@ -309,10 +312,21 @@ async function startBare(bench: Bench): Promise<{ url: string; bytes: number; st
  */
 async function throughput(
   bench: Bench,
-  bare: { url: string; bytes: number },
-  fastifyPathUrl: string,
+  bare: { url: string; bytes: number; pid: number },
+  fastifyPath: { url: string; pid: number },
+  appPid: number,
 ): Promise<{ appRps: number; fastifyRps: number }> {
   const { plan, listUrl, rows } = bench;
+  const fastifyPathUrl = fastifyPath.url;
+  // Each run with its server's CPU time per answer: what the server's code costs, which the rate
+  // shows only while the server has its core to itself.
+  const cpu = { bare: [] as number[], app: [] as number[], fastify: [] as number[] };
+  const costed = async (url: string, pid: number, into: number[]) => {
+    const before = cpuMs(pid);
+    const run = await runLoad(plan, closedLoop(url));
+    into.push(((cpuMs(pid) - before) * 1000) / Math.max(1, run.requests));
+    return run;
+  };
   console.log("[bench] warm-up");
   await runLoad(plan, closedLoop(listUrl, { durationSeconds: WARM_UP_S }));
   await runLoad(plan, closedLoop(fastifyPathUrl, { durationSeconds: WARM_UP_S }));
@@ -323,11 +337,11 @@ async function throughput(
   );
   const runs = { bare: [] as LoadResult[], app: [] as LoadResult[], fastify: [] as LoadResult[] };
   for (let i = 0; i < LOAD_ROUNDS; i++) {
-    runs.bare.push(await runLoad(plan, closedLoop(bare.url)));
-    runs.app.push(await runLoad(plan, closedLoop(listUrl)));
-    runs.fastify.push(await runLoad(plan, closedLoop(fastifyPathUrl)));
+    runs.bare.push(await costed(bare.url, bare.pid, cpu.bare));
+    runs.app.push(await costed(listUrl, appPid, cpu.app));
+    runs.fastify.push(await costed(fastifyPathUrl, fastifyPath.pid, cpu.fastify));
   }
-  bench.raw[FIGURES.throughput] = runs;
+  bench.raw[FIGURES.throughput] = { ...runs, cpuUsPerAnswer: cpu };
   const bareRps = median(runs.bare.map((r) => r.requestsPerSecond));
   const appRps = median(runs.app.map((r) => r.requestsPerSecond));
   const fastifyRps = median(runs.fastify.map((r) => r.requestsPerSecond));
@@ -368,6 +382,14 @@ async function throughput(
         `median of ${pairs.length} rounds, each app / the bare run before it: ${pairs.map((p) => round(p, 2)).join(", ")}`,
         failures ? `${failures} failed requests` : undefined,
       ),
+    },
+    {
+      id: FIGURES.throughput,
+      figure: "server CPU per answer, bare / app (as the rates)",
+      value: round(median(cpu.app.map((us, i) => (cpu.bare[i] ?? Number.NaN) / us)), 3),
+      // Steady while the rate's ratio swings: the server lacked its core, not speed.
+      budget: "reference",
+      note: `µs per answer, bare: ${cpu.bare.map((us) => round(us, 1)).join(", ")}; app: ${cpu.app.map((us) => round(us, 1)).join(", ")}; through Fastify: ${cpu.fastify.map((us) => round(us, 1)).join(", ")}`,
     },
     {
       id: FIGURES.throughput,
@@ -862,7 +884,7 @@ async function main() {
       if (measures(FIGURES.throughput) || measures(FIGURES.latency) || measures(FIGURES.uploads)) {
         const fastifyPath = await startFastifyPath(bench);
         try {
-          const max = await throughput(bench, bare, fastifyPath.url);
+          const max = await throughput(bench, bare, fastifyPath, app.pid ?? 0);
           maxRps = max.appRps;
           if (measures(FIGURES.latency)) await latencyAtLoad(bench, max, bare.url, fastifyPath.url);
         } finally {
