@@ -133,6 +133,12 @@ export function serverResidentBytes(pid: number): number {
   return [pid, ...nodeChildren].reduce((sum: number, p) => sum + vmRss(p), 0);
 }
 
+/** A started child's pid, which every /proc reading needs: a child without one never started. */
+export function pidOf(child: ChildProcess): number {
+  if (child.pid === undefined) throw new Error(`${child.spawnfile} did not start: it has no pid`);
+  return child.pid;
+}
+
 /** /proc/stat counts CPU time in USER_HZ ticks, which Linux fixes at 100 a second. */
 const MS_PER_TICK = 10;
 

@@ -40,6 +40,7 @@ import type { ClosedLoopJob, FixedRateJob, LoadResult } from "./load.js";
 import {
   type CpuPlan,
   cpuMs,
+  pidOf,
   planCpus,
   ROOT,
   runLoad,
@@ -136,6 +137,8 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
 };
 const round = (x: number, digits = 0) => Number(x.toFixed(digits));
+/** Figures of one kind, one per run, as a note lists them. */
+const list = (xs: number[], digits = 1) => xs.map((x) => round(x, digits)).join(", ");
 
 /** "load generator at 95 % CPU in 2 of 3 runs", or undefined when it never came near saturating. */
 function saturation(runs: LoadResult[]): string | undefined {
@@ -231,7 +234,7 @@ async function startFastifyPath(bench: Bench): Promise<{ url: string; pid: numbe
     await stopProcess(child);
     throw error;
   }
-  return { url: `${base}/api/products`, pid: child.pid ?? 0, stop: () => stopProcess(child) };
+  return { url: `${base}/api/products`, pid: pidOf(child), stop: () => stopProcess(child) };
 }
 
 interface Bench {
@@ -303,7 +306,7 @@ async function startBare(
     await stopProcess(bare);
     throw error;
   }
-  return { url, bytes: body.length, pid: bare.pid ?? 0, stop: () => stopProcess(bare) };
+  return { url, bytes: body.length, pid: pidOf(bare), stop: () => stopProcess(bare) };
 }
 
 /**
@@ -379,7 +382,7 @@ async function throughput(
       budget: `>= ${BUDGET.throughputRatio}`,
       pass: ratio >= BUDGET.throughputRatio && failures === 0,
       note: notes(
-        `median of ${pairs.length} rounds, each app / the bare run before it: ${pairs.map((p) => round(p, 2)).join(", ")}`,
+        `median of ${pairs.length} rounds, each app / the bare run before it: ${list(pairs, 2)}`,
         failures ? `${failures} failed requests` : undefined,
       ),
     },
@@ -389,7 +392,7 @@ async function throughput(
       value: round(median(cpu.app.map((us, i) => (cpu.bare[i] ?? Number.NaN) / us)), 3),
       // Steady while the rate's ratio swings: the server lacked its core, not speed.
       budget: "reference",
-      note: `µs per answer, bare: ${cpu.bare.map((us) => round(us, 1)).join(", ")}; app: ${cpu.app.map((us) => round(us, 1)).join(", ")}; through Fastify: ${cpu.fastify.map((us) => round(us, 1)).join(", ")}`,
+      note: `µs per answer, bare: ${list(cpu.bare)}; app: ${list(cpu.app)}; through Fastify: ${list(cpu.fastify)}`,
     },
     {
       id: FIGURES.throughput,
@@ -405,7 +408,7 @@ async function throughput(
       // At the budget, the early path would go (issue 29; docs/decisions/early-catalog-answers.md).
       budget: "reference",
       note: notes(
-        `rounds: ${fastifyPairs.map((p) => round(p, 2)).join(", ")}`,
+        `rounds: ${list(fastifyPairs, 2)}`,
         fastifyFailures ? `${fastifyFailures} failed requests` : undefined,
       ),
     },
@@ -414,7 +417,7 @@ async function throughput(
       figure: "early answers / through Fastify",
       value: round(median(gains), 3),
       budget: "reference",
-      note: `rounds: ${gains.map((g) => round(g, 2)).join(", ")}`,
+      note: `rounds: ${list(gains, 2)}`,
     },
   );
   return { appRps, fastifyRps };
@@ -884,7 +887,7 @@ async function main() {
       if (measures(FIGURES.throughput) || measures(FIGURES.latency) || measures(FIGURES.uploads)) {
         const fastifyPath = await startFastifyPath(bench);
         try {
-          const max = await throughput(bench, bare, fastifyPath, app.pid ?? 0);
+          const max = await throughput(bench, bare, fastifyPath, pidOf(app));
           maxRps = max.appRps;
           if (measures(FIGURES.latency)) await latencyAtLoad(bench, max, bare.url, fastifyPath.url);
         } finally {
@@ -901,7 +904,7 @@ async function main() {
       if (measures(FIGURES.orders)) await orderPlacement(bench, adminCookie, customers);
       if (measures(FIGURES.tracing)) await tracingCost(bench, adminCookie, customers);
     }
-    const rssMb = serverResidentBytes(app.pid ?? 0) / 1024 / 1024;
+    const rssMb = serverResidentBytes(pidOf(app)) / 1024 / 1024;
     bench.rows.push({
       id: FIGURES.startup,
       figure: "server RSS after the load runs (node processes, not PostgreSQL)",
