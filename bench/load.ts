@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Connection, fixedRate } from "./fixed-rate.js";
+import { cpuMs } from "./processes.js";
 
 interface HttpRequestSpec {
   url: string;
@@ -48,7 +49,26 @@ interface UploadJob {
   durationSeconds: number;
 }
 
+/**
+ * Closed loops against several servers in turn, in short windows, from one generator process: the
+ * host's speed drifts over tens of seconds (docs/decisions/throughput-windows.md), so servers
+ * compared in windows a second apart see the same host. The turns go forward, then backward
+ * (A B C, C B A, …), so a steady drift weighs on each server alike.
+ */
+export interface InterleavedJob {
+  kind: "interleaved";
+  /** Each server's closed loop (its durationSeconds is one window) and its pid, for its CPU time. */
+  targets: { job: ClosedLoopJob; pid: number }[];
+  /** Windows for each server. */
+  windows: number;
+}
+
 export type LoadJob = ClosedLoopJob | FixedRateJob | UploadJob;
+
+/** One window of an interleaved job, with the CPU time its server used in it. */
+export interface LoadWindow extends LoadResult {
+  serverCpuMs: number;
+}
 
 export interface LoadResult {
   requests: number;
@@ -166,6 +186,22 @@ async function runClosedLoop(job: ClosedLoopJob): Promise<LoadResult> {
   };
 }
 
+/** Each server's windows, in the order of the job's targets. */
+async function runInterleaved(job: InterleavedJob): Promise<LoadWindow[][]> {
+  const windows = job.targets.map((): LoadWindow[] => []);
+  const forward = job.targets.map((_, i) => i);
+  const backward = [...forward].reverse();
+  for (let w = 0; w < job.windows; w++) {
+    for (const i of w % 2 === 0 ? forward : backward) {
+      const { job: loop, pid } = job.targets[i] as InterleavedJob["targets"][number];
+      const before = cpuMs(pid);
+      const result = await runClosedLoop(loop);
+      windows[i]?.push({ ...result, serverCpuMs: cpuMs(pid) - before });
+    }
+  }
+  return windows;
+}
+
 async function runFixedRate(job: FixedRateJob): Promise<Measured> {
   const { latenciesMs, failures, seconds, generatorStallMs, sliceMaxMs } = await fixedRate(job);
   return { ...summarize(latenciesMs, failures, seconds), generatorStallMs, sliceMaxMs };
@@ -225,9 +261,10 @@ async function runUploads(job: UploadJob): Promise<Measured> {
 }
 
 async function main() {
-  const job = JSON.parse(process.argv[2] ?? "{}") as LoadJob;
-  if (job.kind === "closed") {
-    process.stdout.write(JSON.stringify(await runClosedLoop(job)));
+  const job = JSON.parse(process.argv[2] ?? "{}") as LoadJob | InterleavedJob;
+  if (job.kind === "closed" || job.kind === "interleaved") {
+    const result = job.kind === "closed" ? await runClosedLoop(job) : await runInterleaved(job);
+    process.stdout.write(JSON.stringify(result));
     return;
   }
   const wallStart = process.hrtime.bigint();

@@ -4,7 +4,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { LoadJob, LoadResult } from "./load.js";
+import type { InterleavedJob, LoadJob, LoadResult, LoadWindow } from "./load.js";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -166,6 +166,17 @@ function stolenMs(): number {
 /** Runs one load job in a fresh generator process on the load core. */
 export async function runLoad(plan: CpuPlan, job: LoadJob): Promise<LoadResult> {
   const stolenBefore = stolenMs();
+  const result = (await generate(plan, job)) as LoadResult;
+  return { ...result, stealMs: Math.round(stolenMs() - stolenBefore) };
+}
+
+/** Runs an interleaved job in one generator process: each target's windows, in the targets' order. */
+export async function runInterleaved(plan: CpuPlan, job: InterleavedJob): Promise<LoadWindow[][]> {
+  return (await generate(plan, job)) as LoadWindow[][];
+}
+
+/** A generator process on the load core for one job; what it prints, parsed. */
+async function generate(plan: CpuPlan, job: LoadJob | InterleavedJob): Promise<unknown> {
   const child = spawnNode(plan.load, [
     "--import",
     "tsx",
@@ -178,5 +189,5 @@ export async function runLoad(plan: CpuPlan, job: LoadJob): Promise<LoadResult> 
   });
   const code = await new Promise<number | null>((r) => child.once("exit", r));
   if (code !== 0) throw new Error(`load generator exited with ${code}`);
-  return { ...(JSON.parse(out) as LoadResult), stealMs: Math.round(stolenMs() - stolenBefore) };
+  return JSON.parse(out);
 }

@@ -36,13 +36,13 @@ import {
   writeLargeJpeg,
 } from "./fixtures.js";
 import { LIGHTHOUSE_BUDGETS, type LighthouseFigures, lighthouse } from "./lighthouse.js";
-import type { ClosedLoopJob, FixedRateJob, LoadResult } from "./load.js";
+import type { ClosedLoopJob, FixedRateJob, LoadResult, LoadWindow } from "./load.js";
 import {
   type CpuPlan,
-  cpuMs,
   pidOf,
   planCpus,
   ROOT,
+  runInterleaved,
   runLoad,
   serverResidentBytes,
   spawnNode,
@@ -61,6 +61,8 @@ const FASTIFY_PATH_PORT = 3212;
 const TRACED_PORT = 3213;
 /** Its untraced twin, as fresh as it: the app above has been through every other figure's load. */
 const UNTRACED_PORT = 3214;
+/** The measured app's metrics (METRICS_PORT): where its RSS goes, beside the RSS row. */
+const METRICS_PORT = 3215;
 const PG_PORT = 54390;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -71,6 +73,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
  * run's p99 on its own (lateStretches shows when they came).
  */
 const LOAD_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Throughput's windows: each server's DURATION_S of a round is taken in turns of this many seconds. */
+const WINDOW_S = 1;
 const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const WARM_UP_S = 3;
 const CONNECTIONS = 50;
@@ -132,6 +136,7 @@ interface Row {
   note?: string;
 }
 
+const sum = (xs: number[]) => xs.reduce((total, x) => total + x, 0);
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
@@ -248,6 +253,24 @@ interface Bench {
   calibration?: Calibration;
 }
 
+/** A round's windows of one server as one run: the rate over their time, the worst of their tails. */
+function combined(windows: LoadWindow[]): LoadResult {
+  const seconds = sum(windows.map((w) => w.requests / Math.max(1, w.requestsPerSecond)));
+  const requests = sum(windows.map((w) => w.requests));
+  return {
+    requests,
+    requestsPerSecond: requests / seconds,
+    succeededPerSecond:
+      sum(windows.map((w) => w.succeededPerSecond * (w.requests / Math.max(1, w.requestsPerSecond)))) /
+      seconds,
+    p50Ms: median(windows.map((w) => w.p50Ms)),
+    p99Ms: Math.max(...windows.map((w) => w.p99Ms)),
+    maxMs: Math.max(...windows.map((w) => w.maxMs)),
+    failures: sum(windows.map((w) => w.failures)),
+    cpuShare: Math.max(...windows.map((w) => w.cpuShare)),
+  };
+}
+
 /** Every connection sends again as soon as it is answered: the maximum rate. */
 const closedLoop = (url: string, extra: Partial<ClosedLoopJob> = {}): ClosedLoopJob => ({
   kind: "closed",
@@ -321,28 +344,38 @@ async function throughput(
 ): Promise<{ appRps: number; fastifyRps: number }> {
   const { plan, listUrl, rows } = bench;
   const fastifyPathUrl = fastifyPath.url;
-  // Each run with its server's CPU time per answer: what the server's code costs, which the rate
-  // shows only while the server has its core to itself.
-  const cpu = { bare: [] as number[], app: [] as number[], fastify: [] as number[] };
-  const costed = async (url: string, pid: number, into: number[]) => {
-    const before = cpuMs(pid);
-    const run = await runLoad(plan, closedLoop(url));
-    into.push(((cpuMs(pid) - before) * 1000) / Math.max(1, run.requests));
-    return run;
-  };
   console.log("[bench] warm-up");
   await runLoad(plan, closedLoop(listUrl, { durationSeconds: WARM_UP_S }));
   await runLoad(plan, closedLoop(fastifyPathUrl, { durationSeconds: WARM_UP_S }));
   await runLoad(plan, closedLoop(bare.url, { durationSeconds: WARM_UP_S }));
 
+  // Each round gives each server DURATION_S seconds in one-second windows taken in turn: the
+  // host's speed drifts over tens of seconds, for the bare server as much as for the shop, so
+  // runs of 8 s one after another compared different hosts (docs/decisions/throughput-windows.md).
+  const windows = Math.max(2, Math.round(DURATION_S / WINDOW_S));
   console.log(
-    `[bench] ${FIGURES.throughput}: ${LOAD_ROUNDS} × (bare, app, app through Fastify), ${DURATION_S} s each`,
+    `[bench] ${FIGURES.throughput}: ${LOAD_ROUNDS} rounds × ${windows} windows of ${WINDOW_S} s, bare, app and app through Fastify in turn`,
   );
+  const target = (url: string, pid: number) => ({ job: closedLoop(url, { durationSeconds: WINDOW_S }), pid });
   const runs = { bare: [] as LoadResult[], app: [] as LoadResult[], fastify: [] as LoadResult[] };
+  // Each round with its server's CPU time per answer: what the server's code costs, which the rate
+  // shows only while the server has its core to itself.
+  const cpu = { bare: [] as number[], app: [] as number[], fastify: [] as number[] };
   for (let i = 0; i < LOAD_ROUNDS; i++) {
-    runs.bare.push(await costed(bare.url, bare.pid, cpu.bare));
-    runs.app.push(await costed(listUrl, appPid, cpu.app));
-    runs.fastify.push(await costed(fastifyPathUrl, fastifyPath.pid, cpu.fastify));
+    const [bareRound = [], appRound = [], fastifyRound = []] = await runInterleaved(plan, {
+      kind: "interleaved",
+      targets: [target(bare.url, bare.pid), target(listUrl, appPid), target(fastifyPathUrl, fastifyPath.pid)],
+      windows,
+    });
+    for (const [name, round] of [
+      ["bare", bareRound],
+      ["app", appRound],
+      ["fastify", fastifyRound],
+    ] as const) {
+      const whole = combined(round);
+      runs[name].push(whole);
+      cpu[name].push((sum(round.map((w) => w.serverCpuMs)) * 1000) / Math.max(1, whole.requests));
+    }
   }
   bench.raw[FIGURES.throughput] = { ...runs, cpuUsPerAnswer: cpu };
   const bareRps = median(runs.bare.map((r) => r.requestsPerSecond));
@@ -350,8 +383,7 @@ async function throughput(
   const fastifyRps = median(runs.fastify.map((r) => r.requestsPerSecond));
   const failures = [...runs.bare, ...runs.app].reduce((sum, r) => sum + r.failures, 0);
   const fastifyFailures = runs.fastify.reduce((sum, r) => sum + r.failures, 0);
-  // Each app run against the bare run of its round: on a shared host the rate either reaches
-  // drifts by half from one minute to the next, and a round sees the same minute.
+  // Each round's app against the bare server of the same round: the windows of one round share the host.
   const ratios = (of: LoadResult[]) =>
     of.map((run, i) => run.requestsPerSecond / (runs.bare[i]?.requestsPerSecond ?? Number.NaN));
   const pairs = ratios(runs.app);
@@ -382,7 +414,7 @@ async function throughput(
       budget: `>= ${BUDGET.throughputRatio}`,
       pass: ratio >= BUDGET.throughputRatio && failures === 0,
       note: notes(
-        `median of ${pairs.length} rounds, each app / the bare run before it: ${list(pairs, 2)}`,
+        `median of ${pairs.length} rounds, each app / bare in the same windows: ${list(pairs, 2)}`,
         failures ? `${failures} failed requests` : undefined,
       ),
     },
@@ -865,7 +897,7 @@ async function main() {
   await stopProcess(first);
 
   console.log(`[bench] ${FIGURES.startup}: start on existing data`);
-  const app = startApp(plan, dataDir);
+  const app = startApp(plan, dataDir, APP_PORT, { METRICS_PORT: String(METRICS_PORT) });
   try {
     const startupMs = await waitForOk(`${base}/readyz`, app);
     unpinPostgres(plan, path.join(dataDir, "postgres"));
@@ -911,6 +943,7 @@ async function main() {
       value: `${round(rssMb)} MB`,
       budget: `<= ${BUDGET.rssMb} MB`,
       pass: rssMb <= BUDGET.rssMb,
+      note: await memoryParts(),
     });
     if (measures(FIGURES.bundle)) bundle(bench);
     if (measures(FIGURES.lighthouse) && LIGHTHOUSE_RUNS > 0) await lighthousePages(bench);
@@ -919,6 +952,25 @@ async function main() {
     rmSync(dataDir, { recursive: true, force: true });
   }
   printAndSave(bench, loadAverage);
+}
+
+/**
+ * What the app's RSS holds, from its own metrics: V8's heap as committed (its young generation
+ * apart) and the memory V8 counts outside it; the rest of the RSS is native (code, libraries,
+ * malloc's arenas).
+ */
+async function memoryParts(): Promise<string | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+  const mb = (name: string, label = "") => {
+    const line = text.split("\n").find((l) => l.startsWith(`gearhouse_${name}${label} `));
+    return line ? `${round(Number(line.split(" ")[1]) / 1024 / 1024)} MB` : "?";
+  };
+  return notes(
+    `V8 heap ${mb("nodejs_heap_size_total_bytes")} committed, ${mb("nodejs_heap_size_used_bytes")} used`,
+    `new space ${mb("nodejs_heap_space_size_total_bytes", '{space="new"}')}`,
+    `old space ${mb("nodejs_heap_space_size_total_bytes", '{space="old"}')}`,
+    `external ${mb("nodejs_external_memory_bytes")}`,
+  );
 }
 
 function lighthouseRows(page: string, f: LighthouseFigures): Row[] {
