@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { activityFilterSchema, activityPageSchema, activityQuerySchema } from "../../../shared/activity.js";
-import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import { csvAnswer, sendCsv } from "../../lib/csv.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { boundedTotalText, cursorPagingText, problemResponses } from "../../lib/schemas.js";
 import { activityCsv, listActivity } from "./service.js";
 
 /** The activity log's Activity page and CSV (admin only; docs/product.md, "Activity log"). */
@@ -16,10 +15,7 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "A page of the activity log, newest first, by actor, action, target and dates (admin)",
-        description: [
-          `Cursor paging: \`limit\` entries (default ${LIST_PAGE_SIZE}, at most ${MAX_LIST_PAGE_SIZE}) after \`cursor\` (a page's \`nextCursor\`); a forged cursor is a 400.`,
-          `\`total\` counts the matching entries exactly up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, otherwise says "more than" (\`exact: false\`).`,
-        ].join("\n\n"),
+        description: [cursorPagingText("entries"), boundedTotalText("the matching entries")].join("\n\n"),
         querystring: activityQuerySchema,
         response: { 200: activityPageSchema, ...problemResponses(400, 401, 403) },
       },

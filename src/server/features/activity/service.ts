@@ -125,21 +125,8 @@ export async function listActivity(db: Db, query: ActivityQuery): Promise<Activi
 }
 
 const EXPORT_BATCH = 1_000;
-const c = activityMessages.csv;
-const HEADER_LINE = [
-  c.id,
-  c.at,
-  c.actor,
-  c.action,
-  c.targetType,
-  c.targetId,
-  c.changes,
-  c.requestId,
-  c.address,
-  c.userAgent,
-]
-  .map(quoted)
-  .join(",");
+/** The header: the columns' texts in their order (shared/messages/activity.ts), which LINE follows. */
+const HEADER_LINE = Object.values(activityMessages.csv).map(quoted).join(",");
 const LINE = csvLine([
   quote(sql`${a.id}::text`),
   quote(utc(sql`${a.at}`)),

@@ -11,15 +11,11 @@ import {
   taxSettingsInputSchema,
   taxSettingsSchema,
 } from "../../../shared/discounts.js";
-import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { boundedTotalText, cursorPagingText, problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { codeDetail, createCode, endCode, getTaxSettings, listCodes, setTaxSettings } from "./service.js";
 
-const paging = [
-  `Cursor paging: \`limit\` rows (default ${LIST_PAGE_SIZE}, at most ${MAX_LIST_PAGE_SIZE}) after \`cursor\` (a page's \`nextCursor\`); a forged cursor is a 400.`,
-  `\`total\` counts exactly up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, otherwise says "more than" (\`exact: false\`).`,
-].join("\n\n");
+const paging = [cursorPagingText("rows"), boundedTotalText()].join("\n\n");
 
 /**
  * Discount codes and the tax settings, the admin side (docs/product.md, "Discount codes and tax

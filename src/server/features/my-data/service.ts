@@ -1,4 +1,5 @@
-import { and, count, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, count, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import { creditNoteNumber } from "../../../shared/credit-notes.js";
 import { orderNumber } from "../../../shared/format.js";
 import { invoiceNumber } from "../../../shared/invoices.js";
@@ -21,7 +22,7 @@ import {
   users,
 } from "../../db/schema/index.js";
 import { csvLine, labelled, quote, quoted } from "../../lib/csv.js";
-import { cursorAt, keysetWindow, type NewestFirstKey } from "../../lib/keyset.js";
+import { cursorAt, type KeysetRow, keysetWindow, type NewestFirstKey } from "../../lib/keyset.js";
 import type { KeyCursor } from "../../lib/paging.js";
 import type { ZipEntry } from "../../lib/zip.js";
 import { orderCells } from "../orders/index.js";
@@ -42,24 +43,32 @@ export const PAGE_SIZE = 500;
 
 const iso = (at: Date | null) => (at ? at.toISOString() : null);
 
-/** The pages of a list newest first, read one after the other as they are asked for. */
-async function* pages<Row extends { id: string; cursorAt: string }>(
-  read: (after: KeyCursor | undefined) => Promise<Row[]>,
-): AsyncGenerator<Row[]> {
+/** A table of rows that belong to one account, listed newest first. */
+type Owned = NewestFirstKey & { userId: AnyColumn };
+
+/**
+ * The account's rows of `table` newest first, a page at a time, the next page read only once it is
+ * asked for: `select` names the columns (`id` and `cursorAt` among them) and the joins; the bound
+ * to the account, the window and the page size are set here.
+ */
+async function* ownedPages<Q extends PgSelect & { readonly _: { readonly result: KeysetRow[] } }>(
+  table: Owned,
+  userId: string,
+  select: () => Q,
+): AsyncGenerator<Q["_"]["result"]> {
   let after: KeyCursor | undefined;
   for (;;) {
-    const rows = await read(after);
+    const { where, orderBy } = keysetWindow(table, { after });
+    const rows: Q["_"]["result"] = await select()
+      .where(and(eq(table.userId, userId), where))
+      .orderBy(...orderBy)
+      .limit(PAGE_SIZE)
+      .execute();
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (!last || rows.length < PAGE_SIZE) return;
     after = { at: last.cursorAt, id: last.id };
   }
-}
-
-/** One page of `key`'s rows that `owned` selects, after `after`: the window and its order. */
-function window(key: NewestFirstKey, owned: SQL, after: KeyCursor | undefined) {
-  const { where, orderBy } = keysetWindow(key, { after });
-  return { where: and(owned, where), orderBy };
 }
 
 /** A JSON value as an item of a top-level list (indented two levels, as JSON.stringify's 2). */
@@ -77,9 +86,8 @@ async function* jsonList<T>(name: string, list: AsyncIterable<T[]>): AsyncGenera
 }
 
 function orderPages(db: Db, userId: string) {
-  return pages((after) => {
-    const w = window(orders, eq(orders.userId, userId), after);
-    return db
+  return ownedPages(orders, userId, () =>
+    db
       .select({
         id: orders.id,
         cursorAt: cursorAt(orders),
@@ -110,10 +118,8 @@ function orderPages(db: Db, userId: string) {
       })
       .from(orders)
       .leftJoin(invoices, eq(invoices.orderId, orders.id))
-      .where(w.where)
-      .orderBy(...w.orderBy)
-      .limit(PAGE_SIZE);
-  });
+      .$dynamic(),
+  );
 }
 
 /** Each page of orders with its payments and refunds (two queries a page, by the page's ids). */
@@ -191,9 +197,8 @@ async function* ordersJson(db: Db, userId: string) {
 }
 
 async function* reviewsJson(db: Db, userId: string) {
-  const list = pages((after) => {
-    const w = window(reviews, eq(reviews.userId, userId), after);
-    return db
+  const list = ownedPages(reviews, userId, () =>
+    db
       .select({
         id: reviews.id,
         cursorAt: cursorAt(reviews),
@@ -205,10 +210,8 @@ async function* reviewsJson(db: Db, userId: string) {
         hiddenReason: reviews.hiddenReason,
       })
       .from(reviews)
-      .where(w.where)
-      .orderBy(...w.orderBy)
-      .limit(PAGE_SIZE);
-  });
+      .$dynamic(),
+  );
   for await (const page of list)
     yield page.map((r) => ({
       id: r.id,
@@ -223,9 +226,8 @@ async function* reviewsJson(db: Db, userId: string) {
 }
 
 function subscriptionPages(db: Db, userId: string) {
-  return pages((after) => {
-    const w = window(stockNotices, eq(stockNotices.userId, userId), after);
-    return db
+  return ownedPages(stockNotices, userId, () =>
+    db
       .select({
         id: stockNotices.id,
         cursorAt: cursorAt(stockNotices),
@@ -236,10 +238,8 @@ function subscriptionPages(db: Db, userId: string) {
       })
       .from(stockNotices)
       .innerJoin(products, eq(products.id, stockNotices.productId))
-      .where(w.where)
-      .orderBy(...w.orderBy)
-      .limit(PAGE_SIZE);
-  });
+      .$dynamic(),
+  );
 }
 
 async function* subscriptionsJson(db: Db, userId: string) {
@@ -272,15 +272,12 @@ function mailsAbout(db: Db, ids: string[], kind: SQL) {
  * lists (ids only), each page's mails by the outbox's (order_id, kind) index.
  */
 async function* mailsJson(db: Db, userId: string) {
-  const orderIds = pages((after) => {
-    const w = window(orders, eq(orders.userId, userId), after);
-    return db
+  const orderIds = ownedPages(orders, userId, () =>
+    db
       .select({ id: orders.id, cursorAt: cursorAt(orders) })
       .from(orders)
-      .where(w.where)
-      .orderBy(...w.orderBy)
-      .limit(PAGE_SIZE);
-  });
+      .$dynamic(),
+  );
   const view = (m: Awaited<ReturnType<typeof mailsAbout>>[number], about: "order" | "subscription") => ({
     kind: m.kind,
     [about]: m.about,
@@ -415,16 +412,13 @@ const CSV_LINE = csvLine([
 /** orders.csv: a UTF-8 byte order mark (Excel), the header, then each page's lines as one string. */
 async function* ordersCsv(db: Db, userId: string): AsyncGenerator<string> {
   yield `\uFEFF${CSV_HEADER}\r\n`;
-  const list = pages((after) => {
-    const w = window(orders, eq(orders.userId, userId), after);
-    return db
+  const list = ownedPages(orders, userId, () =>
+    db
       .select({ id: orders.id, cursorAt: cursorAt(orders), line: sql<string>`${CSV_LINE}` })
       .from(orders)
       .leftJoin(invoices, eq(invoices.orderId, orders.id))
-      .where(w.where)
-      .orderBy(...w.orderBy)
-      .limit(PAGE_SIZE);
-  });
+      .$dynamic(),
+  );
   for await (const page of list) yield page.map((row) => row.line).join("");
 }
 

@@ -26,10 +26,10 @@ import { filterCondition } from "./list.js";
 const EXPORT_BATCH = 1_000;
 
 const c = adminMessages.orders.csv;
-const p = pricingMessages.csv;
 /**
  * The header's cells: the shop's own texts, quoted like every other cell (HEADER_LINE). The order's
- * amounts and its buyer's company (issue 33) come after the columns a spreadsheet already reads.
+ * amounts and its buyer's company (issue 33) come after the columns a spreadsheet already reads, in
+ * the order of their texts (shared/messages/pricing.ts), which LINE follows.
  */
 export const CSV_HEADER = [
   c.id,
@@ -51,14 +51,7 @@ export const CSV_HEADER = [
   c.expiredAt,
   c.carrier,
   c.trackingNumber,
-  p.discountCode,
-  p.discount,
-  p.net,
-  p.tax,
-  p.taxRate,
-  p.gross,
-  p.companyName,
-  p.companyTaxId,
+  ...Object.values(pricingMessages.csv),
   // Last, so the columns before keep their places: the number the customer's mails and invoice name.
   adminMessages.orders.orderNumber,
 ];

@@ -1,11 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import {
-  cursorQuerySchema,
-  EXACT_COUNT_LIMIT,
-  LIST_PAGE_SIZE,
-  MAX_LIST_PAGE_SIZE,
-} from "../../../shared/paging.js";
+import { cursorQuerySchema } from "../../../shared/paging.js";
 import {
   hiddenReviewPageSchema,
   moderationReasonSchema,
@@ -17,7 +12,7 @@ import {
   reviewReportPageSchema,
   reviewSchema,
 } from "../../../shared/reviews.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { boundedTotalText, cursorPagingText, problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import {
   hideReview,
@@ -41,8 +36,8 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A page of reviews, newest first",
         description: [
-          `Cursor paging: \`limit\` reviews (default ${LIST_PAGE_SIZE}, at most ${MAX_LIST_PAGE_SIZE}) after \`cursor\`, the previous page's \`nextCursor\` (null on the last page); a forged cursor is a 400. The home page asks \`?limit=3\` and shows \`items\`.`,
-          `\`total\` counts the reviews exactly up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, otherwise says "more than" (\`exact: false\`).`,
+          `${cursorPagingText("reviews", "after `cursor`, the previous page's `nextCursor` (null on the last page)")} The home page asks \`?limit=3\` and shows \`items\`.`,
+          boundedTotalText("the reviews"),
           "Until the lists were paged (docs/decisions/people-lists.md) the answer was a bare array of at most 100 reviews; it is now this page object.",
         ].join("\n\n"),
         querystring: reviewListQuerySchema,

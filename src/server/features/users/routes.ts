@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { EXACT_COUNT_LIMIT, LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "../../../shared/paging.js";
 import {
   roleInputSchema,
   USER_SEARCH_SUBSTRING_MIN,
@@ -9,7 +8,7 @@ import {
   userPageSchema,
   userSchema,
 } from "../../../shared/users.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { boundedTotalText, cursorPagingText, problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { listUsers, removeUser, setRole } from "./service.js";
 
@@ -25,9 +24,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A page of users, newest accounts first, by search and role (admin)",
         description: [
-          `Cursor paging: \`limit\` rows (default ${LIST_PAGE_SIZE}, at most ${MAX_LIST_PAGE_SIZE}) after \`cursor\` (a page's \`nextCursor\`) or before \`before\` (its \`prevCursor\`), never both; a forged cursor is a 400.`,
+          cursorPagingText(
+            "rows",
+            "after `cursor` (a page's `nextCursor`) or before `before` (its `prevCursor`), never both",
+          ),
           `\`search\` matches the name or email: anywhere from ${USER_SEARCH_SUBSTRING_MIN} characters on, otherwise at the start of the name, of a word in it, or of the email; it needs a letter or digit.`,
-          `\`role\` keeps one role. \`total\` counts the matching users exactly up to ${EXACT_COUNT_LIMIT.toLocaleString("en-US")}, otherwise says "more than" (\`exact: false\`).`,
+          `\`role\` keeps one role. ${boundedTotalText("the matching users")}`,
         ].join("\n\n"),
         querystring: userListQuerySchema,
         response: { 200: userPageSchema, ...problemResponses(400, 401, 403) },
