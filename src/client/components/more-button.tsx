@@ -2,7 +2,11 @@ import type { ReactNode } from "react";
 import { PendingButton } from "./pending-button.js";
 
 /** The part of an infinite query (TanStack's useInfiniteQuery) that a "more" button needs. */
-type Pages = { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
+export type Pages = {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+};
 
 /**
  * A list's "show more" button: there only while another page exists, busy while it loads. The

@@ -10,11 +10,9 @@ import { orderNumber } from "../../../../shared/format.js";
 import { activityMessages as t } from "../../../../shared/messages/activity.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
-import { DataTable } from "../../../components/data-table.js";
-import { MoreButton } from "../../../components/more-button.js";
+import { PagedTable } from "../../../components/paged-table.js";
 import { SelectField } from "../../../components/select-field.js";
 import { Spinner } from "../../../components/spinner.js";
-import { TableRegion } from "../../../components/table-region.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { isDay, midnight } from "../../../lib/days.js";
@@ -196,7 +194,6 @@ function Entries({ query }: { query: URLSearchParams }) {
       );
     return <AdminLoadError error={activity.error} onRetry={() => activity.refetch()} />;
   }
-  const rows = activity.data.pages.flatMap((page) => page.items);
   const total = activity.data.pages[0]?.total;
   return (
     <div className="flex flex-col gap-4">
@@ -208,38 +205,34 @@ function Entries({ query }: { query: URLSearchParams }) {
           {t.download}
         </a>
       </div>
-      <TableRegion labelledBy="activity-caption">
-        <DataTable
-          caption={t.caption}
-          captionId="activity-caption"
-          columns={[t.when, t.who, t.what, t.target, t.changes, t.from_]}
-          rows={rows}
-          empty={t.empty}
-        >
-          {(entry) => (
-            <tr key={entry.id} className="align-top">
-              <td className="whitespace-nowrap tabular-nums">{when(entry.at)}</td>
-              <td className="break-all">{entry.actorEmail ?? t.nobody}</td>
-              <td className="whitespace-nowrap">{t.actions[entry.action]}</td>
-              <td>
-                <Target entry={entry} />
-              </td>
-              <td className="max-w-sm text-sm">
-                <Changes changes={entry.changes} />
-              </td>
-              <td className="text-sm">
-                {entry.address ?? t.none}
-                {entry.requestId ? (
-                  <span className="block text-xs text-base-content/75">{t.request(entry.requestId)}</span>
-                ) : null}
-              </td>
-            </tr>
-          )}
-        </DataTable>
-      </TableRegion>
-      <MoreButton pages={activity} className="btn btn-sm self-start" spinner="xs">
-        {t.more}
-      </MoreButton>
+      <PagedTable
+        pages={activity}
+        caption={t.caption}
+        captionId="activity-caption"
+        columns={[t.when, t.who, t.what, t.target, t.changes, t.from_]}
+        empty={t.empty}
+        more={t.more}
+      >
+        {(entry) => (
+          <tr key={entry.id} className="align-top">
+            <td className="whitespace-nowrap tabular-nums">{when(entry.at)}</td>
+            <td className="break-all">{entry.actorEmail ?? t.nobody}</td>
+            <td className="whitespace-nowrap">{t.actions[entry.action]}</td>
+            <td>
+              <Target entry={entry} />
+            </td>
+            <td className="max-w-sm text-sm">
+              <Changes changes={entry.changes} />
+            </td>
+            <td className="text-sm">
+              {entry.address ?? t.none}
+              {entry.requestId ? (
+                <span className="block text-xs text-base-content/75">{t.request(entry.requestId)}</span>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      </PagedTable>
     </div>
   );
 }

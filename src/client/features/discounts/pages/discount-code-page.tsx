@@ -10,10 +10,8 @@ import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
-import { DataTable } from "../../../components/data-table.js";
-import { MoreButton } from "../../../components/more-button.js";
+import { PagedTable } from "../../../components/paged-table.js";
 import { Spinner } from "../../../components/spinner.js";
-import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatUtc } from "../../../lib/format.js";
 import { activityOf, paths } from "../../../lib/paths.js";
@@ -94,7 +92,6 @@ function CodePanel({ id }: { id: string }) {
   if (detail.isError) return <AdminLoadError error={detail.error} onRetry={() => detail.refetch()} />;
   const first = detail.data.pages[0];
   if (!first) return <Spinner />;
-  const uses = detail.data.pages.flatMap((page) => page.items);
   const { total } = first;
   return (
     <div className="flex flex-col gap-8">
@@ -109,35 +106,31 @@ function CodePanel({ id }: { id: string }) {
           </p>
         }
       >
-        <TableRegion labelledBy="discount-code-uses-caption">
-          <DataTable
-            caption={d.usesCaption}
-            captionId="discount-code-uses-caption"
-            columns={[d.order, d.customer, d.when, d.discount, d.status]}
-            rows={uses}
-            empty={d.noUses}
-          >
-            {(use) => (
-              <tr key={use.orderId}>
-                <td className="font-mono">
-                  <Link
-                    className="link"
-                    to={`${paths.dashboard.manageOrders}?${new URLSearchParams({ search: orderNumber(use.orderId) })}`}
-                  >
-                    {orderNumber(use.orderId)}
-                  </Link>
-                </td>
-                <td className="break-all">{use.email}</td>
-                <td className="whitespace-nowrap">{formatUtc(use.at)}</td>
-                <td className="tabular-nums">{formatCents(use.discountCents)}</td>
-                <td>{orderMessages.status[use.status]}</td>
-              </tr>
-            )}
-          </DataTable>
-        </TableRegion>
-        <MoreButton pages={detail} className="btn btn-sm self-start" spinner="xs">
-          {d.moreUses}
-        </MoreButton>
+        <PagedTable
+          pages={detail}
+          caption={d.usesCaption}
+          captionId="discount-code-uses-caption"
+          columns={[d.order, d.customer, d.when, d.discount, d.status]}
+          empty={d.noUses}
+          more={d.moreUses}
+        >
+          {(use) => (
+            <tr key={use.orderId}>
+              <td className="font-mono">
+                <Link
+                  className="link"
+                  to={`${paths.dashboard.manageOrders}?${new URLSearchParams({ search: orderNumber(use.orderId) })}`}
+                >
+                  {orderNumber(use.orderId)}
+                </Link>
+              </td>
+              <td className="break-all">{use.email}</td>
+              <td className="whitespace-nowrap">{formatUtc(use.at)}</td>
+              <td className="tabular-nums">{formatCents(use.discountCents)}</td>
+              <td>{orderMessages.status[use.status]}</td>
+            </tr>
+          )}
+        </PagedTable>
       </CardSection>
     </div>
   );

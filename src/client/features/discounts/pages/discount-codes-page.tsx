@@ -3,10 +3,8 @@ import { discountMessages } from "../../../../shared/messages/discounts.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
-import { DataTable } from "../../../components/data-table.js";
-import { MoreButton } from "../../../components/more-button.js";
+import { PagedTable } from "../../../components/paged-table.js";
 import { Spinner } from "../../../components/spinner.js";
-import { TableRegion } from "../../../components/table-region.js";
 import { paths } from "../../../lib/paths.js";
 import { useDiscountCodes } from "../api/codes.js";
 import { CodeForm } from "../components/code-form.js";
@@ -18,7 +16,6 @@ function CodeList() {
   const codes = useDiscountCodes();
   if (codes.isPending) return <Spinner />;
   if (codes.isError) return <AdminLoadError error={codes.error} onRetry={() => codes.refetch()} />;
-  const rows = codes.data.pages.flatMap((page) => page.items);
   const total = codes.data.pages[0]?.total;
   return (
     <CardSection
@@ -32,46 +29,42 @@ function CodeList() {
         ) : null
       }
     >
-      <TableRegion labelledBy="discount-codes-caption">
-        <DataTable
-          caption={t.list.caption}
-          captionId="discount-codes-caption"
-          columns={[t.list.code, t.list.off, t.list.appliesTo, t.list.valid, t.list.uses, t.list.state]}
-          rows={rows}
-          empty={t.list.none}
-        >
-          {(code) => (
-            <tr key={code.id}>
-              <td>
-                <Link
-                  className="link font-mono font-semibold"
-                  to={paths.dashboard.discountCode(code.id)}
-                  aria-label={t.list.open(code.code)}
-                >
-                  {code.code}
-                </Link>
-              </td>
-              <td className="tabular-nums">{offOf(code)}</td>
-              <td className="max-w-xs break-words">
-                {appliesToOf(code)}
-                {code.minQuantity > 1 ? (
-                  <span className="block text-xs text-base-content/75">
-                    {t.minQuantityOf(code.minQuantity)}
-                  </span>
-                ) : null}
-              </td>
-              <td className="whitespace-nowrap text-sm">{validOf(code)}</td>
-              <td className="tabular-nums">{t.usesOf(code.uses, code.maxUses)}</td>
-              <td>
-                <span className={stateBadge(code.state)}>{t.states[code.state]}</span>
-              </td>
-            </tr>
-          )}
-        </DataTable>
-      </TableRegion>
-      <MoreButton pages={codes} className="btn btn-sm self-start" spinner="xs">
-        {t.list.more}
-      </MoreButton>
+      <PagedTable
+        pages={codes}
+        caption={t.list.caption}
+        captionId="discount-codes-caption"
+        columns={[t.list.code, t.list.off, t.list.appliesTo, t.list.valid, t.list.uses, t.list.state]}
+        empty={t.list.none}
+        more={t.list.more}
+      >
+        {(code) => (
+          <tr key={code.id}>
+            <td>
+              <Link
+                className="link font-mono font-semibold"
+                to={paths.dashboard.discountCode(code.id)}
+                aria-label={t.list.open(code.code)}
+              >
+                {code.code}
+              </Link>
+            </td>
+            <td className="tabular-nums">{offOf(code)}</td>
+            <td className="max-w-xs break-words">
+              {appliesToOf(code)}
+              {code.minQuantity > 1 ? (
+                <span className="block text-xs text-base-content/75">
+                  {t.minQuantityOf(code.minQuantity)}
+                </span>
+              ) : null}
+            </td>
+            <td className="whitespace-nowrap text-sm">{validOf(code)}</td>
+            <td className="tabular-nums">{t.usesOf(code.uses, code.maxUses)}</td>
+            <td>
+              <span className={stateBadge(code.state)}>{t.states[code.state]}</span>
+            </td>
+          </tr>
+        )}
+      </PagedTable>
     </CardSection>
   );
 }

@@ -1,7 +1,8 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { toast } from "sonner";
 import { renderSVG } from "uqr";
 import { secondFactorMessages as m } from "../../../../shared/messages/second-factor.js";
+import { PasswordField } from "../../../components/account-fields.js";
 import { CardSection } from "../../../components/card-section.js";
 import { ConfirmDialog, type ConfirmDialogWords } from "../../../components/confirm-dialog.js";
 import { FormAlert } from "../../../components/form-alert.js";
@@ -62,17 +63,36 @@ function BackupCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
   );
 }
 
-/** A set-up step's buttons: go on (submits its form), or give up. */
-function StepButtons({ pending, label, onCancel }: { pending: boolean; label: string; onCancel(): void }) {
+type StepProps = {
+  /** The go-on button's label; pressing it (or Enter in a field) calls onNext. */
+  label: string;
+  pending: boolean;
+  onNext(): void;
+  onCancel(): void;
+  children: ReactNode;
+};
+
+/** A set-up step: its form, with the buttons under its fields that go on, or give up. */
+function StepForm({ label, pending, onNext, onCancel, children }: StepProps) {
   return (
-    <div className="flex gap-2">
-      <PendingButton type="submit" className="btn btn-primary btn-sm" pending={pending} spinner="xs">
-        {label}
-      </PendingButton>
-      <button type="button" className="btn btn-sm" onClick={onCancel}>
-        {m.cancel}
-      </button>
-    </div>
+    <form
+      className="flex flex-col gap-3"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onNext();
+      }}
+    >
+      {children}
+      <div className="flex gap-2">
+        <PendingButton type="submit" className="btn btn-primary btn-sm" pending={pending} spinner="xs">
+          {label}
+        </PendingButton>
+        <button type="button" className="btn btn-sm" onClick={onCancel}>
+          {m.cancel}
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -98,13 +118,11 @@ function AppSetup({ userId, onClose }: { userId: string; onClose(): void }) {
     const key = new URL(enrolment.totpURI).searchParams.get("secret") ?? "";
     const qr = `data:image/svg+xml;utf8,${encodeURIComponent(renderSVG(enrolment.totpURI, { border: 2 }))}`;
     return (
-      <form
-        className="flex flex-col gap-3"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          confirm.mutate(code, { onSuccess: () => setDone(true) });
-        }}
+      <StepForm
+        label={m.confirmApp}
+        pending={confirm.isPending}
+        onNext={() => confirm.mutate(code, { onSuccess: () => setDone(true) })}
+        onCancel={onClose}
       >
         <p className="text-sm text-base-content/85">{m.scanOrType}</p>
         <img src={qr} alt={m.qrAlt} width={176} height={176} className="rounded bg-white" />
@@ -124,31 +142,25 @@ function AppSetup({ userId, onClose }: { userId: string; onClose(): void }) {
           maxLength={32}
           error={confirm.isError ? problemMessage(confirm.error) : undefined}
         />
-        <StepButtons pending={confirm.isPending} label={m.confirmApp} onCancel={onClose} />
-      </form>
+      </StepForm>
     );
   }
   return (
-    <form
-      className="flex flex-col gap-3"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        start.mutate(password, { onSuccess: setEnrolment });
-      }}
+    <StepForm
+      label={m.continue}
+      pending={start.isPending}
+      onNext={() => start.mutate(password, { onSuccess: setEnrolment })}
+      onCancel={onClose}
     >
       <p className="text-sm text-base-content/85">{m.passwordToSetUp}</p>
-      <TextField
+      <PasswordField
         label={m.password}
         name="password"
-        type="password"
-        autoComplete="current-password"
         value={password}
         onChange={(event) => setPassword(event.target.value)}
         error={start.isError ? problemMessage(start.error) : undefined}
       />
-      <StepButtons pending={start.isPending} label={m.continue} onCancel={onClose} />
-    </form>
+    </StepForm>
   );
 }
 
@@ -190,11 +202,9 @@ function ProofDialog({ onProof, onClose, factorInstead = true, ...words }: Proof
     >
       <div className="flex flex-col gap-2">
         {error ? <FormAlert>{error}</FormAlert> : null}
-        <TextField
+        <PasswordField
           label={m.password}
           name="password"
-          type="password"
-          autoComplete="current-password"
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
@@ -213,6 +223,9 @@ function ProofDialog({ onProof, onClose, factorInstead = true, ...words }: Proof
   );
 }
 
+/** The dialogs the card opens: new backup codes, removing the app, or removing one passkey. */
+type Dialog = "codes" | "remove-app" | { passkey: string; name: string };
+
 /** My Profile's second factors: the app (set up, new backup codes, remove) and the passkeys. */
 export function SecondFactorCard({ userId, required }: { userId: string; required: boolean }) {
   const factors = useFactors(userId);
@@ -222,12 +235,44 @@ export function SecondFactorCard({ userId, required }: { userId: string; require
   const removePasskey = useRemovePasskey(userId);
   const [settingUp, setSettingUp] = useState(false);
   const [shownCodes, setShownCodes] = useState<string[] | null>(null);
-  const [dialog, setDialog] = useState<null | "codes" | "remove-app" | { passkey: string; name: string }>(
-    null,
-  );
+  const [dialog, setDialog] = useState<Dialog | null>(null);
   const [passkeyName, setPasskeyName] = useState("");
   const data = factors.data;
   const enrolled = (data?.app.enabled ?? false) || (data?.passkeys.length ?? 0) > 0;
+
+  /** What the open dialog asks, and what it does with the proof. */
+  const proofOf = (which: Dialog): Omit<ProofDialogProps, "open" | "onClose"> => {
+    if (which === "codes")
+      return {
+        title: m.newBackupCodes,
+        text: m.newBackupCodesLead,
+        confirmLabel: m.continue,
+        factorInstead: false,
+        onProof: async (password) => {
+          const { backupCodes } = await newCodes.mutateAsync(password ?? "");
+          setShownCodes(backupCodes);
+        },
+      };
+    if (which === "remove-app")
+      return {
+        title: m.removeApp,
+        text: m.removeAppLead,
+        confirmLabel: m.remove,
+        onProof: async (password) => {
+          await removeApp.mutateAsync(password);
+          toast.success(m.removedApp);
+        },
+      };
+    return {
+      title: m.remove,
+      text: m.removePasskeyLead(which.name),
+      confirmLabel: m.remove,
+      onProof: async (password) => {
+        await removePasskey.mutateAsync({ id: which.passkey, password });
+        toast.success(m.removedPasskey);
+      },
+    };
+  };
 
   return (
     <CardSection id="second-factor-heading" title={m.heading} busy={factors.isPending}>
@@ -335,46 +380,7 @@ export function SecondFactorCard({ userId, required }: { userId: string; require
         </>
       ) : null}
 
-      {dialog === "codes" ? (
-        <ProofDialog
-          open
-          title={m.newBackupCodes}
-          text={m.newBackupCodesLead}
-          confirmLabel={m.continue}
-          factorInstead={false}
-          onProof={async (password) => {
-            const { backupCodes } = await newCodes.mutateAsync(password ?? "");
-            setShownCodes(backupCodes);
-          }}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
-      {dialog === "remove-app" ? (
-        <ProofDialog
-          open
-          title={m.removeApp}
-          text={m.removeAppLead}
-          confirmLabel={m.remove}
-          onProof={async (password) => {
-            await removeApp.mutateAsync(password);
-            toast.success(m.removedApp);
-          }}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
-      {typeof dialog === "object" && dialog !== null ? (
-        <ProofDialog
-          open
-          title={m.remove}
-          text={m.removePasskeyLead(dialog.name)}
-          confirmLabel={m.remove}
-          onProof={async (password) => {
-            await removePasskey.mutateAsync({ id: dialog.passkey, password });
-            toast.success(m.removedPasskey);
-          }}
-          onClose={() => setDialog(null)}
-        />
-      ) : null}
+      {dialog ? <ProofDialog open {...proofOf(dialog)} onClose={() => setDialog(null)} /> : null}
     </CardSection>
   );
 }

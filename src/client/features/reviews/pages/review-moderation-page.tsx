@@ -4,11 +4,9 @@ import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import type { ModeratedReview } from "../../../../shared/reviews.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
-import { DataTable } from "../../../components/data-table.js";
-import { MoreButton } from "../../../components/more-button.js";
+import { PagedTable } from "../../../components/paged-table.js";
 import { RowActionButton } from "../../../components/row-action-button.js";
 import { Spinner } from "../../../components/spinner.js";
-import { TableRegion } from "../../../components/table-region.js";
 import { formatUtc } from "../../../lib/format.js";
 import { useHiddenReviews, useHideReview, useRestoreReview, useReviewReports } from "../api/moderation.js";
 import { ReasonDialog } from "../components/reason-dialog.js";
@@ -75,38 +73,34 @@ function Reports() {
   if (reports.isError) return <AdminLoadError error={reports.error} onRetry={() => void reports.refetch()} />;
   return (
     <div className="flex flex-col gap-3">
-      <TableRegion labelledBy="reports-caption">
-        <DataTable
-          caption={m.reportsCaption}
-          captionId="reports-caption"
-          columns={[m.when, m.review, m.reason, { label: m.hide, hidden: true }]}
-          rows={reports.data.pages.flatMap((page) => page.items)}
-          empty={m.reportsNone}
-        >
-          {(report) => (
-            <tr key={report.id} className="align-top">
-              <td className="whitespace-nowrap tabular-nums">{formatUtc(report.at)}</td>
-              <td>
-                <ReviewCell review={report.review} />
-              </td>
-              <td className="max-w-xs break-words">
-                {report.reason}
-                {report.reporterEmail ? (
-                  <span className="block text-xs text-base-content/75">
-                    {m.reportedBy(report.reporterEmail)}
-                  </span>
-                ) : null}
-              </td>
-              <td>
-                <ModerateButton review={report.review} />
-              </td>
-            </tr>
-          )}
-        </DataTable>
-      </TableRegion>
-      <MoreButton pages={reports} className="btn btn-sm self-start" spinner="xs">
-        {m.more}
-      </MoreButton>
+      <PagedTable
+        pages={reports}
+        caption={m.reportsCaption}
+        captionId="reports-caption"
+        columns={[m.when, m.review, m.reason, { label: m.hide, hidden: true }]}
+        empty={m.reportsNone}
+        more={m.more}
+      >
+        {(report) => (
+          <tr key={report.id} className="align-top">
+            <td className="whitespace-nowrap tabular-nums">{formatUtc(report.at)}</td>
+            <td>
+              <ReviewCell review={report.review} />
+            </td>
+            <td className="max-w-xs break-words">
+              {report.reason}
+              {report.reporterEmail ? (
+                <span className="block text-xs text-base-content/75">
+                  {m.reportedBy(report.reporterEmail)}
+                </span>
+              ) : null}
+            </td>
+            <td>
+              <ModerateButton review={report.review} />
+            </td>
+          </tr>
+        )}
+      </PagedTable>
     </div>
   );
 }
@@ -117,32 +111,28 @@ function Hidden() {
   if (hidden.isError) return <AdminLoadError error={hidden.error} onRetry={() => void hidden.refetch()} />;
   return (
     <div className="flex flex-col gap-3">
-      <TableRegion labelledBy="hidden-caption">
-        <DataTable
-          caption={m.hiddenCaption}
-          captionId="hidden-caption"
-          columns={[m.when, m.review, { label: m.restore, hidden: true }]}
-          rows={hidden.data.pages.flatMap((page) => page.items)}
-          empty={m.hiddenNone}
-        >
-          {(review) => (
-            <tr key={review.id} className="align-top">
-              <td className="whitespace-nowrap tabular-nums">
-                {review.hidden ? formatUtc(review.hidden.at) : null}
-              </td>
-              <td>
-                <ReviewCell review={review} />
-              </td>
-              <td>
-                <ModerateButton review={review} />
-              </td>
-            </tr>
-          )}
-        </DataTable>
-      </TableRegion>
-      <MoreButton pages={hidden} className="btn btn-sm self-start" spinner="xs">
-        {m.more}
-      </MoreButton>
+      <PagedTable
+        pages={hidden}
+        caption={m.hiddenCaption}
+        captionId="hidden-caption"
+        columns={[m.when, m.review, { label: m.restore, hidden: true }]}
+        empty={m.hiddenNone}
+        more={m.more}
+      >
+        {(review) => (
+          <tr key={review.id} className="align-top">
+            <td className="whitespace-nowrap tabular-nums">
+              {review.hidden ? formatUtc(review.hidden.at) : null}
+            </td>
+            <td>
+              <ReviewCell review={review} />
+            </td>
+            <td>
+              <ModerateButton review={review} />
+            </td>
+          </tr>
+        )}
+      </PagedTable>
     </div>
   );
 }

@@ -11,14 +11,12 @@ import {
 } from "../../../../shared/stock.js";
 import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
-import { DataTable } from "../../../components/data-table.js";
 import { FormCard } from "../../../components/form-card.js";
 import { LoadError } from "../../../components/load-error.js";
-import { MoreButton } from "../../../components/more-button.js";
+import { PagedTable } from "../../../components/paged-table.js";
 import { SelectField } from "../../../components/select-field.js";
 import { Spinner } from "../../../components/spinner.js";
 import { SubmitButton } from "../../../components/submit-button.js";
-import { TableRegion } from "../../../components/table-region.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
@@ -127,7 +125,6 @@ function History({ id, name }: { id: string; name: string }) {
   const history = useStockHistory(id);
   if (history.isPending) return <Spinner />;
   if (history.isError) return <LoadError error={history.error} onRetry={() => history.refetch()} />;
-  const rows = history.data.pages.flatMap((page) => page.items);
   return (
     <CardSection
       id="stock-history"
@@ -143,37 +140,33 @@ function History({ id, name }: { id: string; name: string }) {
         </a>
       }
     >
-      <TableRegion labelledBy="stock-history-caption">
-        <DataTable
-          caption={t.historyCaption}
-          captionId="stock-history-caption"
-          columns={[t.when, t.why, t.change, t.before, t.after, t.who, t.noteColumn]}
-          rows={rows}
-          empty={t.none}
-        >
-          {(m) => (
-            <tr key={m.id}>
-              <td className="whitespace-nowrap">{formatUtc(m.at)}</td>
-              <td>
-                {stockMessages.reasons[m.reason]}
-                {m.orderId ? (
-                  <span className="block text-xs text-base-content/75">
-                    {t.order(`#${m.orderId.slice(0, 8).toUpperCase()}`)}
-                  </span>
-                ) : null}
-              </td>
-              <td className="tabular-nums">{signed(m.change)}</td>
-              <td className="tabular-nums">{formatCount(m.before)}</td>
-              <td className="tabular-nums">{formatCount(m.after)}</td>
-              <td>{m.adminName ?? (m.adminId ? stockMessages.removedAdmin : stockMessages.shop)}</td>
-              <td className="max-w-xs break-words">{m.note}</td>
-            </tr>
-          )}
-        </DataTable>
-      </TableRegion>
-      <MoreButton pages={history} className="btn btn-sm self-start" spinner="xs">
-        {t.more}
-      </MoreButton>
+      <PagedTable
+        pages={history}
+        caption={t.historyCaption}
+        captionId="stock-history-caption"
+        columns={[t.when, t.why, t.change, t.before, t.after, t.who, t.noteColumn]}
+        empty={t.none}
+        more={t.more}
+      >
+        {(m) => (
+          <tr key={m.id}>
+            <td className="whitespace-nowrap">{formatUtc(m.at)}</td>
+            <td>
+              {stockMessages.reasons[m.reason]}
+              {m.orderId ? (
+                <span className="block text-xs text-base-content/75">
+                  {t.order(`#${m.orderId.slice(0, 8).toUpperCase()}`)}
+                </span>
+              ) : null}
+            </td>
+            <td className="tabular-nums">{signed(m.change)}</td>
+            <td className="tabular-nums">{formatCount(m.before)}</td>
+            <td className="tabular-nums">{formatCount(m.after)}</td>
+            <td>{m.adminName ?? (m.adminId ? stockMessages.removedAdmin : stockMessages.shop)}</td>
+            <td className="max-w-xs break-words">{m.note}</td>
+          </tr>
+        )}
+      </PagedTable>
     </CardSection>
   );
 }
