@@ -188,18 +188,16 @@ async function runClosedLoop(job: ClosedLoopJob): Promise<LoadResult> {
 
 /** Each server's windows, in the order of the job's targets. */
 async function runInterleaved(job: InterleavedJob): Promise<LoadWindow[][]> {
-  const windows = job.targets.map((): LoadWindow[] => []);
-  const forward = job.targets.map((_, i) => i);
-  const backward = [...forward].reverse();
+  const turns = job.targets.map((target) => ({ ...target, windows: [] as LoadWindow[] }));
+  const backward = [...turns].reverse();
   for (let w = 0; w < job.windows; w++) {
-    for (const i of w % 2 === 0 ? forward : backward) {
-      const { job: loop, pid } = job.targets[i] as InterleavedJob["targets"][number];
-      const before = cpuMs(pid);
-      const result = await runClosedLoop(loop);
-      windows[i]?.push({ ...result, serverCpuMs: cpuMs(pid) - before });
+    for (const turn of w % 2 === 0 ? turns : backward) {
+      const before = cpuMs(turn.pid);
+      const result = await runClosedLoop(turn.job);
+      turn.windows.push({ ...result, serverCpuMs: cpuMs(turn.pid) - before });
     }
   }
-  return windows;
+  return turns.map((turn) => turn.windows);
 }
 
 async function runFixedRate(job: FixedRateJob): Promise<Measured> {

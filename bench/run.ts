@@ -255,14 +255,15 @@ interface Bench {
 
 /** A round's windows of one server as one run: the rate over their time, the worst of their tails. */
 function combined(windows: LoadWindow[]): LoadResult {
-  const seconds = sum(windows.map((w) => w.requests / Math.max(1, w.requestsPerSecond)));
+  // wrk's own measure of each window's length, which its rates are per.
+  const secondsOf = (w: LoadResult) => (w.requestsPerSecond > 0 ? w.requests / w.requestsPerSecond : 0);
+  const seconds = sum(windows.map(secondsOf));
   const requests = sum(windows.map((w) => w.requests));
   return {
     requests,
-    requestsPerSecond: requests / seconds,
+    requestsPerSecond: seconds > 0 ? requests / seconds : 0,
     succeededPerSecond:
-      sum(windows.map((w) => w.succeededPerSecond * (w.requests / Math.max(1, w.requestsPerSecond)))) /
-      seconds,
+      seconds > 0 ? sum(windows.map((w) => w.succeededPerSecond * secondsOf(w))) / seconds : 0,
     p50Ms: median(windows.map((w) => w.p50Ms)),
     p99Ms: Math.max(...windows.map((w) => w.p99Ms)),
     maxMs: Math.max(...windows.map((w) => w.maxMs)),
@@ -381,8 +382,8 @@ async function throughput(
   const bareRps = median(runs.bare.map((r) => r.requestsPerSecond));
   const appRps = median(runs.app.map((r) => r.requestsPerSecond));
   const fastifyRps = median(runs.fastify.map((r) => r.requestsPerSecond));
-  const failures = [...runs.bare, ...runs.app].reduce((sum, r) => sum + r.failures, 0);
-  const fastifyFailures = runs.fastify.reduce((sum, r) => sum + r.failures, 0);
+  const failures = sum([...runs.bare, ...runs.app].map((r) => r.failures));
+  const fastifyFailures = sum(runs.fastify.map((r) => r.failures));
   // Each round's app against the bare server of the same round: the windows of one round share the host.
   const ratios = (of: LoadResult[]) =>
     of.map((run, i) => run.requestsPerSecond / (runs.bare[i]?.requestsPerSecond ?? Number.NaN));
@@ -422,7 +423,8 @@ async function throughput(
       id: FIGURES.throughput,
       figure: "server CPU per answer, bare / app (as the rates)",
       value: round(median(cpu.app.map((us, i) => (cpu.bare[i] ?? Number.NaN) / us)), 3),
-      // Steady while the rate's ratio swings: the server lacked its core, not speed.
+      // The rates' ratio seen from the servers: each had its core, so the two agree; what an answer
+      // costs drifts with the host, for both alike (docs/decisions/throughput-windows.md).
       budget: "reference",
       note: `µs per answer, bare: ${list(cpu.bare)}; app: ${list(cpu.app)}; through Fastify: ${list(cpu.fastify)}`,
     },
@@ -557,7 +559,7 @@ async function uploadInterference(bench: Bench, maxRps: number, customerCookie: 
   bench.raw[FIGURES.uploads] = runs;
   const idle = median(runs.idle.map((r) => r.p99Ms));
   const busy = median(runs.busy.map((r) => r.p99Ms));
-  const uploadFailures = runs.uploads.reduce((sum, r) => sum + r.failures, 0);
+  const uploadFailures = sum(runs.uploads.map((r) => r.failures));
   bench.rows.push(
     {
       id: FIGURES.uploads,
@@ -627,7 +629,7 @@ async function orderPlacement(bench: Bench, adminCookie: string, customers: stri
   bench.raw[FIGURES.orders] = { ...runs, rates };
   const perSecond = median(runs.max.map((r) => r.succeededPerSecond));
   const p99 = median(runs.atBudget.map((r) => r.p99Ms));
-  const failures = [...runs.max, ...runs.atBudget].reduce((sum, r) => sum + r.failures, 0);
+  const failures = sum([...runs.max, ...runs.atBudget].map((r) => r.failures));
   const stock = await settledStock(base, productId);
   const ordered = await unitsOrdered(base, adminCookie, product);
   bench.rows.push(
@@ -744,7 +746,7 @@ async function tracingCost(bench: Bench, adminCookie: string, customers: string[
     }
     bench.raw[FIGURES.tracing] = { ...runs, batchesReceived: sink.batches() };
     const rate = (of: LoadResult[], by: (r: LoadResult) => number) => median(of.map(by));
-    const failures = [...runs.tracedList, ...runs.tracedOrders].reduce((sum, r) => sum + r.failures, 0);
+    const failures = sum([...runs.tracedList, ...runs.tracedOrders].map((r) => r.failures));
     const listRatio =
       rate(runs.tracedList, (r) => r.requestsPerSecond) / rate(runs.list, (r) => r.requestsPerSecond);
     const orderRatio =
@@ -960,7 +962,15 @@ async function main() {
  * malloc's arenas).
  */
 async function memoryParts(): Promise<string | undefined> {
-  const text = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+  let text: string;
+  try {
+    const answer = await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`);
+    if (!answer.ok) return `its metrics answered ${answer.status}`;
+    text = await answer.text();
+  } catch (error) {
+    // A note, not a failed bench: every figure before it stands.
+    return `its metrics could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
   const mb = (name: string, label = "") => {
     const line = text.split("\n").find((l) => l.startsWith(`gearhouse_${name}${label} `));
     return line ? `${round(Number(line.split(" ")[1]) / 1024 / 1024)} MB` : "?";

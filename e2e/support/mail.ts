@@ -33,6 +33,7 @@ export async function waitForRawMail(
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const file of readdirSync(E2E.mailDir)) {
+      if (!file.endsWith(".eml")) continue;
       const raw = readFileSync(path.join(E2E.mailDir, file), "utf8");
       if (raw.startsWith(`X-Envelope-To: ${to}`) && matching(raw)) return raw;
     }

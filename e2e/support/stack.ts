@@ -2,7 +2,7 @@
 // provider standing in for Google, and the built shop on a fresh embedded database.
 // Playwright starts this as its web server; it stops everything on SIGTERM/SIGINT.
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OAuth2Server } from "oauth2-mock-server";
 import { SMTPServer } from "smtp-server";
@@ -22,10 +22,10 @@ const smtp = new SMTPServer({
     stream.on("end", () => {
       mailCount += 1;
       const to = session.envelope.rcptTo.map((r) => r.address).join(",");
-      writeFileSync(
-        path.join(E2E.mailDir, `${Date.now()}-${mailCount}.eml`),
-        `X-Envelope-To: ${to}\r\n${Buffer.concat(chunks).toString("utf8")}`,
-      );
+      // Written whole, then renamed into place: a test polling the folder never reads half a mail.
+      const file = path.join(E2E.mailDir, `${Date.now()}-${mailCount}.eml`);
+      writeFileSync(`${file}.part`, `X-Envelope-To: ${to}\r\n${Buffer.concat(chunks).toString("utf8")}`);
+      renameSync(`${file}.part`, file);
       callback();
     });
   },

@@ -380,7 +380,15 @@ export function SecondFactorCard({ userId, required }: { userId: string; require
         </>
       ) : null}
 
-      {dialog ? <ProofDialog open {...proofOf(dialog)} onClose={() => setDialog(null)} /> : null}
+      {dialog ? (
+        // Keyed by what it proves for, so a dialog never keeps another's typed password or error.
+        <ProofDialog
+          key={typeof dialog === "string" ? dialog : dialog.passkey}
+          open
+          {...proofOf(dialog)}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
     </CardSection>
   );
 }
