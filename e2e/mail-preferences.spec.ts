@@ -4,16 +4,10 @@ import { mailPreferenceMessages } from "../src/shared/messages/mail-preferences.
 import { expectAccessible } from "./support/axe.js";
 import { origin, uniqueName } from "./support/data.js";
 import { expect, test } from "./support/fixtures.js";
-import { waitForRawMail } from "./support/mail.js";
+import { headersOf, mailText, waitForRawMail } from "./support/mail.js";
 
 const m = mailPreferenceMessages;
 const IMAGE = "/media/products/gale-120-high-static-pressure-fan.svg";
-
-/** Undoes quoted-printable soft line breaks and escapes, as support/mail.ts does. */
-const decoded = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 test("a customer turns reminder mails off in Profile, and they stay off", async ({ page, customer: _ }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -62,16 +56,16 @@ test("a back-in-stock mail carries a one-click unsubscribe; its page asks, then 
   expect(restocked.status()).toBe(200);
   const raw = await waitForRawMail(
     customer.email,
-    (text) => decoded(text).includes(mailMessages.backInStock.subject(product.name)),
+    (text) => mailText(text).includes(mailMessages.backInStock.subject(product.name)),
     60_000,
   );
   // RFC 8058's two headers, as the mail server got them.
-  const headers = raw.slice(0, raw.search(/\r?\n\r?\n/)).replace(/\r?\n[ \t]+/g, " ");
+  const headers = headersOf(raw);
   expect(headers).toMatch(/^List-Unsubscribe: <https?:\/\/[^>\s]+\/api\/mail\/unsubscribe\?token=[^>\s]+>/m);
   expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click/m);
   // The footer's link: the page at the shop's root (not the API address of the header).
   const link = /https?:\/\/[^\s"<>/]+\/unsubscribe\?token=[^\s"<>]+/
-    .exec(decoded(raw))?.[0]
+    .exec(mailText(raw))?.[0]
     ?.replaceAll("&amp;", "&");
   if (!link) throw new Error("no reminder unsubscribe link in the mail");
 
