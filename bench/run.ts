@@ -6,18 +6,19 @@
 // to its own core where possible, and a run where it used most of its core is flagged. Prints one
 // table and writes it as JSON to bench/results/.
 //
-// Timings mean something only on a quiet machine: the load average before and after is printed and
-// saved with the results. Settings: BENCH_DURATION (seconds a run, 8), BENCH_ROUNDS (interleaved
-// rounds, 3; 5 for throughput and latency at load), BENCH_LIGHTHOUSE_RUNS (runs a page, 5; 0 skips
-// Lighthouse), BENCH_ONLY (figures by name, e.g. "throughput,orders"), BENCH_SERVER_NODE_ARGS
-// (flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-gc"),
-// BENCH_SERVER_STDOUT ("inherit" shows the server's standard output, where --trace-gc writes).
+// Timings mean something only on a quiet machine: how busy the cores were in the two seconds before
+// the run (and the load average) is printed and saved with the results. Settings: BENCH_DURATION
+// (seconds a run, 8), BENCH_ROUNDS (interleaved rounds, 3; 5 for throughput and latency at load),
+// BENCH_LIGHTHOUSE_RUNS (runs a page, 5; 0 skips Lighthouse), BENCH_ONLY (figures by name, e.g.
+// "throughput,orders"), BENCH_SERVER_NODE_ARGS (flags for the server's node, e.g. "--cpu-prof
+// --cpu-prof-dir=/tmp/prof" or "--trace-gc"), BENCH_SERVER_STDOUT ("inherit" shows the server's
+// standard output, where --trace-gc writes).
 //
 // Throughput and latency at load also measure a second instance of the shop on the same database
 // with EARLY_ANSWERS=false, which gives the same cached catalog answers through Fastify (the
 // route's onRequest hook) instead of on node:http before it: the gain of the early path
 // (docs/decisions/early-catalog-answers.md), in the same rounds.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -89,8 +90,12 @@ const LATENCY_LOAD = 0.6;
 /** The product list's load beside uploads, as a share of the maximum rate: browsing, room for image work. */
 const UPLOADS_LIST_LOAD = 0.3;
 const LIGHTHOUSE_PAGES = ["/", "/tools", "/login"];
-/** Above this 1-minute load average, other work shared the cores with the measurement. */
-const BUSY_LOAD_AVERAGE = 0.7;
+/**
+ * Above this share of every core busy in the seconds before the run (when the bench itself is idle),
+ * other work shared the cores with the measurement. Measured, not read from the load average: the
+ * one-minute average still counts `npm run bench`'s own build just before.
+ */
+const BUSY_SHARE = 0.25;
 /** The figures of the table, each under the name its rows, logs and BENCH_ONLY use. */
 const FIGURES = {
   throughput: "throughput",
@@ -830,7 +835,23 @@ async function lighthousePages(bench: Bench): Promise<void> {
   bench.raw[FIGURES.lighthouse] = results;
 }
 
-function printAndSave(bench: Bench, loadAverage: number[]): void {
+/** The share of all cores' time that was busy (not idle or waiting) over `ms`, from /proc/stat. */
+async function busyShare(ms: number): Promise<number> {
+  const sample = () => {
+    const fields =
+      readFileSync("/proc/stat", "utf8").split("\n")[0]?.trim().split(/\s+/).slice(1).map(Number) ?? [];
+    // user nice system idle iowait irq softirq steal: idle and iowait are the cores' free time.
+    const total = sum(fields.slice(0, 8));
+    return { total, free: (fields[3] ?? 0) + (fields[4] ?? 0) };
+  };
+  const first = sample();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const second = sample();
+  const total = second.total - first.total;
+  return total > 0 ? 1 - (second.free - first.free) / total : 0;
+}
+
+function printAndSave(bench: Bench, loadAverage: number[], busyBefore: number): void {
   console.table(
     bench.rows.map((r) => ({
       id: r.id,
@@ -855,6 +876,7 @@ function printAndSave(bench: Bench, loadAverage: number[]): void {
         calibration: bench.calibration,
         placement: bench.plan.description,
         loadAverageBefore: loadAverage,
+        busyShareBefore: round(busyBefore, 2),
         durationSeconds: DURATION_S,
         rounds: ROUNDS,
         lighthouseRuns: LIGHTHOUSE_RUNS,
@@ -867,10 +889,9 @@ function printAndSave(bench: Bench, loadAverage: number[]): void {
   );
   console.log(`[bench] written to ${path.relative(ROOT, file)}`);
   // Before, not after: the benchmark itself keeps every core busy.
-  const before = loadAverage[0] ?? 0;
-  if (before > BUSY_LOAD_AVERAGE)
+  if (busyBefore > BUSY_SHARE)
     console.log(
-      `[bench] the machine was busy before the run (load average ${before.toFixed(1)}): timings are not reliable`,
+      `[bench] the machine was busy before the run (${Math.round(busyBefore * 100)} % of its cores): timings are not reliable`,
     );
   const failed = bench.rows.filter((r) => r.pass === false);
   if (failed.length > 0) {
@@ -884,7 +905,10 @@ function printAndSave(bench: Bench, loadAverage: number[]): void {
 async function main() {
   const plan = planCpus();
   const loadAverage = os.loadavg();
-  console.log(`[bench] ${plan.description}; load average ${loadAverage.map((l) => l.toFixed(2)).join(" ")}`);
+  const busyBefore = await busyShare(2_000);
+  console.log(
+    `[bench] ${plan.description}; cores busy before the run ${Math.round(busyBefore * 100)} %; load average ${loadAverage.map((l) => l.toFixed(2)).join(" ")}`,
+  );
   // Inside the project: PostgreSQL runs as its own system user when started by root, and a private
   // temporary directory would be closed to it.
   const dataDir = path.join(ROOT, ".bench-data");
@@ -953,7 +977,7 @@ async function main() {
     await stopProcess(app);
     rmSync(dataDir, { recursive: true, force: true });
   }
-  printAndSave(bench, loadAverage);
+  printAndSave(bench, loadAverage, busyBefore);
 }
 
 /**
