@@ -10,9 +10,9 @@ import { orderNumber } from "../../../../shared/format.js";
 import { activityMessages as t } from "../../../../shared/messages/activity.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PagedTable } from "../../../components/paged-table.js";
 import { SelectField } from "../../../components/select-field.js";
-import { Spinner } from "../../../components/spinner.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { isDay, midnight } from "../../../lib/days.js";
@@ -180,20 +180,20 @@ function Filters({ filter, onApply }: { filter: Filter; onApply: (filter: Filter
   );
 }
 
+/** A filter the server refuses (400) says why, field by field; other failures are an admin page's. */
+function EntriesError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  if (!(error instanceof ApiError && error.status === 400))
+    return <AdminLoadError error={error} onRetry={onRetry} />;
+  return (
+    <p role="alert" className="alert alert-error alert-soft">
+      {error.errors.length > 0 ? error.errors.map((e) => e.message).join(" ") : problemMessage(error)}
+    </p>
+  );
+}
+
 function Entries({ query }: { query: URLSearchParams }) {
   const activity = useActivity(query);
-  if (activity.isPending) return <Spinner />;
-  if (activity.isError) {
-    if (activity.error instanceof ApiError && activity.error.status === 400)
-      return (
-        <p role="alert" className="alert alert-error alert-soft">
-          {activity.error.errors.length > 0
-            ? activity.error.errors.map((e) => e.message).join(" ")
-            : problemMessage(activity.error)}
-        </p>
-      );
-    return <AdminLoadError error={activity.error} onRetry={() => activity.refetch()} />;
-  }
+  if (!activity.isSuccess) return <LoadingState query={activity} failure={EntriesError} />;
   const total = activity.data.pages[0]?.total;
   return (
     <div className="flex flex-col gap-4">
