@@ -10,9 +10,9 @@ import { orderNumber } from "../../../../shared/format.js";
 import { activityMessages as t } from "../../../../shared/messages/activity.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PagedTable } from "../../../components/paged-table.js";
 import { SelectField } from "../../../components/select-field.js";
-import { Spinner } from "../../../components/spinner.js";
 import { TextField } from "../../../components/text-field.js";
 import { ApiError } from "../../../lib/api.js";
 import { isDay, midnight } from "../../../lib/days.js";
@@ -23,7 +23,8 @@ import { useActivity } from "../api/get-activity.js";
 
 /** The filter's fields, as the page's URL keeps them (days are calendar days of the admin's zone). */
 const FIELDS = ["actor", "action", "targetType", "targetId", "from", "to"] as const;
-type Filter = Record<(typeof FIELDS)[number], string>;
+type Field = (typeof FIELDS)[number];
+type Filter = Record<Field, string>;
 
 function readFilter(params: URLSearchParams): Filter {
   const value = (name: string) => (params.get(name) ?? "").trim().slice(0, 254);
@@ -107,14 +108,37 @@ function Changes({ changes }: { changes: ActivityEntryView["changes"] }) {
   );
 }
 
+/** A field of the filter form: its name, its label (the field's own text), the filter's value for it. */
+type FieldProps = { name: Field; label: string; defaultValue: string };
+
+type ChoiceProps<Choice extends string> = FieldProps & {
+  /** The first option, empty: the filter leaves this field out. */
+  any: string;
+  choices: readonly Choice[];
+  labels: Record<Choice, string>;
+};
+
+/** A filter field with a fixed set of values: "any" first, then each value by its label. */
+function ChoiceField<Choice extends string>({ any, choices, labels, ...field }: ChoiceProps<Choice>) {
+  return (
+    <SelectField {...field}>
+      <option value="">{any}</option>
+      {choices.map((choice) => (
+        <option key={choice} value={choice}>
+          {labels[choice]}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 function Filters({ filter, onApply }: { filter: Filter; onApply: (filter: Filter) => void }) {
   const id = useId();
+  const field = (name: Field): FieldProps => ({ name, label: t[name], defaultValue: filter[name] });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    onApply(
-      Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? "").trim()])) as Filter,
-    );
+    onApply(Object.fromEntries(FIELDS.map((name) => [name, String(data.get(name) ?? "").trim()])) as Filter);
   };
   return (
     <form
@@ -124,25 +148,16 @@ function Filters({ filter, onApply }: { filter: Filter; onApply: (filter: Filter
       key={JSON.stringify(filter)}
       className="mb-6 grid gap-3 rounded-box border border-base-content/10 bg-base-200 p-4 sm:grid-cols-2 xl:grid-cols-3"
     >
-      <TextField label={t.actor} name="actor" type="email" defaultValue={filter.actor} autoComplete="off" />
-      <SelectField label={t.action} name="action" defaultValue={filter.action}>
-        <option value="">{t.anyAction}</option>
-        {ACTIVITY_ACTIONS.map((action) => (
-          <option key={action} value={action}>
-            {t.actions[action]}
-          </option>
-        ))}
-      </SelectField>
+      <TextField {...field("actor")} type="email" autoComplete="off" />
+      <ChoiceField {...field("action")} any={t.anyAction} choices={ACTIVITY_ACTIONS} labels={t.actions} />
       <div className="grid grid-cols-2 gap-3">
-        <SelectField label={t.targetType} name="targetType" defaultValue={filter.targetType}>
-          <option value="">{t.anyTarget}</option>
-          {ACTIVITY_TARGET_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {t.targets[type]}
-            </option>
-          ))}
-        </SelectField>
-        <TextField label={t.targetId} name="targetId" defaultValue={filter.targetId} autoComplete="off" />
+        <ChoiceField
+          {...field("targetType")}
+          any={t.anyTarget}
+          choices={ACTIVITY_TARGET_TYPES}
+          labels={t.targets}
+        />
+        <TextField {...field("targetId")} autoComplete="off" />
       </div>
       <div className="grid grid-cols-2 gap-3">
         <div>
@@ -180,20 +195,20 @@ function Filters({ filter, onApply }: { filter: Filter; onApply: (filter: Filter
   );
 }
 
+/** A filter the server refuses (400) says why, field by field; other failures are an admin page's. */
+function EntriesError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  if (!(error instanceof ApiError && error.status === 400))
+    return <AdminLoadError error={error} onRetry={onRetry} />;
+  return (
+    <p role="alert" className="alert alert-error alert-soft">
+      {error.errors.length > 0 ? error.errors.map((e) => e.message).join(" ") : problemMessage(error)}
+    </p>
+  );
+}
+
 function Entries({ query }: { query: URLSearchParams }) {
   const activity = useActivity(query);
-  if (activity.isPending) return <Spinner />;
-  if (activity.isError) {
-    if (activity.error instanceof ApiError && activity.error.status === 400)
-      return (
-        <p role="alert" className="alert alert-error alert-soft">
-          {activity.error.errors.length > 0
-            ? activity.error.errors.map((e) => e.message).join(" ")
-            : problemMessage(activity.error)}
-        </p>
-      );
-    return <AdminLoadError error={activity.error} onRetry={() => activity.refetch()} />;
-  }
+  if (!activity.isSuccess) return <LoadingState query={activity} failure={EntriesError} />;
   const total = activity.data.pages[0]?.total;
   return (
     <div className="flex flex-col gap-4">

@@ -3,8 +3,8 @@ import { discountMessages } from "../../../../shared/messages/discounts.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PagedTable } from "../../../components/paged-table.js";
-import { Spinner } from "../../../components/spinner.js";
 import { paths } from "../../../lib/paths.js";
 import { useDiscountCodes } from "../api/codes.js";
 import { CodeForm } from "../components/code-form.js";
@@ -14,8 +14,7 @@ const t = discountMessages;
 
 function CodeList() {
   const codes = useDiscountCodes();
-  if (codes.isPending) return <Spinner />;
-  if (codes.isError) return <AdminLoadError error={codes.error} onRetry={() => codes.refetch()} />;
+  if (!codes.isSuccess) return <LoadingState query={codes} failure={AdminLoadError} />;
   const total = codes.data.pages[0]?.total;
   return (
     <CardSection

@@ -10,7 +10,7 @@ import { LIST_PAGE_SIZE } from "../../../../shared/paging.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
 import { DashboardHeading } from "../../../components/dashboard-heading.js";
-import { LoadError } from "../../../components/load-error.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { OrderTotal } from "../../../components/order-amounts.js";
 import { OrderDates, OrderStatusBadge, OrderTracking } from "../../../components/order-lifecycle.js";
 import { OrderNumber } from "../../../components/order-number.js";
@@ -18,7 +18,6 @@ import { OrderThumbnail, orderCardHead } from "../../../components/order-thumbna
 import { PayDeadline } from "../../../components/pay-deadline.js";
 import { RemoveButton } from "../../../components/removal.js";
 import { ListCard, ResponsiveList } from "../../../components/responsive-list.js";
-import { Spinner } from "../../../components/spinner.js";
 import { VerifyEmailNotice } from "../../../components/verify-email-notice.js";
 import { useSession } from "../../../lib/auth.js";
 import { formatCount } from "../../../lib/format.js";
@@ -197,10 +196,8 @@ export function MyOrdersPage() {
           <VerifyEmailNotice email={user.email} />
         </div>
       ) : null}
-      {orders.isPending ? (
-        <Spinner />
-      ) : orders.isError ? (
-        <LoadError error={orders.error} onRetry={() => void orders.refetch()} />
+      {!orders.isSuccess ? (
+        <LoadingState query={orders} />
       ) : orders.data.items.length === 0 || !steps ? (
         <div className="flex flex-col items-start gap-4 rounded-box border border-base-content/10 bg-base-200 p-8">
           <p>{text.empty}</p>

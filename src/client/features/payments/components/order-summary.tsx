@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { orderNumber } from "../../../../shared/format.js";
 import { orderMessages } from "../../../../shared/messages/orders.js";
 import { paymentMessages } from "../../../../shared/messages/payments.js";
@@ -6,6 +5,7 @@ import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { amountLines, companyLines, orderTotal } from "../../../../shared/order-amounts.js";
 import type { Order } from "../../../../shared/orders.js";
 import { CardSection } from "../../../components/card-section.js";
+import { type Detail, DetailList } from "../../../components/detail-list.js";
 import { AmountList } from "../../../components/order-amounts.js";
 import { ProductImage } from "../../../components/product-image.js";
 import { formatCount } from "../../../lib/format.js";
@@ -19,7 +19,7 @@ const text = paymentMessages.page;
 export function OrderSummary({ order }: { order: Order }) {
   const company = companyLines(order);
   const lines = amountLines(order);
-  const rows: [string, ReactNode][] = [
+  const rows: Detail[] = [
     // The order's own number, as its mails and its invoice name it.
     [orderMessages.number, orderNumber(order.id)],
     [text.product, order.productName],
@@ -44,14 +44,12 @@ export function OrderSummary({ order }: { order: Order }) {
         loading="eager"
         whole={{ frame: "overflow-hidden rounded-box bg-base-300", inset: "p-4" }}
       />
-      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
-        {rows.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="text-base-content/75">{label}</dt>
-            <dd className="break-words font-medium">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList
+        rows={rows}
+        className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2"
+        labelClassName="text-base-content/75"
+        valueClassName="break-words font-medium"
+      />
     </CardSection>
   );
 }

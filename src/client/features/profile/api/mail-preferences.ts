@@ -1,15 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
 import type { MailPreferences } from "../../../../shared/mail-preferences.js";
 import { api } from "../../../lib/api.js";
 import { useApiMutation } from "../../../lib/use-api-mutation.js";
+import { useAccountQuery } from "./account-query.js";
 import { profileKeys } from "./keys.js";
 
 /** Which mails the signed-in user gets (GET /api/me/mail-preferences). */
 export function useMailPreferences(userId: string) {
-  return useQuery({
-    queryKey: profileKeys.mailPreferences(userId),
-    queryFn: ({ signal }) => api<MailPreferences>("/api/me/mail-preferences", { signal }),
-  });
+  return useAccountQuery<MailPreferences>(profileKeys.mailPreferences(userId), "/api/me/mail-preferences");
 }
 
 /** Saves them (PUT), writing the answer into the cache. */

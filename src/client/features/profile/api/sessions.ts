@@ -1,15 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
 import type { EndedSessions, SessionList } from "../../../../shared/sessions.js";
 import { api } from "../../../lib/api.js";
 import { useApiMutation } from "../../../lib/use-api-mutation.js";
+import { useAccountQuery } from "./account-query.js";
 import { profileKeys } from "./keys.js";
 
 /** The signed-in user's sessions (GET /api/account/sessions), this one marked. */
 export function useSessions(userId: string) {
-  return useQuery({
-    queryKey: profileKeys.sessions(userId),
-    queryFn: ({ signal }) => api<SessionList>("/api/account/sessions", { signal }),
-  });
+  return useAccountQuery<SessionList>(profileKeys.sessions(userId), "/api/account/sessions");
 }
 
 export function useEndSession(userId: string) {

@@ -3,10 +3,9 @@ import { sessionMessages as t } from "../../../../shared/messages/sessions.js";
 import type { SignedInSession } from "../../../../shared/sessions.js";
 import { CardSection } from "../../../components/card-section.js";
 import { DataTable } from "../../../components/data-table.js";
-import { LoadError } from "../../../components/load-error.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { RowActionButton } from "../../../components/row-action-button.js";
-import { Spinner } from "../../../components/spinner.js";
 import { TableRegion } from "../../../components/table-region.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatUtc } from "../../../lib/format.js";
@@ -51,11 +50,7 @@ export function SessionsCard({ userId }: { userId: string }) {
       }
     >
       <p className="text-base-content/80">{t.lead}</p>
-      {sessions.isPending ? (
-        <Spinner />
-      ) : sessions.isError ? (
-        <LoadError error={sessions.error} onRetry={() => void sessions.refetch()} />
-      ) : (
+      {sessions.isSuccess ? (
         <>
           <TableRegion labelledBy="sessions-caption">
             <DataTable
@@ -87,6 +82,8 @@ export function SessionsCard({ userId }: { userId: string }) {
             </p>
           ) : null}
         </>
+      ) : (
+        <LoadingState query={sessions} />
       )}
     </CardSection>
   );

@@ -1,7 +1,7 @@
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { emailChangeMessages as m } from "../../../../shared/messages/email-change.js";
-import { MailedLinkAsk, MailedLinkPage } from "../../../components/mailed-link-page.js";
-import { problemMessage } from "../../../lib/form-errors.js";
+import { MailedLinkAction, useLinkToken } from "../../../components/mailed-link-action.js";
+import { MailedLinkPage } from "../../../components/mailed-link-page.js";
 import { paths } from "../../../lib/paths.js";
 import { useConfirmEmailChange } from "../api/email-change.js";
 
@@ -13,37 +13,36 @@ const text = m.confirm;
  * link proves the inbox). A refusal (used, expired, taken) is the server's words.
  */
 export function ConfirmEmailPage() {
-  const [params] = useSearchParams();
   const confirm = useConfirmEmailChange();
-  const token = params.get("token") ?? "";
+  // Without its token the page has nothing to ask: it says where the link is instead.
+  const asks = useLinkToken() !== "" || confirm.isSuccess;
   return (
     <MailedLinkPage title={text.title}>
-      {confirm.isSuccess ? (
-        <>
-          <p role="status" className="alert alert-success mt-6">
-            {text.done(confirm.data.email)}
-          </p>
-          <div className="mt-8 flex flex-wrap gap-4">
-            <Link className="btn btn-primary" to={paths.login}>
-              {text.signIn}
-            </Link>
-            <Link className="btn btn-ghost" to={paths.dashboard.myProfile}>
-              {text.toProfile}
-            </Link>
-          </div>
-        </>
-      ) : !token ? (
+      {asks ? (
+        <MailedLinkAction
+          action={confirm}
+          lead={text.lead}
+          label={text.submit}
+          done={(changed) => (
+            <>
+              <p role="status" className="alert alert-success mt-6">
+                {text.done(changed.email)}
+              </p>
+              <div className="mt-8 flex flex-wrap gap-4">
+                <Link className="btn btn-primary" to={paths.login}>
+                  {text.signIn}
+                </Link>
+                <Link className="btn btn-ghost" to={paths.dashboard.myProfile}>
+                  {text.toProfile}
+                </Link>
+              </div>
+            </>
+          )}
+        />
+      ) : (
         <p role="alert" className="alert alert-error mt-6">
           {text.noToken}
         </p>
-      ) : (
-        <MailedLinkAsk
-          lead={text.lead}
-          error={confirm.isError ? problemMessage(confirm.error) : undefined}
-          disabled={confirm.isPending}
-          label={text.submit}
-          onConfirm={() => confirm.mutate(token)}
-        />
       )}
     </MailedLinkPage>
   );

@@ -1,7 +1,7 @@
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { mailPreferenceMessages } from "../../../../shared/messages/mail-preferences.js";
-import { MailedLinkAsk, MailedLinkPage } from "../../../components/mailed-link-page.js";
-import { problemMessage } from "../../../lib/form-errors.js";
+import { MailedLinkAction } from "../../../components/mailed-link-action.js";
+import { MailedLinkPage } from "../../../components/mailed-link-page.js";
 import { paths } from "../../../lib/paths.js";
 import { useUnsubscribeReminders } from "../api/mail-preferences.js";
 
@@ -13,24 +13,20 @@ const m = mailPreferenceMessages.unsubscribe;
  * turns nothing off); no sign-in needed, the token names the account.
  */
 export function UnsubscribeRemindersPage() {
-  const [params] = useSearchParams();
   const unsubscribe = useUnsubscribeReminders();
-  const token = params.get("token") ?? "";
   return (
     <MailedLinkPage title={m.title}>
-      {unsubscribe.isSuccess ? (
-        <p role="status" className="mt-6">
-          {m.done}
-        </p>
-      ) : (
-        <MailedLinkAsk
-          lead={m.lead}
-          error={!token ? m.missing : unsubscribe.isError ? problemMessage(unsubscribe.error) : undefined}
-          disabled={unsubscribe.isPending || !token}
-          label={m.confirm}
-          onConfirm={() => unsubscribe.mutate(token)}
-        />
-      )}
+      <MailedLinkAction
+        action={unsubscribe}
+        lead={m.lead}
+        label={m.confirm}
+        missing={m.missing}
+        done={() => (
+          <p role="status" className="mt-6">
+            {m.done}
+          </p>
+        )}
+      />
       <p className="mt-8">
         <Link to={paths.dashboard.myProfile} className="link link-primary">
           {m.profile}

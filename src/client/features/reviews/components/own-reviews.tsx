@@ -1,7 +1,6 @@
 import { reviewMessages } from "../../../../shared/messages/reviews.js";
-import { LoadError } from "../../../components/load-error.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { MoreButton } from "../../../components/more-button.js";
-import { Spinner } from "../../../components/spinner.js";
 import { useOwnReviews } from "../api/moderation.js";
 import { StarRating } from "./star-rating.js";
 
@@ -16,11 +15,7 @@ export function OwnReviews() {
         {m.yours}
       </h2>
       <p className="mt-1 mb-5 text-base-content/80">{m.yoursLead}</p>
-      {own.isPending ? (
-        <Spinner />
-      ) : own.isError ? (
-        <LoadError error={own.error} onRetry={() => void own.refetch()} />
-      ) : (
+      {own.isSuccess ? (
         <div className="flex flex-col gap-4">
           <ul className="grid gap-4 md:grid-cols-2">
             {own.data.pages
@@ -48,6 +43,8 @@ export function OwnReviews() {
             {m.more}
           </MoreButton>
         </div>
+      ) : (
+        <LoadingState query={own} />
       )}
     </section>
   );

@@ -4,9 +4,9 @@ import { reviewMessages } from "../../../../shared/messages/reviews.js";
 import type { ModeratedReview } from "../../../../shared/reviews.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PagedTable } from "../../../components/paged-table.js";
 import { RowActionButton } from "../../../components/row-action-button.js";
-import { Spinner } from "../../../components/spinner.js";
 import { formatUtc } from "../../../lib/format.js";
 import { useHiddenReviews, useHideReview, useRestoreReview, useReviewReports } from "../api/moderation.js";
 import { ReasonDialog } from "../components/reason-dialog.js";
@@ -69,8 +69,7 @@ function ModerateButton({ review }: { review: ModeratedReview }) {
 
 function Reports() {
   const reports = useReviewReports();
-  if (reports.isPending) return <Spinner />;
-  if (reports.isError) return <AdminLoadError error={reports.error} onRetry={() => void reports.refetch()} />;
+  if (!reports.isSuccess) return <LoadingState query={reports} failure={AdminLoadError} />;
   return (
     <div className="flex flex-col gap-3">
       <PagedTable
@@ -107,8 +106,7 @@ function Reports() {
 
 function Hidden() {
   const hidden = useHiddenReviews();
-  if (hidden.isPending) return <Spinner />;
-  if (hidden.isError) return <AdminLoadError error={hidden.error} onRetry={() => void hidden.refetch()} />;
+  if (!hidden.isSuccess) return <LoadingState query={hidden} failure={AdminLoadError} />;
   return (
     <div className="flex flex-col gap-3">
       <PagedTable

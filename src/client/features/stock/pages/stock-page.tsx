@@ -12,10 +12,9 @@ import {
 import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
 import { FormCard } from "../../../components/form-card.js";
-import { LoadError } from "../../../components/load-error.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PagedTable } from "../../../components/paged-table.js";
 import { SelectField } from "../../../components/select-field.js";
-import { Spinner } from "../../../components/spinner.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import { TextareaField } from "../../../components/textarea-field.js";
@@ -123,8 +122,7 @@ function ThresholdFormCard({ id, own, fallback }: { id: string; own: number | nu
 
 function History({ id, name }: { id: string; name: string }) {
   const history = useStockHistory(id);
-  if (history.isPending) return <Spinner />;
-  if (history.isError) return <LoadError error={history.error} onRetry={() => history.refetch()} />;
+  if (!history.isSuccess) return <LoadingState query={history} />;
   return (
     <CardSection
       id="stock-history"
@@ -173,8 +171,7 @@ function History({ id, name }: { id: string; name: string }) {
 
 function StockPanel({ id }: { id: string }) {
   const stock = useStock(id);
-  if (stock.isPending) return <Spinner />;
-  if (stock.isError) return <LoadError error={stock.error} onRetry={() => stock.refetch()} />;
+  if (!stock.isSuccess) return <LoadingState query={stock} />;
   const s = stock.data;
   const low = s.quantity < s.threshold;
   return (

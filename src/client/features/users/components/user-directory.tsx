@@ -13,8 +13,8 @@ import { AdminOnly } from "../../../components/admin-only.js";
 import { CursorPager } from "../../../components/cursor-pager.js";
 import { FilterChips } from "../../../components/filter-chips.js";
 import { LoadError } from "../../../components/load-error.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { SearchBox } from "../../../components/search-box.js";
-import { Spinner } from "../../../components/spinner.js";
 import { ApiError } from "../../../lib/api.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { useUsers } from "../api/get-users.js";
@@ -60,14 +60,12 @@ export function UserDirectory({ children }: Props) {
           }))}
         />
       </div>
-      {users.isPending ? (
-        <Spinner />
-      ) : users.isError ? (
-        <ListError error={users.error} onRetry={() => void users.refetch()} />
-      ) : (
+      {users.isSuccess ? (
         <Page page={users.data} list={list} filtered={filtered} busy={users.isPlaceholderData}>
           {children}
         </Page>
+      ) : (
+        <LoadingState query={users} failure={ListError} />
       )}
     </div>
   );
