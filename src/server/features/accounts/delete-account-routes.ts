@@ -3,7 +3,7 @@ import { z } from "zod";
 import { deleteAccountSchema } from "../../../shared/account-deletion.js";
 import { claimRecipient } from "../../lib/mail-cap.js";
 import type { Mailer } from "../../lib/mailer.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { routeOptions } from "../../lib/schemas.js";
 import type { ReleaseIntents } from "../orders/index.js";
 import { accountDeletedMail, checkDeletion, deleteAccount } from "./delete-account.js";
 
@@ -21,18 +21,17 @@ export const accountDeletionRoutes: FastifyPluginAsyncZod<AccountDeletionOptions
   app,
   { mailer, releaseIntents },
 ) => {
+  const route = routeOptions(app, ["accounts"]);
+
   app.delete(
     "/api/me",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["accounts"],
-        summary:
-          "Delete the signed-in account (customers): confirmed with its password (an account without one: a sign-in within the last 10 minutes) and, where it has a second factor, a step-up in the last 10 minutes (403 step-up-required). Unpaid orders are removed (stock back, intents cancelled); paid orders, invoices and credit notes are kept; reviews show 'Former customer'. 409 for an admin.",
-        body: deleteAccountSchema,
-        response: { 204: z.null(), ...problemResponses(400, 401, 403, 409, 429) },
-      },
-    },
+    route.user({
+      summary:
+        "Delete the signed-in account (customers): confirmed with its password (an account without one: a sign-in within the last 10 minutes) and, where it has a second factor, a step-up in the last 10 minutes (403 step-up-required). Unpaid orders are removed (stock back, intents cancelled); paid orders, invoices and credit notes are kept; reviews show 'Former customer'. 409 for an admin.",
+      body: deleteAccountSchema,
+      response: { 204: z.null() },
+      problems: [403, 409, 429],
+    }),
     async (request, reply) => {
       const user = request.user;
       const limit = { max: app.config.authRateLimitPerMinute, windowSeconds: 60 };

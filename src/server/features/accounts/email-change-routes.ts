@@ -10,7 +10,7 @@ import { accountMessages } from "../../../shared/messages/accounts.js";
 import { emailChangeMessages as m } from "../../../shared/messages/email-change.js";
 import type { Mailer } from "../../lib/mailer.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { routeOptions } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { confirmEmailChange, type EmailChangeDeps, requestEmailChange } from "./email-change.js";
 
@@ -29,6 +29,7 @@ export const emailChangeRoutes: FastifyPluginAsyncZod<EmailChangeRoutesOptions> 
     config: app.config,
     log: app.log,
   };
+  const route = routeOptions(app, ["accounts"]);
   const perMinute = opts.rateLimit ?? { max: app.config.authRateLimitPerMinute, windowSeconds: 60 };
   /**
    * Password guesses, like change-password's: per client address, and per account however many
@@ -44,17 +45,15 @@ export const emailChangeRoutes: FastifyPluginAsyncZod<EmailChangeRoutesOptions> 
 
   app.post(
     "/api/account/email-change",
-    {
-      onRequest: [app.requireUser, limitGuesses],
-      schema: {
-        tags: ["accounts"],
-        summary: "Ask to change the signed-in user's email: a link goes to the new address",
-        description:
-          "Needs the current password. The answer is the same whether or not another account uses the address (that address's owner is told instead, and no link is made). 400 for the same address or a wrong password, 409 for an account without a password, 429 over the hourly cap.",
-        body: emailChangeRequestSchema,
-        response: { 202: emailChangeRequestedSchema, ...problemResponses(400, 401, 409, 429) },
-      },
-    },
+    route.user({
+      summary: "Ask to change the signed-in user's email: a link goes to the new address",
+      description:
+        "Needs the current password. The answer is the same whether or not another account uses the address (that address's owner is told instead, and no link is made). 400 for the same address or a wrong password, 409 for an account without a password, 429 over the hourly cap.",
+      body: emailChangeRequestSchema,
+      response: { 202: emailChangeRequestedSchema },
+      problems: [409, 429],
+      hooks: [limitGuesses],
+    }),
     async (request, reply) => {
       reply.header("cache-control", "private, no-store");
       return reply.code(202).send(await requestEmailChange(deps, request.user, request.body));
@@ -63,17 +62,15 @@ export const emailChangeRoutes: FastifyPluginAsyncZod<EmailChangeRoutesOptions> 
 
   app.post(
     "/api/account/email-change/confirm",
-    {
-      onRequest: limitLinks,
-      schema: {
-        tags: ["accounts"],
-        summary: "Follow the link mailed to the new address: the email changes",
-        description:
-          "No session needed (the token proves the new inbox). The account's other sessions and reset links end, and the old address is told. 400 for a used or replaced link, 410 for an expired one, 409 when another account took the address meanwhile.",
-        body: emailChangeConfirmSchema,
-        response: { 200: emailChangedSchema, ...problemResponses(400, 409, 410, 429) },
-      },
-    },
+    route.anyone({
+      summary: "Follow the link mailed to the new address: the email changes",
+      description:
+        "No session needed (the token proves the new inbox). The account's other sessions and reset links end, and the old address is told. 400 for a used or replaced link, 410 for an expired one, 409 when another account took the address meanwhile.",
+      body: emailChangeConfirmSchema,
+      response: { 200: emailChangedSchema },
+      problems: [409, 410, 429],
+      hooks: [limitLinks],
+    }),
     async (request, reply) => {
       reply.header("cache-control", "private, no-store");
       return confirmEmailChange(

@@ -10,7 +10,7 @@ import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { notFound } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { routeOptions } from "../../lib/schemas.js";
 import { findOrderCreditNote } from "./credit-note.js";
 import { type FoundPaper, findOrderInvoice } from "./pdf.js";
 import type { InvoiceRenderer } from "./renderer.js";
@@ -38,32 +38,29 @@ interface PaperDownload<T extends { number: number }> {
 }
 
 export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, { renderer }) => {
+  const route = routeOptions(app, ["orders"]);
   const limit = { max: app.config.invoiceDownloadsPerHour, windowSeconds: HOUR_SECONDS };
 
   const download = <T extends { number: number }>(paper: PaperDownload<T>) =>
     app.get(
       `/api/orders/:id/${paper.file}`,
-      {
-        onRequest: app.requireUser,
-        schema: {
-          tags: ["orders"],
-          summary: paper.summary,
-          params: orderIdParamsSchema,
-          produces: ["application/pdf"],
-          response: {
-            200: {
-              description: paper.description,
-              // Sent as a Buffer, which Fastify never serializes; the meta is for the OpenAPI document.
-              content: {
-                "application/pdf": {
-                  schema: z.instanceof(Buffer).meta({ type: "string", format: "binary" }),
-                },
+      route.user({
+        summary: paper.summary,
+        params: orderIdParamsSchema,
+        produces: ["application/pdf"],
+        response: {
+          200: {
+            description: paper.description,
+            // Sent as a Buffer, which Fastify never serializes; the meta is for the OpenAPI document.
+            content: {
+              "application/pdf": {
+                schema: z.instanceof(Buffer).meta({ type: "string", format: "binary" }),
               },
             },
-            ...problemResponses(400, 401, 404, 429),
           },
         },
-      },
+        problems: [404, 429],
+      }),
       async (request, reply) => {
         const { user } = request;
         const found = await paper.find(app.db, request.params.id);
