@@ -1,17 +1,15 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { meSchema, sessionSchema } from "../../../shared/accounts.js";
 import { factorsSchema } from "../../../shared/second-factor.js";
 import { endedSessionsSchema, sessionIdParamsSchema, sessionListSchema } from "../../../shared/sessions.js";
 import { userIdParamsSchema } from "../../../shared/users.js";
-import { problemResponses, routeOptions } from "../../lib/schemas.js";
+import { featureRoutes, routeOptions } from "../../lib/routes.js";
+import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { listFactors } from "./second-factor.js";
 import { endOtherSessions, endSession, endUserSessions, listSessions } from "./sessions.js";
 
-export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["accounts"]);
-
+export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
   app.get(
     "/api/me",
     route.user({
@@ -103,4 +101,4 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({ ended: await endUserSessions(app.db, actorOf(request), request.params.id) }),
   );
-};
+});

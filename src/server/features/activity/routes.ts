@@ -1,13 +1,11 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { activityFilterSchema, activityPageSchema, activityQuerySchema } from "../../../shared/activity.js";
 import { csvAnswer, sendCsv } from "../../lib/csv.js";
-import { boundedTotalText, cursorPagingText, routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
+import { boundedTotalText, cursorPagingText } from "../../lib/schemas.js";
 import { activityCsv, listActivity } from "./service.js";
 
 /** The activity log's Activity page and CSV (admin only; docs/product.md, "Activity log"). */
-export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["activity"]);
-
+export const activityRoutes = featureRoutes(["activity"], async (app, route) => {
   route.adminList("/api/admin/activity", activityQuerySchema, activityPageSchema, listActivity, {
     summary: "A page of the activity log, newest first, by actor, action, target and dates (admin)",
     description: [cursorPagingText("entries"), boundedTotalText("the matching entries")].join("\n\n"),
@@ -26,4 +24,4 @@ export const activityRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendCsv(reply, "activity", csv);
     },
   );
-};
+});

@@ -1,10 +1,8 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { adminOverviewSchema, adminSalesSchema } from "../../../shared/admin.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { getOverview, getSales } from "./service.js";
 
-export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["admin"]);
+export const adminRoutes = featureRoutes(["admin"], async (app, route) => {
   app.get(
     "/api/admin/overview",
     route.admin({
@@ -25,4 +23,4 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     async (request) => getSales(app.reads.of(request).db),
   );
-};
+});

@@ -3,7 +3,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   IMPORT_MAX_LINES,
   IMPORT_MAX_MEGABYTES,
@@ -13,7 +12,7 @@ import {
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { csvAnswer, sendCsv } from "../../lib/csv.js";
 import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "./changes.js";
 import { catalogCsv } from "./csv-export.js";
@@ -42,8 +41,7 @@ async function spool(body: Readable, file: string): Promise<void> {
   );
 }
 
-export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["catalog"]);
+export const catalogCsvRoutes = featureRoutes(["catalog"], async (app, route) => {
   app.addContentTypeParser("text/csv", (_request, payload, done) => done(null, payload));
 
   app.post(
@@ -94,4 +92,4 @@ export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendCsv(reply, "catalog", csv);
     },
   );
-};
+});

@@ -1,6 +1,5 @@
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   adminProductListQuerySchema,
@@ -23,7 +22,7 @@ import { problemCodes } from "../../../shared/problem-codes.js";
 import type { Db } from "../../db/client.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import { conflict, gone, notFound } from "../../lib/problem.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
 import { actorOf } from "../activity/index.js";
 import type { CachedBody, Loaded } from "./cache.js";
@@ -214,8 +213,7 @@ export interface CatalogRoutesOptions {
   search?: Partial<SearchLimits>;
 }
 
-export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async (app, options) => {
-  const route = routeOptions(app, ["catalog"]);
+export const catalogRoutes = featureRoutes<CatalogRoutesOptions>(["catalog"], async (app, route, options) => {
   const search = new ProductSearch(searchLimits(app.database.pool.options.max, options.search));
   // Searches through `search`, which rations them; the rest of the list straight from the catalog.
   const readList = (db: Db, query: ProductListQuery) =>
@@ -376,4 +374,4 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       return reply.code(204).send(null);
     },
   );
-};
+});

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   basisPointsOf,
   discountCodeDetailSchema,
@@ -11,7 +10,8 @@ import {
   taxSettingsInputSchema,
   taxSettingsSchema,
 } from "../../../shared/discounts.js";
-import { boundedTotalText, cursorPagingText, routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
+import { boundedTotalText, cursorPagingText } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { codeDetail, createCode, endCode, getTaxSettings, listCodes, setTaxSettings } from "./service.js";
 
@@ -22,9 +22,7 @@ const paging = [cursorPagingText("rows"), boundedTotalText()].join("\n\n");
  * settings"). Making a code and changing the tax change what customers pay: they take a recent
  * second factor (step-up), as refunds do. Every change goes on the activity log.
  */
-export const discountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["discounts"]);
-
+export const discountRoutes = featureRoutes(["discounts"], async (app, route) => {
   route.adminList(
     "/api/admin/discount-codes",
     discountCodeListQuerySchema,
@@ -103,4 +101,4 @@ export const discountRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     },
   );
-};
+});

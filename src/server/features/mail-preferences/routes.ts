@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { mailPreferencesSchema, unsubscribeQuerySchema } from "../../../shared/mail-preferences.js";
 import { mailPreferenceMessages as m } from "../../../shared/messages/mail-preferences.js";
 import { badRequest } from "../../lib/problem.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { getMailPreferences, setReminderMails } from "./service.js";
 import { userOfUnsubscribeToken } from "./token.js";
 
@@ -13,9 +13,7 @@ const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/mail/unsubscribe";
  * Which mails the signed-in customer gets (their own only: no route names another account), and the
  * one-click unsubscribe of the optional mails (RFC 8058), which needs no session.
  */
-export const mailPreferenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["mail preferences"]);
-
+export const mailPreferenceRoutes = featureRoutes(["mail preferences"], async (app, route) => {
   app.get(
     "/api/me/mail-preferences",
     route.user({
@@ -79,4 +77,4 @@ export const mailPreferenceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) =>
       reply.redirect(`/unsubscribe?${new URLSearchParams({ token: request.query.token })}`, 303),
   );
-};
+});

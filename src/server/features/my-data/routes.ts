@@ -1,11 +1,10 @@
 import { Readable } from "node:stream";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { myDataMessages } from "../../../shared/messages/my-data.js";
 import { MY_DATA_PATH, myDataFilename } from "../../../shared/my-data.js";
 import { unauthorized } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { zipStream } from "../../lib/zip.js";
 import { myDataEntries } from "./service.js";
 
@@ -15,8 +14,7 @@ const HOUR_SECONDS = 60 * 60;
  * Download my data (docs/product.md): the signed-in account's own, and no one else's; there is no id
  * in the path, so there is nothing to name another account by, admins included.
  */
-export const myDataRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["accounts"]);
+export const myDataRoutes = featureRoutes(["accounts"], async (app, route) => {
   const limit = { max: app.config.dataDownloadsPerHour, windowSeconds: HOUR_SECONDS };
   app.get(
     MY_DATA_PATH,
@@ -60,4 +58,4 @@ export const myDataRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(body);
     },
   );
-};
+});

@@ -1,11 +1,9 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { profileInputSchema, profileSchema } from "../../../shared/accounts.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { createProfile, getProfile, updateProfile } from "./service.js";
 
 /** The signed-in user's own profile; there is no way to name another user's. */
-export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["profile"]);
+export const profileRoutes = featureRoutes(["profile"], async (app, route) => {
   app.get(
     "/api/profile",
     route.user({ summary: "My profile", response: { 200: profileSchema } }),
@@ -33,4 +31,4 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     async (request) => updateProfile(app.db, request.user, request.body),
   );
-};
+});

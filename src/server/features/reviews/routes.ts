@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { cursorQuerySchema } from "../../../shared/paging.js";
 import {
@@ -12,7 +11,8 @@ import {
   reviewReportPageSchema,
   reviewSchema,
 } from "../../../shared/reviews.js";
-import { boundedTotalText, cursorPagingText, routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
+import { boundedTotalText, cursorPagingText } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import {
   hideReview,
@@ -26,9 +26,7 @@ import { createReview, listReviews } from "./service.js";
 
 const moderationReportedSchema = z.object({ reported: z.literal(true) });
 
-export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["reviews"]);
-
+export const reviewRoutes = featureRoutes(["reviews"], async (app, route) => {
   app.get(
     "/api/reviews",
     route.anyone({
@@ -124,4 +122,4 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
   route.adminList("/api/admin/reviews/hidden", cursorQuerySchema, hiddenReviewPageSchema, listHiddenReviews, {
     summary: "The hidden reviews, last hidden first (admin)",
   });
-};
+});

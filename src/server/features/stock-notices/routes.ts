@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { stockNoticeMessages as m } from "../../../shared/messages/stock-notices.js";
 import {
@@ -11,13 +10,11 @@ import {
   stockNoticeUnsubscribeSchema,
 } from "../../../shared/stock-notices.js";
 import { badRequest } from "../../lib/problem.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { cancelNotice, listNotices, subscribe, unsubscribe } from "./service.js";
 import { validUnsubscribeToken } from "./token.js";
 
-export const stockNoticeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["stock notices"]);
-
+export const stockNoticeRoutes = featureRoutes(["stock notices"], async (app, route) => {
   app.post(
     "/api/stock-notices",
     route.user({
@@ -69,4 +66,4 @@ export const stockNoticeRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply.code(204).send(null);
     },
   );
-};
+});

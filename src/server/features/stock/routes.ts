@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { productIdParamsSchema } from "../../../shared/catalog.js";
 import {
   lowStockThresholdSchema,
@@ -9,16 +8,14 @@ import {
   stockHistorySchema,
 } from "../../../shared/stock.js";
 import { csvAnswer, sendCsv } from "../../lib/csv.js";
-import { routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "../catalog/index.js";
 import { stockCsv } from "./csv.js";
 import { adjustStock, getStock, setThreshold, stockHistory } from "./service.js";
 
 /** The stock ledger's admin routes (docs/product.md, "Stock ledger" and "Low-stock alerts"). */
-export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["stock"]);
-
+export const stockRoutes = featureRoutes(["stock"], async (app, route) => {
   app.get(
     "/api/products/:id/stock",
     route.admin({
@@ -87,4 +84,4 @@ export const stockRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendCsv(reply, `stock-${request.params.id.slice(0, 8)}`, csv);
     },
   );
-};
+});

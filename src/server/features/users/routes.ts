@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   roleInputSchema,
@@ -8,14 +7,13 @@ import {
   userPageSchema,
   userSchema,
 } from "../../../shared/users.js";
-import { boundedTotalText, cursorPagingText, routeOptions } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
+import { boundedTotalText, cursorPagingText } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { listUsers, removeUser, setRole } from "./service.js";
 
 /** All users and Make Admin (admin only). Accounts are created by sign-up, never here. */
-export const userRoutes: FastifyPluginAsyncZod = async (app) => {
-  const route = routeOptions(app, ["users"]);
-
+export const userRoutes = featureRoutes(["users"], async (app, route) => {
   route.adminList("/api/users", userListQuerySchema, userPageSchema, listUsers, {
     summary: "A page of users, newest accounts first, by search and role (admin)",
     description: [
@@ -53,4 +51,4 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     async (request) => setRole(app.db, request.params.id, request.body.role, actorOf(request)),
   );
-};
+});
