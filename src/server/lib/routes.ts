@@ -108,3 +108,14 @@ export function featureRoutes<Options extends FastifyPluginOptions = Record<neve
 ): FastifyPluginAsyncZod<Options> {
   return (app, options) => declare(app, routeOptions(app, tags), options);
 }
+
+/**
+ * A handler whose answer is the asker's own (their session, factors, sessions): sent with
+ * `private, no-store`, so that no cache, shared or the browser's, keeps it.
+ */
+export function personal<T>(answer: (request: FastifyRequest) => Promise<T>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header("cache-control", "private, no-store");
+    return answer(request);
+  };
+}

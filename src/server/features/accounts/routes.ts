@@ -3,7 +3,7 @@ import { meSchema, sessionSchema } from "../../../shared/accounts.js";
 import { factorsSchema } from "../../../shared/second-factor.js";
 import { endedSessionsSchema, sessionIdParamsSchema, sessionListSchema } from "../../../shared/sessions.js";
 import { userIdParamsSchema } from "../../../shared/users.js";
-import { featureRoutes, routeOptions } from "../../lib/routes.js";
+import { featureRoutes, personal, routeOptions } from "../../lib/routes.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { listFactors } from "./second-factor.js";
@@ -26,10 +26,7 @@ export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
       summary: "The signed-in user with their role, or null for a visitor",
       response: { 200: sessionSchema },
     }),
-    async (request, reply) => {
-      reply.header("cache-control", "private, no-store");
-      return { user: await request.currentUser() };
-    },
+    personal(async (request) => ({ user: await request.currentUser() })),
   );
 
   // Second factors (docs/product.md, "Second factors"): enrolled and removed through /api/auth.
@@ -39,10 +36,7 @@ export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
       summary: "The signed-in user's second factors: the authenticator app, backup codes left, passkeys",
       response: { 200: factorsSchema },
     }),
-    async (request, reply) => {
-      reply.header("cache-control", "private, no-store");
-      return listFactors(app.db, app.auth, request.user);
-    },
+    personal((request) => listFactors(app.db, app.auth, request.user)),
   );
 
   // Signed-in sessions (docs/product.md, "Sessions"): the user's own, and an admin's end-all.
@@ -54,10 +48,7 @@ export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
       summary: "The signed-in user's sessions: browser, address, last seen, and which is this one",
       response: { 200: sessionListSchema },
     }),
-    async (request, reply) => {
-      reply.header("cache-control", "private, no-store");
-      return listSessions(app.db, request.user.id, request.user.sessionId);
-    },
+    personal((request) => listSessions(app.db, request.user.id, request.user.sessionId)),
   );
 
   app.delete(
