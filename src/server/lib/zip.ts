@@ -83,6 +83,18 @@ async function* deflated(content: AsyncIterable<string | Buffer>, sum: { crc: nu
   }
 }
 
+/**
+ * The fields a local header and its central directory record share, in the same order from `at`:
+ * version needed, flags, compression method, modification time and date.
+ */
+function writeEntryFields(buffer: Buffer, at: number, time: number, date: number) {
+  buffer.writeUInt16LE(VERSION_NEEDED, at);
+  buffer.writeUInt16LE(FLAGS, at + 2);
+  buffer.writeUInt16LE(DEFLATE, at + 4);
+  buffer.writeUInt16LE(time, at + 6);
+  buffer.writeUInt16LE(date, at + 8);
+}
+
 /** The archive of `entries`, in their order, as a stream of bytes; `modified` dates every entry. */
 export async function* zipStream(entries: Iterable<ZipEntry>, modified = new Date()): AsyncGenerator<Buffer> {
   const { date, time } = dosDateTime(modified);
@@ -92,11 +104,7 @@ export async function* zipStream(entries: Iterable<ZipEntry>, modified = new Dat
     const name = Buffer.from(entry.name, "utf8");
     const header = Buffer.alloc(30);
     header.writeUInt32LE(LOCAL_HEADER, 0);
-    header.writeUInt16LE(VERSION_NEEDED, 4);
-    header.writeUInt16LE(FLAGS, 6);
-    header.writeUInt16LE(DEFLATE, 8);
-    header.writeUInt16LE(time, 10);
-    header.writeUInt16LE(date, 12);
+    writeEntryFields(header, 4, time, date);
     // CRC-32 and sizes (14 to 25) stay 0: they follow the data, in its descriptor.
     header.writeUInt16LE(name.length, 26);
     header.writeUInt16LE(0, 28);
@@ -131,11 +139,7 @@ export async function* zipStream(entries: Iterable<ZipEntry>, modified = new Dat
     const record = Buffer.alloc(46);
     record.writeUInt32LE(CENTRAL_HEADER, 0);
     record.writeUInt16LE(VERSION_MADE_BY, 4);
-    record.writeUInt16LE(VERSION_NEEDED, 6);
-    record.writeUInt16LE(FLAGS, 8);
-    record.writeUInt16LE(DEFLATE, 10);
-    record.writeUInt16LE(time, 12);
-    record.writeUInt16LE(date, 14);
+    writeEntryFields(record, 6, time, date);
     record.writeUInt32LE(entry.crc, 16);
     record.writeUInt32LE(entry.compressed, 20);
     record.writeUInt32LE(entry.size, 24);

@@ -75,3 +75,14 @@ export async function expectAnsweredAsMissing(
   const { requestId: _b, ...missingAnswer } = missing.json();
   expect(otherAnswer).toEqual(missingAnswer);
 }
+
+/** The paper's download route (`file`: invoice.pdf, credit-note.pdf) is in the OpenAPI document as a PDF. */
+export async function expectDocumentedAsPdf(shop: Shop, file: string, problems: string[]) {
+  const doc = (await shop.app.inject({ url: "/api/docs/json" })).json();
+  const get = doc.paths[`/api/orders/{id}/${file}`]?.get;
+  expect(get?.responses?.["200"]?.content?.["application/pdf"]?.schema).toMatchObject({
+    type: "string",
+    format: "binary",
+  });
+  expect(Object.keys(get?.responses ?? {})).toEqual(expect.arrayContaining(problems));
+}

@@ -1,77 +1,54 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { meSchema, sessionSchema } from "../../../shared/accounts.js";
 import { factorsSchema } from "../../../shared/second-factor.js";
 import { endedSessionsSchema, sessionIdParamsSchema, sessionListSchema } from "../../../shared/sessions.js";
 import { userIdParamsSchema } from "../../../shared/users.js";
+import { featureRoutes, personal, routeOptions } from "../../lib/routes.js";
 import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { listFactors } from "./second-factor.js";
 import { endOtherSessions, endSession, endUserSessions, listSessions } from "./sessions.js";
 
-export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
   app.get(
     "/api/me",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["accounts"],
-        summary: "The signed-in user with their role",
-        response: { 200: meSchema, ...problemResponses(401) },
-      },
-    },
+    route.user({
+      summary: "The signed-in user with their role",
+      response: { 200: meSchema },
+    }),
     async (request) => request.user,
   );
 
   // What every page asks first: a 200 for visitors too, so a signed-out visit logs no failed request.
   app.get(
     "/api/session",
-    {
-      schema: {
-        tags: ["accounts"],
-        summary: "The signed-in user with their role, or null for a visitor",
-        response: { 200: sessionSchema },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", "private, no-store");
-      return { user: await request.currentUser() };
-    },
+    route.anyone({
+      summary: "The signed-in user with their role, or null for a visitor",
+      response: { 200: sessionSchema },
+    }),
+    personal(async (request) => ({ user: await request.currentUser() })),
   );
 
   // Second factors (docs/product.md, "Second factors"): enrolled and removed through /api/auth.
   app.get(
     "/api/account/factors",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["accounts"],
-        summary: "The signed-in user's second factors: the authenticator app, backup codes left, passkeys",
-        response: { 200: factorsSchema, ...problemResponses(401) },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", "private, no-store");
-      return listFactors(app.db, app.auth, request.user);
-    },
+    route.user({
+      summary: "The signed-in user's second factors: the authenticator app, backup codes left, passkeys",
+      response: { 200: factorsSchema },
+    }),
+    personal((request) => listFactors(app.db, app.auth, request.user)),
   );
 
   // Signed-in sessions (docs/product.md, "Sessions"): the user's own, and an admin's end-all.
   const tags = ["sessions"];
+  const sessionRoute = routeOptions(app, tags);
   app.get(
     "/api/account/sessions",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "The signed-in user's sessions: browser, address, last seen, and which is this one",
-        response: { 200: sessionListSchema, ...problemResponses(401) },
-      },
-    },
-    async (request, reply) => {
-      reply.header("cache-control", "private, no-store");
-      return listSessions(app.db, request.user.id, request.user.sessionId);
-    },
+    sessionRoute.user({
+      summary: "The signed-in user's sessions: browser, address, last seen, and which is this one",
+      response: { 200: sessionListSchema },
+    }),
+    personal((request) => listSessions(app.db, request.user.id, request.user.sessionId)),
   );
 
   app.delete(
@@ -95,14 +72,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     "/api/account/sessions/end-others",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "End every session of the signed-in user but this one",
-        response: { 200: endedSessionsSchema, ...problemResponses(401) },
-      },
-    },
+    sessionRoute.user({
+      summary: "End every session of the signed-in user but this one",
+      response: { 200: endedSessionsSchema },
+    }),
     async (request) => ({ ended: await endOtherSessions(app.db, request.user.id, request.user.sessionId) }),
   );
 
@@ -119,4 +92,4 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({ ended: await endUserSessions(app.db, actorOf(request), request.params.id) }),
   );
-};
+});

@@ -1,19 +1,14 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { adminOverviewSchema, adminSalesSchema } from "../../../shared/admin.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { getOverview, getSales } from "./service.js";
 
-export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+export const adminRoutes = featureRoutes(["admin"], async (app, route) => {
   app.get(
     "/api/admin/overview",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags: ["admin"],
-        summary: "Counts of users and orders by state, and the products low on stock (admin)",
-        response: { 200: adminOverviewSchema, ...problemResponses(401, 403) },
-      },
-    },
+    route.admin({
+      summary: "Counts of users and orders by state, and the products low on stock (admin)",
+      response: { 200: adminOverviewSchema },
+    }),
     async (request) => getOverview(app.reads.of(request).db),
   );
 
@@ -21,15 +16,11 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
   // charts' data loads beside the chart library, which only this page downloads.
   app.get(
     "/api/admin/sales",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags: ["admin"],
-        summary:
-          "The overview's charts: orders, payments and revenue per UTC day for the last 30 days, orders by status, top products by units (admin)",
-        response: { 200: adminSalesSchema, ...problemResponses(401, 403) },
-      },
-    },
+    route.admin({
+      summary:
+        "The overview's charts: orders, payments and revenue per UTC day for the last 30 days, orders by status, top products by units (admin)",
+      response: { 200: adminSalesSchema },
+    }),
     async (request) => getSales(app.reads.of(request).db),
   );
-};
+});

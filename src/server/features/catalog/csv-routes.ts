@@ -3,7 +3,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   IMPORT_MAX_LINES,
   IMPORT_MAX_MEGABYTES,
@@ -13,7 +12,7 @@ import {
 import { catalogCsvMessages } from "../../../shared/messages/catalog-csv.js";
 import { csvAnswer, sendCsv } from "../../lib/csv.js";
 import { payloadTooLarge, unsupportedMediaType } from "../../lib/problem.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { actorOf } from "../activity/index.js";
 import { changeCatalog } from "./changes.js";
 import { catalogCsv } from "./csv-export.js";
@@ -42,22 +41,18 @@ async function spool(body: Readable, file: string): Promise<void> {
   );
 }
 
-export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ["catalog"];
+export const catalogCsvRoutes = featureRoutes(["catalog"], async (app, route) => {
   app.addContentTypeParser("text/csv", (_request, payload, done) => done(null, payload));
 
   app.post(
     "/api/products/import",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "Import products from CSV: a dry run, or applied with ?apply=true (admin)",
-        description: `Body: text/csv with a header naming the columns sku, name, category, price, quantity, description, threshold, and optionally image and price_tiers (volume prices, "50:22;100:19"; left out, they stay as they are); at most ${IMPORT_MAX_LINES.toLocaleString("en-US")} lines and ${IMPORT_MAX_MEGABYTES} MB. Creates or updates by SKU; a line whose product already reads so is left alone, so applying twice changes nothing more. Bad lines are left out and reported with their line numbers.`,
-        querystring: importQuerySchema,
-        response: { 200: importReportSchema, ...problemResponses(400, 401, 403, 413, 415) },
-      },
-    },
+    route.admin({
+      summary: "Import products from CSV: a dry run, or applied with ?apply=true (admin)",
+      description: `Body: text/csv with a header naming the columns sku, name, category, price, quantity, description, threshold, and optionally image and price_tiers (volume prices, "50:22;100:19"; left out, they stay as they are); at most ${IMPORT_MAX_LINES.toLocaleString("en-US")} lines and ${IMPORT_MAX_MEGABYTES} MB. Creates or updates by SKU; a line whose product already reads so is left alone, so applying twice changes nothing more. Bad lines are left out and reported with their line numbers.`,
+      querystring: importQuerySchema,
+      response: { 200: importReportSchema },
+      problems: [413, 415],
+    }),
     async (request) => {
       // Only text/csv reaches here as a stream; any other body was parsed (JSON) and is no import.
       const body = request.body;
@@ -85,21 +80,16 @@ export const catalogCsvRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/products/export.csv",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "The whole catalog as CSV, by SKU, streamed (admin)",
-        produces: ["text/csv"],
-        response: {
-          200: csvAnswer("RFC 4180 CSV in the import's columns; formula-like cells start with '"),
-          ...problemResponses(401, 403),
-        },
+    route.admin({
+      summary: "The whole catalog as CSV, by SKU, streamed (admin)",
+      produces: ["text/csv"],
+      response: {
+        200: csvAnswer("RFC 4180 CSV in the import's columns; formula-like cells start with '"),
       },
-    },
+    }),
     async (request, reply) => {
       const csv = await catalogCsv(app.reads.of(request));
       return sendCsv(reply, "catalog", csv);
     },
   );
-};
+});

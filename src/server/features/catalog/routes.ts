@@ -1,6 +1,5 @@
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   adminProductListQuerySchema,
@@ -23,7 +22,7 @@ import { problemCodes } from "../../../shared/problem-codes.js";
 import type { Db } from "../../db/client.js";
 import { matchesEtag, notModifiedSchema, sendNotModified } from "../../lib/etag.js";
 import { conflict, gone, notFound } from "../../lib/problem.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { answerCachedEarly, CACHED_ANSWER_TYPE, type Representation } from "../../plugins/early-answers.js";
 import { actorOf } from "../activity/index.js";
 import type { CachedBody, Loaded } from "./cache.js";
@@ -214,8 +213,7 @@ export interface CatalogRoutesOptions {
   search?: Partial<SearchLimits>;
 }
 
-export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async (app, options) => {
-  const tags = ["catalog"];
+export const catalogRoutes = featureRoutes<CatalogRoutesOptions>(["catalog"], async (app, route, options) => {
   const search = new ProductSearch(searchLimits(app.database.pool.options.max, options.search));
   // Searches through `search`, which rations them; the rest of the list straight from the catalog.
   const readList = (db: Db, query: ProductListQuery) =>
@@ -225,17 +223,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
 
   app.get(
     "/api/products",
-    {
-      onRequest: listByUrl.onRequest,
-      schema: {
-        tags,
-        summary: "List products with search, category filter, sorting and pagination",
-        description:
-          "A search is ranked by relevance unless another sort is chosen, and counts its matches up to a limit (totalExact). Searches are rationed: 503 with Retry-After when too many wait or one runs too long.",
-        querystring: productListQuerySchema,
-        response: { 200: productListSchema, 304: notModifiedSchema, ...problemResponses(400, 503) },
-      },
-    },
+    route.anyone({
+      summary: "List products with search, category filter, sorting and pagination",
+      description:
+        "A search is ranked by relevance unless another sort is chosen, and counts its matches up to a limit (totalExact). Searches are rationed: 503 with Retry-After when too many wait or one runs too long.",
+      querystring: productListQuerySchema,
+      response: { 200: productListSchema, 304: notModifiedSchema },
+      problems: [503],
+      hooks: [listByUrl.onRequest],
+    }),
     async (request, reply) => {
       const query = resolveProductListQuery(request.query);
       listByUrl.remember(request.url, listKey(query));
@@ -245,16 +241,14 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
 
   app.get(
     "/api/products/:id",
-    {
-      onRequest: productByUrl.onRequest,
-      schema: {
-        tags,
-        summary: "One product",
-        description: `An archived product (no longer sold) answers 410 with code "${problemCodes.productArchived}".`,
-        params: productIdParamsSchema,
-        response: { 200: productSchema, 304: notModifiedSchema, ...problemResponses(400, 404, 410) },
-      },
-    },
+    route.anyone({
+      summary: "One product",
+      description: `An archived product (no longer sold) answers 410 with code "${problemCodes.productArchived}".`,
+      params: productIdParamsSchema,
+      response: { 200: productSchema, 304: notModifiedSchema },
+      problems: [404, 410],
+      hooks: [productByUrl.onRequest],
+    }),
     async (request, reply) => {
       const { id } = request.params;
       const key = JSON.stringify(["product", id]);
@@ -274,15 +268,12 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
 
   app.post(
     "/api/products",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "Add a product (admin)",
-        body: productInputSchema,
-        response: { 201: productSchema, ...problemResponses(400, 401, 403, 409) },
-      },
-    },
+    route.admin({
+      summary: "Add a product (admin)",
+      body: productInputSchema,
+      response: { 201: productSchema },
+      problems: [409],
+    }),
     async (request, reply) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
         createProduct(app.db, request.body, change, actorOf(request)),
@@ -293,19 +284,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
 
   app.patch(
     "/api/products/:id",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary:
-          "Change a product's price, stock, description, name, image, category or volume prices (admin)",
-        description:
-          "An archived product can be changed too; it stays archived. A new price or new volume prices are checked against the other as stored: every tier below the price, or 400.",
-        params: productIdParamsSchema,
-        body: productPatchSchema,
-        response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404, 409) },
-      },
-    },
+    route.admin({
+      summary: "Change a product's price, stock, description, name, image, category or volume prices (admin)",
+      description:
+        "An archived product can be changed too; it stays archived. A new price or new volume prices are checked against the other as stored: every tier below the price, or 400.",
+      params: productIdParamsSchema,
+      body: productPatchSchema,
+      response: { 200: adminProductSchema },
+      problems: [404, 409],
+    }),
     async (request) => {
       const product = await changeCatalog(app.catalogCache, (change) =>
         updateProduct(app.db, request.params.id, request.body, change, request.user.id, actorOf(request)),
@@ -315,33 +302,26 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
     },
   );
 
-  app.get(
+  // Not cached: admins see the stock as it is now, and archived products, which no cache holds.
+  // From a replica unless this admin wrote just now (plugins/replicas.ts).
+  route.adminList(
     "/api/admin/products",
+    adminProductListQuerySchema,
+    adminProductListSchema,
+    listAdminProducts,
     {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "The products on sale, newest first, or the archived ones (admin)",
-        querystring: adminProductListQuerySchema,
-        response: { 200: adminProductListSchema, ...problemResponses(400, 401, 403) },
-      },
+      summary: "The products on sale, newest first, or the archived ones (admin)",
     },
-    // Not cached: admins see the stock as it is now, and archived products, which no cache holds.
-    // From a replica unless this admin wrote just now (plugins/replicas.ts).
-    async (request) => listAdminProducts(app.reads.of(request).db, request.query),
   );
 
   app.get(
     "/api/admin/products/:id",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "One product, archived or not (admin)",
-        params: productIdParamsSchema,
-        response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404) },
-      },
-    },
+    route.admin({
+      summary: "One product, archived or not (admin)",
+      params: productIdParamsSchema,
+      response: { 200: adminProductSchema },
+      problems: [404],
+    }),
     async (request) => {
       // From a replica unless this admin wrote just now: then the primary, with their edit.
       const product = await getProduct(app.reads.of(request).db, request.params.id);
@@ -356,19 +336,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
   ] as const) {
     app.post(
       `/api/products/:id/${action}`,
-      {
-        onRequest: app.requireAdmin,
-        schema: {
-          tags,
-          summary: archived
-            ? "Archive a product: it leaves the storefront and cannot be booked; its orders stay (admin)"
-            : "Restore an archived product to the storefront (admin)",
-          description:
-            "Idempotent: archiving an archived product, or restoring one on sale, changes nothing.",
-          params: productIdParamsSchema,
-          response: { 200: adminProductSchema, ...problemResponses(400, 401, 403, 404) },
-        },
-      },
+      route.admin({
+        summary: archived
+          ? "Archive a product: it leaves the storefront and cannot be booked; its orders stay (admin)"
+          : "Restore an archived product to the storefront (admin)",
+        description: "Idempotent: archiving an archived product, or restoring one on sale, changes nothing.",
+        params: productIdParamsSchema,
+        response: { 200: adminProductSchema },
+        problems: [404],
+      }),
       async (request) => {
         const product = await changeCatalog(app.catalogCache, (change) =>
           setArchived(app.db, request.params.id, archived, change, actorOf(request)),
@@ -381,16 +357,13 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
 
   app.delete(
     "/api/products/:id",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "Delete a product that was never ordered (admin)",
-        description: `A product that was ordered answers 409 with code "${problemCodes.productOrdered}": archive it instead.`,
-        params: productIdParamsSchema,
-        response: { 204: z.null(), ...problemResponses(400, 401, 403, 404, 409) },
-      },
-    },
+    route.admin({
+      summary: "Delete a product that was never ordered (admin)",
+      description: `A product that was ordered answers 409 with code "${problemCodes.productOrdered}": archive it instead.`,
+      params: productIdParamsSchema,
+      response: { 204: z.null() },
+      problems: [404, 409],
+    }),
     async (request, reply) => {
       const refused = await changeCatalog(app.catalogCache, (change) =>
         deleteProduct(app.db, request.params.id, change, actorOf(request)),
@@ -401,4 +374,4 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRoutesOptions> = async 
       return reply.code(204).send(null);
     },
   );
-};
+});

@@ -16,6 +16,7 @@ import {
   orderOnPaper,
   type PaperOrder,
   paper,
+  paperPdf,
   printable,
   sellerLines,
 } from "./pdf.js";
@@ -69,16 +70,7 @@ export async function findOrderCreditNote(
  * was never paid or is not refunded). The refund mail attaches it, the credit note route sends it;
  * both render through the server's renderer (renderer.ts), this thread's renderCreditNote without.
  */
-export async function creditNotePdf(
-  db: Db,
-  orderId: string,
-  seller: Seller,
-  render: (note: CreditNoteData, seller: Seller) => Promise<Buffer> = renderCreditNote,
-): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
-  const note = (await findOrderCreditNote(db, orderId))?.paper;
-  if (!note) return undefined;
-  return { number: note.number, filename: creditNoteFilename(note.number), pdf: await render(note, seller) };
-}
+export const creditNotePdf = paperPdf(findOrderCreditNote, creditNoteFilename, renderCreditNote);
 
 /** An amount taken back: "-$12.50" (nothing taken back is "$0.00"). */
 const credited = (cents: number) => formatCents(cents === 0 ? 0 : -cents);

@@ -57,6 +57,35 @@ export interface FoundPaper<T> {
   paper: T | undefined;
 }
 
+/** A paper as a mail attaches it: its number, its file's name and its PDF. */
+export interface PaperPdf {
+  number: number;
+  filename: string;
+  pdf: Buffer;
+}
+
+/**
+ * How an order's paper of one kind is made a PDF: found by `find`, named by `filename`, drawn by
+ * `render` (by default this thread's; the server passes its renderer's, renderer.ts). Undefined
+ * when the order has none.
+ */
+export function paperPdf<T extends { number: number }>(
+  find: (db: Db, orderId: string) => Promise<FoundPaper<T> | undefined>,
+  filename: (number: number) => string,
+  drawHere: (paper: T, seller: Seller) => Promise<Buffer>,
+) {
+  return async (
+    db: Db,
+    orderId: string,
+    seller: Seller,
+    render = drawHere,
+  ): Promise<PaperPdf | undefined> => {
+    const paper = (await find(db, orderId))?.paper;
+    if (!paper) return undefined;
+    return { number: paper.number, filename: filename(paper.number), pdf: await render(paper, seller) };
+  };
+}
+
 /**
  * The order and its invoice, undefined for no such order. The invoice stays as it was issued: a
  * refund is told by the order's credit note (credit-note.ts), not on the invoice.
@@ -127,20 +156,7 @@ export function orderOnPaper(order: typeof orders.$inferSelect): PaperOrder {
  * server's renderer (renderer.ts: a worker thread and a cache), this thread's renderInvoice
  * without one.
  */
-export async function invoicePdf(
-  db: Db,
-  orderId: string,
-  seller: Seller,
-  render: (invoice: InvoiceData, seller: Seller) => Promise<Buffer> = renderInvoice,
-): Promise<{ number: number; filename: string; pdf: Buffer } | undefined> {
-  const invoice = (await findOrderInvoice(db, orderId))?.paper;
-  if (!invoice) return undefined;
-  return {
-    number: invoice.number,
-    filename: invoiceFilename(invoice.number),
-    pdf: await render(invoice, seller),
-  };
-}
+export const invoicePdf = paperPdf(findOrderInvoice, invoiceFilename, renderInvoice);
 
 // Dates in UTC, so an invoice reads the same whichever instance makes it, and says so in its footer.
 export const day = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });

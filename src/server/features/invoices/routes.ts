@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { creditNoteFilename } from "../../../shared/credit-notes.js";
 import { invoiceFilename } from "../../../shared/invoices.js";
@@ -10,7 +9,7 @@ import type { Seller } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { notFound } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { findOrderCreditNote } from "./credit-note.js";
 import { type FoundPaper, findOrderInvoice } from "./pdf.js";
 import type { InvoiceRenderer } from "./renderer.js";
@@ -37,16 +36,15 @@ interface PaperDownload<T extends { number: number }> {
   filename: (number: number) => string;
 }
 
-export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async (app, { renderer }) => {
-  const limit = { max: app.config.invoiceDownloadsPerHour, windowSeconds: HOUR_SECONDS };
+export const invoiceRoutes = featureRoutes<InvoiceRoutesOptions>(
+  ["orders"],
+  async (app, route, { renderer }) => {
+    const limit = { max: app.config.invoiceDownloadsPerHour, windowSeconds: HOUR_SECONDS };
 
-  const download = <T extends { number: number }>(paper: PaperDownload<T>) =>
-    app.get(
-      `/api/orders/:id/${paper.file}`,
-      {
-        onRequest: app.requireUser,
-        schema: {
-          tags: ["orders"],
+    const download = <T extends { number: number }>(paper: PaperDownload<T>) =>
+      app.get(
+        `/api/orders/:id/${paper.file}`,
+        route.user({
           summary: paper.summary,
           params: orderIdParamsSchema,
           produces: ["application/pdf"],
@@ -60,58 +58,58 @@ export const invoiceRoutes: FastifyPluginAsyncZod<InvoiceRoutesOptions> = async 
                 },
               },
             },
-            ...problemResponses(400, 401, 404, 429),
           },
+          problems: [404, 429],
+        }),
+        async (request, reply) => {
+          const { user } = request;
+          const found = await paper.find(app.db, request.params.id);
+          // Another customer's order is answered as one that does not exist (as GET /api/orders/:id).
+          if (!found || (user.role !== "admin" && found.userId !== user.id))
+            throw notFound(orderMessages.notFound);
+          if (!found.paper) throw notFound(paper.notIssued);
+          // Per account, whichever orders; counted once the paper is the account's to have (a 404
+          // writes nothing): each download is a render, or a read of the cache.
+          await enforceRateLimit(app.db, `${paper.rateKey}:${user.id}`, limit, (seconds) =>
+            paper.rateLimited(limit.max, seconds),
+          );
+          const pdf = await paper.render(found.paper, app.config.seller);
+          return (
+            reply
+              // The buyer's name and address: kept by no shared cache, nor by the browser beyond the download.
+              .header("cache-control", "private, no-store")
+              .header("x-content-type-options", "nosniff")
+              .header("content-disposition", `attachment; filename="${paper.filename(found.paper.number)}"`)
+              .type("application/pdf")
+              .send(pdf)
+          );
         },
-      },
-      async (request, reply) => {
-        const { user } = request;
-        const found = await paper.find(app.db, request.params.id);
-        // Another customer's order is answered as one that does not exist (as GET /api/orders/:id).
-        if (!found || (user.role !== "admin" && found.userId !== user.id))
-          throw notFound(orderMessages.notFound);
-        if (!found.paper) throw notFound(paper.notIssued);
-        // Per account, whichever orders; counted once the paper is the account's to have (a 404
-        // writes nothing): each download is a render, or a read of the cache.
-        await enforceRateLimit(app.db, `${paper.rateKey}:${user.id}`, limit, (seconds) =>
-          paper.rateLimited(limit.max, seconds),
-        );
-        const pdf = await paper.render(found.paper, app.config.seller);
-        return (
-          reply
-            // The buyer's name and address: kept by no shared cache, nor by the browser beyond the download.
-            .header("cache-control", "private, no-store")
-            .header("x-content-type-options", "nosniff")
-            .header("content-disposition", `attachment; filename="${paper.filename(found.paper.number)}"`)
-            .type("application/pdf")
-            .send(pdf)
-        );
-      },
-    );
+      );
 
-  download({
-    file: "invoice.pdf",
-    summary:
-      "A paid order's invoice as PDF (owner or admin); 404 for an order of another customer, as for one that does not exist, and for an order not paid",
-    description: "The invoice, sent as an attachment named invoice-GH-<number>.pdf",
-    find: findOrderInvoice,
-    notIssued: invoiceMessages.notIssued,
-    rateKey: "invoice",
-    rateLimited: invoiceMessages.rateLimited,
-    render: (invoice, seller) => renderer.render(invoice, seller),
-    filename: invoiceFilename,
-  });
+    download({
+      file: "invoice.pdf",
+      summary:
+        "A paid order's invoice as PDF (owner or admin); 404 for an order of another customer, as for one that does not exist, and for an order not paid",
+      description: "The invoice, sent as an attachment named invoice-GH-<number>.pdf",
+      find: findOrderInvoice,
+      notIssued: invoiceMessages.notIssued,
+      rateKey: "invoice",
+      rateLimited: invoiceMessages.rateLimited,
+      render: (invoice, seller) => renderer.render(invoice, seller),
+      filename: invoiceFilename,
+    });
 
-  download({
-    file: "credit-note.pdf",
-    summary:
-      "A refunded order's credit note as PDF (owner or admin); 404 for an order of another customer, as for one that does not exist, and for an order not refunded",
-    description: "The credit note, sent as an attachment named credit-note-CN-<number>.pdf",
-    find: findOrderCreditNote,
-    notIssued: creditNoteMessages.notIssued,
-    rateKey: "credit-note",
-    rateLimited: creditNoteMessages.rateLimited,
-    render: (note, seller) => renderer.renderCreditNote(note, seller),
-    filename: creditNoteFilename,
-  });
-};
+    download({
+      file: "credit-note.pdf",
+      summary:
+        "A refunded order's credit note as PDF (owner or admin); 404 for an order of another customer, as for one that does not exist, and for an order not refunded",
+      description: "The credit note, sent as an attachment named credit-note-CN-<number>.pdf",
+      find: findOrderCreditNote,
+      notIssued: creditNoteMessages.notIssued,
+      rateKey: "credit-note",
+      rateLimited: creditNoteMessages.rateLimited,
+      render: (note, seller) => renderer.renderCreditNote(note, seller),
+      filename: creditNoteFilename,
+    });
+  },
+);

@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncZod, ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { mailPreferencesSchema, unsubscribeQuerySchema } from "../../../shared/mail-preferences.js";
 import { mailPreferenceMessages as m } from "../../../shared/messages/mail-preferences.js";
 import { badRequest } from "../../lib/problem.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { getMailPreferences, setReminderMails } from "./service.js";
 import { userOfUnsubscribeToken } from "./token.js";
 
@@ -13,33 +13,23 @@ const ONE_CLICK_UNSUBSCRIBE_PATH = "/api/mail/unsubscribe";
  * Which mails the signed-in customer gets (their own only: no route names another account), and the
  * one-click unsubscribe of the optional mails (RFC 8058), which needs no session.
  */
-export const mailPreferenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ["mail preferences"];
-
+export const mailPreferenceRoutes = featureRoutes(["mail preferences"], async (app, route) => {
   app.get(
     "/api/me/mail-preferences",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "Which mails I get",
-        response: { 200: mailPreferencesSchema, ...problemResponses(401) },
-      },
-    },
+    route.user({
+      summary: "Which mails I get",
+      response: { 200: mailPreferencesSchema },
+    }),
     async (request) => getMailPreferences(app.db, request.user.id),
   );
 
   app.put(
     "/api/me/mail-preferences",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "Turn my reminder mails (payment reminders, back in stock) on or off",
-        body: mailPreferencesSchema,
-        response: { 200: mailPreferencesSchema, ...problemResponses(400, 401) },
-      },
-    },
+    route.user({
+      summary: "Turn my reminder mails (payment reminders, back in stock) on or off",
+      body: mailPreferencesSchema,
+      response: { 200: mailPreferencesSchema },
+    }),
     async (request) => {
       await setReminderMails(app.db, request.user.id, request.body.reminderMails);
       return getMailPreferences(app.db, request.user.id);
@@ -58,16 +48,13 @@ export const mailPreferenceRoutes: FastifyPluginAsyncZod = async (app) => {
     );
     oneClick.post(
       ONE_CLICK_UNSUBSCRIBE_PATH,
-      {
-        schema: {
-          tags,
-          summary: "Turn off reminder mails by the signed link of an optional mail (one click, no sign-in)",
-          description:
-            "RFC 8058 one-click unsubscribe: the List-Unsubscribe address of a payment reminder or back-in-stock mail. The token is the account's id signed with the shop's secret; 400 when it is not one the shop made. Without a session and exempt from the Origin check: the token is the proof.",
-          querystring: unsubscribeQuerySchema,
-          response: { 200: mailPreferencesSchema, ...problemResponses(400) },
-        },
-      },
+      route.anyone({
+        summary: "Turn off reminder mails by the signed link of an optional mail (one click, no sign-in)",
+        description:
+          "RFC 8058 one-click unsubscribe: the List-Unsubscribe address of a payment reminder or back-in-stock mail. The token is the account's id signed with the shop's secret; 400 when it is not one the shop made. Without a session and exempt from the Origin check: the token is the proof.",
+        querystring: unsubscribeQuerySchema,
+        response: { 200: mailPreferencesSchema },
+      }),
       async (request) => {
         const userId = userOfUnsubscribeToken(app.config.authSecret, request.query.token);
         if (!userId) throw badRequest(m.badLink);
@@ -80,17 +67,14 @@ export const mailPreferenceRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     ONE_CLICK_UNSUBSCRIBE_PATH,
-    {
-      schema: {
-        tags,
-        summary: "The one-click unsubscribe address opened in a browser: the page that asks first",
-        description:
-          "A GET changes nothing (link scanners and previews follow links): it answers 303 to the client's /unsubscribe page, whose button makes the POST.",
-        querystring: unsubscribeQuerySchema,
-        response: problemResponses(400),
-      },
-    },
+    route.anyone({
+      summary: "The one-click unsubscribe address opened in a browser: the page that asks first",
+      description:
+        "A GET changes nothing (link scanners and previews follow links): it answers 303 to the client's /unsubscribe page, whose button makes the POST.",
+      querystring: unsubscribeQuerySchema,
+      response: {},
+    }),
     async (request, reply) =>
       reply.redirect(`/unsubscribe?${new URLSearchParams({ token: request.query.token })}`, 303),
   );
-};
+});

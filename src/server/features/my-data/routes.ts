@@ -1,11 +1,10 @@
 import { Readable } from "node:stream";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { myDataMessages } from "../../../shared/messages/my-data.js";
 import { MY_DATA_PATH, myDataFilename } from "../../../shared/my-data.js";
 import { unauthorized } from "../../lib/problem.js";
 import { enforceRateLimit } from "../../lib/rate-limit.js";
-import { problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
 import { zipStream } from "../../lib/zip.js";
 import { myDataEntries } from "./service.js";
 
@@ -15,31 +14,27 @@ const HOUR_SECONDS = 60 * 60;
  * Download my data (docs/product.md): the signed-in account's own, and no one else's; there is no id
  * in the path, so there is nothing to name another account by, admins included.
  */
-export const myDataRoutes: FastifyPluginAsyncZod = async (app) => {
+export const myDataRoutes = featureRoutes(["accounts"], async (app, route) => {
   const limit = { max: app.config.dataDownloadsPerHour, windowSeconds: HOUR_SECONDS };
   app.get(
     MY_DATA_PATH,
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags: ["accounts"],
-        summary:
-          "Download my data: a ZIP of data.json (account, profile, orders with payments, refunds, invoice and credit note numbers, reviews, back-in-stock subscriptions, mails) and orders.csv",
-        produces: ["application/zip"],
-        response: {
-          200: {
-            description: "A ZIP sent as it is written, named gearhouse-data-<today, UTC>.zip",
-            // A stream, which Fastify never serializes; the meta is for the OpenAPI document.
-            content: {
-              "application/zip": {
-                schema: z.instanceof(Readable).meta({ type: "string", format: "binary" }),
-              },
+    route.user({
+      summary:
+        "Download my data: a ZIP of data.json (account, profile, orders with payments, refunds, invoice and credit note numbers, reviews, back-in-stock subscriptions, mails) and orders.csv",
+      produces: ["application/zip"],
+      response: {
+        200: {
+          description: "A ZIP sent as it is written, named gearhouse-data-<today, UTC>.zip",
+          // A stream, which Fastify never serializes; the meta is for the OpenAPI document.
+          content: {
+            "application/zip": {
+              schema: z.instanceof(Readable).meta({ type: "string", format: "binary" }),
             },
           },
-          ...problemResponses(401, 429),
         },
       },
-    },
+      problems: [429],
+    }),
     async (request, reply) => {
       const { user } = request;
       // Each download reads the whole history: a few an hour per account is plenty for a person.
@@ -63,4 +58,4 @@ export const myDataRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(body);
     },
   );
-};
+});

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { cursorQuerySchema } from "../../../shared/paging.js";
 import {
@@ -12,7 +11,8 @@ import {
   reviewReportPageSchema,
   reviewSchema,
 } from "../../../shared/reviews.js";
-import { boundedTotalText, cursorPagingText, problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
+import { boundedTotalText, cursorPagingText } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import {
   hideReview,
@@ -26,40 +26,32 @@ import { createReview, listReviews } from "./service.js";
 
 const moderationReportedSchema = z.object({ reported: z.literal(true) });
 
-export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ["reviews"];
-
+export const reviewRoutes = featureRoutes(["reviews"], async (app, route) => {
   app.get(
     "/api/reviews",
-    {
-      schema: {
-        tags,
-        summary: "A page of reviews, newest first",
-        description: [
-          `${cursorPagingText("reviews", "after `cursor`, the previous page's `nextCursor` (null on the last page)")} The home page asks \`?limit=3\` and shows \`items\`.`,
-          boundedTotalText("the reviews"),
-          "Until the lists were paged (docs/decisions/people-lists.md) the answer was a bare array of at most 100 reviews; it is now this page object.",
-        ].join("\n\n"),
-        querystring: reviewListQuerySchema,
-        response: { 200: reviewPageSchema, ...problemResponses(400) },
-      },
-    },
+    route.anyone({
+      summary: "A page of reviews, newest first",
+      description: [
+        `${cursorPagingText("reviews", "after `cursor`, the previous page's `nextCursor` (null on the last page)")} The home page asks \`?limit=3\` and shows \`items\`.`,
+        boundedTotalText("the reviews"),
+        "Until the lists were paged (docs/decisions/people-lists.md) the answer was a bare array of at most 100 reviews; it is now this page object.",
+      ].join("\n\n"),
+      querystring: reviewListQuerySchema,
+      response: { 200: reviewPageSchema },
+    }),
     async (request) => listReviews(app.db, request.query),
   );
 
   app.post(
     "/api/reviews",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "Write a review under my name",
-        description:
-          "Marked staff when written by an admin. REVIEW_LIMIT_PER_HOUR reviews an hour per account, then 429 with Retry-After.",
-        body: reviewInputSchema,
-        response: { 201: reviewSchema, ...problemResponses(400, 401, 429) },
-      },
-    },
+    route.user({
+      summary: "Write a review under my name",
+      description:
+        "Marked staff when written by an admin. REVIEW_LIMIT_PER_HOUR reviews an hour per account, then 429 with Retry-After.",
+      body: reviewInputSchema,
+      response: { 201: reviewSchema },
+      problems: [429],
+    }),
     async (request, reply) =>
       reply
         .code(201)
@@ -71,37 +63,29 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     "/api/reviews/mine",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary:
-          "The signed-in user's own reviews, newest first, each on show or hidden with the shop's reason",
-        querystring: cursorQuerySchema,
-        response: { 200: ownReviewPageSchema, ...problemResponses(400, 401) },
-      },
-    },
+    route.user({
+      summary:
+        "The signed-in user's own reviews, newest first, each on show or hidden with the shop's reason",
+      querystring: cursorQuerySchema,
+      response: { 200: ownReviewPageSchema },
+    }),
     async (request) => listOwnReviews(app.db, request.user.id, request.query),
   );
 
   app.post(
     "/api/reviews/:id/reports",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "Report a review on show to the shop's admins, with a reason",
-        description:
-          "Once per customer and review: 201 the first time, 200 after. At most 10 an hour, then 429.",
-        params: reviewIdParamsSchema,
-        body: moderationReasonSchema,
-        response: {
-          200: moderationReportedSchema,
-          201: moderationReportedSchema,
-          ...problemResponses(400, 401, 404, 429),
-        },
+    route.user({
+      summary: "Report a review on show to the shop's admins, with a reason",
+      description:
+        "Once per customer and review: 201 the first time, 200 after. At most 10 an hour, then 429.",
+      params: reviewIdParamsSchema,
+      body: moderationReasonSchema,
+      response: {
+        200: moderationReportedSchema,
+        201: moderationReportedSchema,
       },
-    },
+      problems: [404, 429],
+    }),
     async (request, reply) => {
       const made = await reportReview(app.db, request.user.id, request.params.id, request.body.reason);
       return reply.code(made ? 201 : 200).send({ reported: true });
@@ -110,58 +94,32 @@ export const reviewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     "/api/reviews/:id/hide",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "Hide a review from every public list, with the reason its author is shown (admin)",
-        params: reviewIdParamsSchema,
-        body: moderationReasonSchema,
-        response: { 200: moderatedSchema, ...problemResponses(400, 401, 403, 404) },
-      },
-    },
+    route.admin({
+      summary: "Hide a review from every public list, with the reason its author is shown (admin)",
+      params: reviewIdParamsSchema,
+      body: moderationReasonSchema,
+      response: { 200: moderatedSchema },
+      problems: [404],
+    }),
     async (request) => hideReview(app.db, actorOf(request), request.params.id, request.body.reason),
   );
 
   app.post(
     "/api/reviews/:id/restore",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "Put a hidden review on show again (admin)",
-        params: reviewIdParamsSchema,
-        response: { 200: moderatedSchema, ...problemResponses(400, 401, 403, 404) },
-      },
-    },
+    route.admin({
+      summary: "Put a hidden review on show again (admin)",
+      params: reviewIdParamsSchema,
+      response: { 200: moderatedSchema },
+      problems: [404],
+    }),
     async (request) => restoreReview(app.db, actorOf(request), request.params.id),
   );
 
-  app.get(
-    "/api/admin/review-reports",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "Customers' reports of reviews, newest first, each with its review (admin)",
-        querystring: cursorQuerySchema,
-        response: { 200: reviewReportPageSchema, ...problemResponses(400, 401, 403) },
-      },
-    },
-    async (request) => listReports(app.reads.of(request).db, request.query),
-  );
+  route.adminList("/api/admin/review-reports", cursorQuerySchema, reviewReportPageSchema, listReports, {
+    summary: "Customers' reports of reviews, newest first, each with its review (admin)",
+  });
 
-  app.get(
-    "/api/admin/reviews/hidden",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "The hidden reviews, last hidden first (admin)",
-        querystring: cursorQuerySchema,
-        response: { 200: hiddenReviewPageSchema, ...problemResponses(400, 401, 403) },
-      },
-    },
-    async (request) => listHiddenReviews(app.reads.of(request).db, request.query),
-  );
-};
+  route.adminList("/api/admin/reviews/hidden", cursorQuerySchema, hiddenReviewPageSchema, listHiddenReviews, {
+    summary: "The hidden reviews, last hidden first (admin)",
+  });
+});

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
   roleInputSchema,
@@ -8,47 +7,33 @@ import {
   userPageSchema,
   userSchema,
 } from "../../../shared/users.js";
-import { boundedTotalText, cursorPagingText, problemResponses } from "../../lib/schemas.js";
+import { featureRoutes } from "../../lib/routes.js";
+import { boundedTotalText, cursorPagingText } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { listUsers, removeUser, setRole } from "./service.js";
 
 /** All users and Make Admin (admin only). Accounts are created by sign-up, never here. */
-export const userRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ["users"];
-
-  app.get(
-    "/api/users",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "A page of users, newest accounts first, by search and role (admin)",
-        description: [
-          cursorPagingText(
-            "rows",
-            "after `cursor` (a page's `nextCursor`) or before `before` (its `prevCursor`), never both",
-          ),
-          `\`search\` matches the name or email: anywhere from ${USER_SEARCH_SUBSTRING_MIN} characters on, otherwise at the start of the name, of a word in it, or of the email; it needs a letter or digit.`,
-          `\`role\` keeps one role. ${boundedTotalText("the matching users")}`,
-        ].join("\n\n"),
-        querystring: userListQuerySchema,
-        response: { 200: userPageSchema, ...problemResponses(400, 401, 403) },
-      },
-    },
-    async (request) => listUsers(app.reads.of(request).db, request.query),
-  );
+export const userRoutes = featureRoutes(["users"], async (app, route) => {
+  route.adminList("/api/users", userListQuerySchema, userPageSchema, listUsers, {
+    summary: "A page of users, newest accounts first, by search and role (admin)",
+    description: [
+      cursorPagingText(
+        "rows",
+        "after `cursor` (a page's `nextCursor`) or before `before` (its `prevCursor`), never both",
+      ),
+      `\`search\` matches the name or email: anywhere from ${USER_SEARCH_SUBSTRING_MIN} characters on, otherwise at the start of the name, of a word in it, or of the email; it needs a letter or digit.`,
+      `\`role\` keeps one role. ${boundedTotalText("the matching users")}`,
+    ].join("\n\n"),
+  });
 
   app.delete(
     "/api/users/:id",
-    {
-      onRequest: [app.requireAdmin, app.requireStepUp],
-      schema: {
-        tags,
-        summary: "Remove a user and end their sessions; their orders stay as records (admin)",
-        params: userIdParamsSchema,
-        response: { 204: z.null(), ...problemResponses(400, 401, 403, 404, 409) },
-      },
-    },
+    route.stepUp({
+      summary: "Remove a user and end their sessions; their orders stay as records (admin)",
+      params: userIdParamsSchema,
+      response: { 204: z.null() },
+      problems: [404, 409],
+    }),
     async (request, reply) => {
       await removeUser(app.db, request.user.id, request.params.id, actorOf(request));
       return reply.code(204).send(null);
@@ -57,16 +42,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     "/api/users/:id/role",
-    {
-      onRequest: [app.requireAdmin, app.requireStepUp],
-      schema: {
-        tags,
-        summary: "Make admin or remove admin; the last admin cannot be demoted (admin)",
-        params: userIdParamsSchema,
-        body: roleInputSchema,
-        response: { 200: userSchema, ...problemResponses(400, 401, 403, 404, 409) },
-      },
-    },
+    route.stepUp({
+      summary: "Make admin or remove admin; the last admin cannot be demoted (admin)",
+      params: userIdParamsSchema,
+      body: roleInputSchema,
+      response: { 200: userSchema },
+      problems: [404, 409],
+    }),
     async (request) => setRole(app.db, request.params.id, request.body.role, actorOf(request)),
   );
-};
+});
