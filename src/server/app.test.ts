@@ -57,4 +57,33 @@ describe("platform", () => {
       expect.arrayContaining(["/api/products", "/api/products/{id}", "/api/reviews"]),
     );
   });
+
+  it("declares a 400 on every operation that validates input, and a 401 on every guarded one", async () => {
+    type Operation = { parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
+    const doc = (await ctx.app.inject({ url: "/api/docs/json" })).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>();
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        name: `${method.toUpperCase()} ${path}`,
+        operation,
+      })),
+    );
+    // Better-auth's forwarded endpoints are described by its own plugin, not by these routes.
+    const shops = operations.filter(({ name }) => !name.includes("/api/auth/"));
+    const takesInput = shops.filter(
+      ({ operation }) => (operation.parameters?.length ?? 0) > 0 || operation.requestBody !== undefined,
+    );
+    expect(takesInput.length).toBeGreaterThan(40);
+    // Input no request can get wrong: any file name is a look-up, and an unknown one is a 404.
+    const cannotFail = new Set(["GET /api/images/{file}"]);
+    const undeclared = takesInput.filter(
+      ({ name, operation }) => !("400" in operation.responses) && !cannotFail.has(name),
+    );
+    expect(undeclared.map(({ name }) => name)).toEqual([]);
+    const guarded = shops.filter(
+      ({ operation }) => "403" in operation.responses && !("401" in operation.responses),
+    );
+    expect(guarded.map(({ name }) => name)).toEqual([]);
+  });
 });

@@ -4,7 +4,6 @@ import { factorsSchema } from "../../../shared/second-factor.js";
 import { endedSessionsSchema, sessionIdParamsSchema, sessionListSchema } from "../../../shared/sessions.js";
 import { userIdParamsSchema } from "../../../shared/users.js";
 import { featureRoutes, personal, routeOptions } from "../../lib/routes.js";
-import { problemResponses } from "../../lib/schemas.js";
 import { actorOf } from "../activity/index.js";
 import { listFactors } from "./second-factor.js";
 import { endOtherSessions, endSession, endUserSessions, listSessions } from "./sessions.js";
@@ -40,8 +39,7 @@ export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
   );
 
   // Signed-in sessions (docs/product.md, "Sessions"): the user's own, and an admin's end-all.
-  const tags = ["sessions"];
-  const sessionRoute = routeOptions(app, tags);
+  const sessionRoute = routeOptions(app, ["sessions"]);
   app.get(
     "/api/account/sessions",
     sessionRoute.user({
@@ -53,17 +51,14 @@ export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
 
   app.delete(
     "/api/account/sessions/:id",
-    {
-      onRequest: app.requireUser,
-      schema: {
-        tags,
-        summary: "End one of the signed-in user's other sessions",
-        description:
-          "404 when it is not one of theirs or has ended; 409 for the session in use (sign out ends it).",
-        params: sessionIdParamsSchema,
-        response: { 204: z.null(), ...problemResponses(401, 404, 409) },
-      },
-    },
+    sessionRoute.user({
+      summary: "End one of the signed-in user's other sessions",
+      description:
+        "404 when it is not one of theirs or has ended; 409 for the session in use (sign out ends it).",
+      params: sessionIdParamsSchema,
+      response: { 204: z.null() },
+      problems: [404, 409],
+    }),
     async (request, reply) => {
       await endSession(app.db, request.user.id, request.user.sessionId, request.params.id);
       return reply.code(204).send(null);
@@ -81,15 +76,12 @@ export const accountRoutes = featureRoutes(["accounts"], async (app, route) => {
 
   app.delete(
     "/api/users/:id/sessions",
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        tags,
-        summary: "End every session of a user (admin); on the activity log",
-        params: userIdParamsSchema,
-        response: { 200: endedSessionsSchema, ...problemResponses(401, 403, 404) },
-      },
-    },
+    sessionRoute.admin({
+      summary: "End every session of a user (admin); on the activity log",
+      params: userIdParamsSchema,
+      response: { 200: endedSessionsSchema },
+      problems: [404],
+    }),
     async (request) => ({ ended: await endUserSessions(app.db, actorOf(request), request.params.id) }),
   );
 });
