@@ -38,3 +38,15 @@ export function bindSubmit<Values extends FieldValues, Output>(
     serverError: form.formState.errors.root?.server,
   };
 }
+
+/**
+ * What a form's fields hold of a saved record (the product being edited, the saved profile): its
+ * named values, so the names are listed once, beside the form's other uses of them.
+ */
+export function pickFields<Saved extends object, Name extends keyof Saved>(
+  saved: Saved,
+  names: readonly Name[],
+): Pick<Saved, Name> {
+  // Object.fromEntries cannot say which keys it makes; these are exactly `names`.
+  return Object.fromEntries(names.map((name) => [name, saved[name]])) as Pick<Saved, Name>;
+}

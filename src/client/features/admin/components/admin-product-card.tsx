@@ -7,6 +7,7 @@ import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constan
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { bindFields, pickFields } from "../../../components/form-bindings.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { ProductImage } from "../../../components/product-image.js";
@@ -36,16 +37,11 @@ import {
 const text = adminMessages.products;
 const tierRow = pricingMessages.tiers.row;
 
+/** The product's values the Edit form holds: every field but the image, which is a file there. */
+const EDITED = ["name", "sku", "category", "price", "quantity", "description", "priceTiers"] as const;
+
 function editFields(product: AdminProduct): ProductFormInput {
-  return {
-    name: product.name,
-    sku: product.sku,
-    category: product.category,
-    price: product.price,
-    quantity: product.quantity,
-    description: product.description,
-    priceTiers: product.priceTiers,
-  };
+  return pickFields(product, EDITED);
 }
 
 /**
@@ -64,6 +60,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
   const form = useSchemaForm(productFormSchema, { defaultValues: editFields(product) });
   const { register, handleSubmit, setError, setFocus, formState, control } = form;
   const { errors } = formState;
+  const field = bindFields(form);
   useLoadedValues(form, editFields(latest));
 
   useEffect(() => setFocus("name"), [setFocus]);
@@ -98,16 +95,16 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
         if (event.key === "Escape") onDone();
       }}
     >
-      <NameField error={errors.name?.message} {...register("name")} />
-      <SkuField editing error={errors.sku?.message} {...register("sku")} />
-      <CategoryField error={errors.category?.message} {...register("category")} />
+      <NameField {...field("name")} />
+      <SkuField editing {...field("sku")} />
+      <CategoryField {...field("category")} />
       <div className="grid grid-cols-2 gap-3">
-        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
-        <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
+        <PriceField {...field("price", { valueAsNumber: true })} />
+        <StockField {...field("quantity", { valueAsNumber: true })} />
       </div>
       {/* Issue 31, item 3: the product's low-stock threshold field goes here (migration 0018). */}
       <PriceTiersField control={control} register={register} errors={errors} />
-      <DescriptionField error={errors.description?.message} {...register("description")} />
+      <DescriptionField {...field("description")} />
       <ImageField label={text.newImage} hint={text.newImageHint} disabled={busy} {...image.field} />
       {errors.root?.server ? (
         <p role="alert" className="text-sm text-error">

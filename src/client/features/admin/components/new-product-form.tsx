@@ -1,6 +1,7 @@
 import { toast } from "sonner";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { uploadMessages } from "../../../../shared/messages/uploads.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
@@ -28,12 +29,13 @@ const text = adminMessages.products;
 export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
   const image = useImageUpload();
-  const { register, handleSubmit, setError, reset, formState, control } = useSchemaForm(productFormSchema, {
-    defaultValues: { priceTiers: [] },
-  });
+  const form = useSchemaForm(productFormSchema, { defaultValues: { priceTiers: [] } });
+  const { register, setError, reset, formState, control } = form;
   const { errors } = formState;
+  const field = bindFields(form);
 
-  const onSubmit = handleSubmit(
+  const submit = bindSubmit(
+    form,
     async (values) => {
       if (!image.file) {
         image.setError(uploadMessages.missing);
@@ -67,8 +69,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     <FormCard
       title={text.formTitle}
       lead={text.formLead}
-      onSubmit={onSubmit}
-      serverError={errors.root?.server}
+      {...submit}
       actions={
         <div className="flex flex-wrap items-center gap-3">
           <PendingButton type="submit" className="btn btn-primary sm:min-w-40" pending={busy}>
@@ -81,15 +82,15 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
       }
     >
       <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
-      <NameField error={errors.name?.message} {...register("name")} />
-      <SkuField error={errors.sku?.message} {...register("sku")} />
+      <NameField {...field("name")} />
+      <SkuField {...field("sku")} />
       <div className="grid gap-5 sm:grid-cols-3">
-        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
-        <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
-        <CategoryField error={errors.category?.message} defaultValue="" {...register("category")} />
+        <PriceField {...field("price", { valueAsNumber: true })} />
+        <StockField {...field("quantity", { valueAsNumber: true })} />
+        <CategoryField defaultValue="" {...field("category")} />
       </div>
       <PriceTiersField control={control} register={register} errors={errors} />
-      <DescriptionField error={errors.description?.message} {...register("description")} />
+      <DescriptionField {...field("description")} />
     </FormCard>
   );
 }

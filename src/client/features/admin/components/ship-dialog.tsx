@@ -11,6 +11,7 @@ import {
   TRACKING_NUMBER_MAX_LENGTH,
 } from "../../../../shared/orders.js";
 import { Form } from "../../../components/form.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -46,13 +47,9 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
   const titleId = useId();
   const leadId = useId();
   const ship = useShipOrder();
-  const { register, handleSubmit, reset, setError, setFocus, formState } = useSchemaForm(
-    shipOrderInputSchema,
-    {
-      defaultValues: EMPTY,
-    },
-  );
-  const { errors } = formState;
+  const form = useSchemaForm(shipOrderInputSchema, { defaultValues: EMPTY });
+  const { reset, setError, setFocus } = form;
+  const field = bindFields(form);
   const open = order !== null;
 
   useEffect(() => {
@@ -67,7 +64,7 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
     }
   }, [open, reset, setFocus]);
 
-  const onSubmit = handleSubmit((values) => {
+  const submit = bindSubmit(form, (values) => {
     if (!order) return;
     ship.mutate(
       { id: order.id, input: given(values) },
@@ -107,8 +104,7 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
           {order ? text.lead(order.productName, order.name) : ""}
         </p>
         <Form
-          onSubmit={onSubmit}
-          serverError={errors.root?.server}
+          {...submit}
           actions={
             <div className="modal-action">
               <SubmitButton pending={ship.isPending} className="">
@@ -129,15 +125,13 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
             label={text.carrier}
             autoComplete="off"
             maxLength={CARRIER_MAX_LENGTH}
-            error={errors.carrier?.message}
-            {...register("carrier")}
+            {...field("carrier")}
           />
           <TextField
             label={text.trackingNumber}
             autoComplete="off"
             maxLength={TRACKING_NUMBER_MAX_LENGTH}
-            error={errors.trackingNumber?.message}
-            {...register("trackingNumber")}
+            {...field("trackingNumber")}
           />
         </Form>
       </div>
