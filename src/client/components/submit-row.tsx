@@ -6,26 +6,23 @@ type Props = {
   pending: boolean;
   /** Refuses the press for a reason of the form's own (e.g. a quantity it cannot book). */
   disabled?: boolean;
-  /** The button's width within the row (SubmitButton's className). */
+  /** The button's width: its own unless given (e.g. `w-full`, or a least width). */
   buttonClass?: string;
-  /** What the button sums up, at the row's start (a total); the button then goes to its end. */
+  /** What the button sums up, at the row's start (a total); the button then goes to the row's end. */
   before?: ReactNode;
-  /** A note after the button (when the settings were last saved). */
-  after?: ReactNode;
+  /** A line after the button (when the settings were last saved). */
+  note?: string;
 };
 
-/**
- * A form's actions: its submit button and what stands beside it, in one row that wraps on a narrow
- * screen.
- */
-export function SubmitRow({ label, pending, disabled, buttonClass, before, after }: Props) {
+/** A form's actions: its submit button and what stands beside it, in a row that wraps on a narrow screen. */
+export function SubmitRow({ label, pending, disabled, buttonClass = "", before, note }: Props) {
   return (
     <div className={`flex flex-wrap items-center gap-4 ${before ? "justify-between" : ""}`}>
       {before}
       <SubmitButton pending={pending} disabled={disabled} className={buttonClass}>
         {label}
       </SubmitButton>
-      {after}
+      {note ? <p className="text-sm text-base-content/75">{note}</p> : null}
     </div>
   );
 }

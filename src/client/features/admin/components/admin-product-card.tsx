@@ -7,7 +7,7 @@ import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constan
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
-import { bindFields, pickFields } from "../../../components/form-bindings.js";
+import { pickFields } from "../../../components/form-bindings.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { ProductImage } from "../../../components/product-image.js";
@@ -21,18 +21,8 @@ import { useArchiveProduct } from "../api/archive-product.js";
 import { useDeleteProduct } from "../api/delete-product.js";
 import { adminProductQueryOptions } from "../api/get-admin-products.js";
 import { useUpdateProduct } from "../api/update-product.js";
-import { PriceTiersField } from "./price-tiers-field.js";
-import {
-  CategoryField,
-  DescriptionField,
-  NameField,
-  PriceField,
-  type ProductFormInput,
-  productFormSchema,
-  SkuField,
-  StockField,
-  showProductSaveError,
-} from "./product-fields.js";
+import { type ProductFormInput, productFormSchema, showProductSaveError } from "./product-fields.js";
+import { ProductFormFields } from "./product-form-fields.js";
 
 const text = adminMessages.products;
 const tierRow = pricingMessages.tiers.row;
@@ -58,9 +48,8 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
   const current = useQuery({ ...adminProductQueryOptions(product.id), refetchOnMount: "always" });
   const latest = current.isFetchedAfterMount && current.data ? current.data : product;
   const form = useSchemaForm(productFormSchema, { defaultValues: editFields(product) });
-  const { register, handleSubmit, setError, setFocus, formState, control } = form;
+  const { handleSubmit, setError, setFocus, formState } = form;
   const { errors } = formState;
-  const field = bindFields(form);
   useLoadedValues(form, editFields(latest));
 
   useEffect(() => setFocus("name"), [setFocus]);
@@ -95,16 +84,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
         if (event.key === "Escape") onDone();
       }}
     >
-      <NameField {...field("name")} />
-      <SkuField editing {...field("sku")} />
-      <CategoryField {...field("category")} />
-      <div className="grid grid-cols-2 gap-3">
-        <PriceField {...field("price", { valueAsNumber: true })} />
-        <StockField {...field("quantity", { valueAsNumber: true })} />
-      </div>
-      {/* Issue 31, item 3: the product's low-stock threshold field goes here (migration 0018). */}
-      <PriceTiersField control={control} register={register} errors={errors} />
-      <DescriptionField {...field("description")} />
+      <ProductFormFields form={form} editing />
       <ImageField label={text.newImage} hint={text.newImageHint} disabled={busy} {...image.field} />
       {errors.root?.server ? (
         <p role="alert" className="text-sm text-error">

@@ -1,24 +1,15 @@
 import { toast } from "sonner";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { uploadMessages } from "../../../../shared/messages/uploads.js";
-import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
+import { bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
-import { PriceTiersField } from "./price-tiers-field.js";
-import {
-  CategoryField,
-  DescriptionField,
-  NameField,
-  PriceField,
-  productFormSchema,
-  SkuField,
-  StockField,
-  showProductSaveError,
-} from "./product-fields.js";
+import { productFormSchema, showProductSaveError } from "./product-fields.js";
+import { ProductFormFields } from "./product-form-fields.js";
 
 const text = adminMessages.products;
 
@@ -30,9 +21,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
   const image = useImageUpload();
   const form = useSchemaForm(productFormSchema, { defaultValues: { priceTiers: [] } });
-  const { register, setError, reset, formState, control } = form;
-  const { errors } = formState;
-  const field = bindFields(form);
+  const { setError, reset } = form;
 
   const submit = bindSubmit(
     form,
@@ -82,15 +71,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
       }
     >
       <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
-      <NameField {...field("name")} />
-      <SkuField {...field("sku")} />
-      <div className="grid gap-5 sm:grid-cols-3">
-        <PriceField {...field("price", { valueAsNumber: true })} />
-        <StockField {...field("quantity", { valueAsNumber: true })} />
-        <CategoryField defaultValue="" {...field("category")} />
-      </div>
-      <PriceTiersField control={control} register={register} errors={errors} />
-      <DescriptionField {...field("description")} />
+      <ProductFormFields form={form} editing={false} />
     </FormCard>
   );
 }

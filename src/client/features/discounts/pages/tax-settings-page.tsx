@@ -53,12 +53,7 @@ function TaxForm({ saved }: { saved: TaxSettings }) {
       lead={t.formLead}
       {...submit}
       actions={
-        <SubmitRow
-          label={t.save}
-          pending={save.isPending}
-          buttonClass="sm:self-start"
-          after={<p className="text-sm text-base-content/75">{t.updatedAt(formatUtc(saved.updatedAt))}</p>}
-        />
+        <SubmitRow label={t.save} pending={save.isPending} note={t.updatedAt(formatUtc(saved.updatedAt))} />
       }
     >
       <div className="grid gap-5 sm:grid-cols-2">

@@ -40,7 +40,7 @@ export function ChangePasswordCard({ userId }: { userId: string }) {
       title={text.heading}
       lead={text.lead}
       {...submit}
-      actions={<SubmitRow label={text.submit} pending={change.isPending} />}
+      actions={<SubmitRow label={text.submit} pending={change.isPending} buttonClass="w-full" />}
     >
       <PasswordField label={text.currentPassword} {...field("currentPassword")} />
       <NewPasswordFields password={register("password")} confirm={register("confirm")} errors={errors} />
