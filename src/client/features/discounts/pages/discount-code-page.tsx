@@ -10,6 +10,7 @@ import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { DetailList } from "../../../components/detail-list.js";
 import { PagedTable } from "../../../components/paged-table.js";
 import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
@@ -71,14 +72,12 @@ function Settings({ code }: { code: DiscountCode }) {
         <span className={stateBadge(code.state)}>{t.states[code.state]}</span>
         {code.endedAt ? <span className="text-sm">{d.endedAt(formatUtc(code.endedAt))}</span> : null}
       </p>
-      <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]">
-        {rows.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="font-medium text-base-content/80">{label}</dt>
-            <dd className="break-words">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList
+        rows={rows}
+        className="grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]"
+        labelClassName="font-medium text-base-content/80"
+        valueClassName="break-words"
+      />
       <Link className="link self-start" to={activityOf("discount_code", code.id)}>
         {d.activity}
       </Link>
