@@ -4,7 +4,7 @@ import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { NewPasswordFields, PasswordField } from "../../../components/account-fields.js";
 import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
-import { SubmitRow } from "../../../components/submit-row.js";
+import { SubmitButton } from "../../../components/submit-button.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useChangePassword } from "../api/change-password.js";
@@ -40,7 +40,7 @@ export function ChangePasswordCard({ userId }: { userId: string }) {
       title={text.heading}
       lead={text.lead}
       {...submit}
-      actions={<SubmitRow label={text.submit} pending={change.isPending} buttonClass="w-full" />}
+      actions={<SubmitButton pending={change.isPending}>{text.submit}</SubmitButton>}
     >
       <PasswordField label={text.currentPassword} {...field("currentPassword")} />
       <NewPasswordFields password={register("password")} confirm={register("confirm")} errors={errors} />
