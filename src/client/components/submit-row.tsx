@@ -8,7 +8,7 @@ type Props = {
   disabled?: boolean;
   /** The button's width: its own unless given (e.g. `w-full`, or a least width). */
   buttonClass?: string;
-  /** What the button sums up, at the row's start (a total); the button then goes to the row's end. */
+  /** What the button sums up, at the row's start (a total). */
   before?: ReactNode;
   /** A line after the button (when the settings were last saved). */
   note?: string;
@@ -16,8 +16,12 @@ type Props = {
 
 /** A form's actions: its submit button and what stands beside it, in a row that wraps on a narrow screen. */
 export function SubmitRow({ label, pending, disabled, buttonClass = "", before, note }: Props) {
+  // With something before it, the button goes to the row's far end.
+  const row = before
+    ? "flex flex-wrap items-center justify-between gap-4"
+    : "flex flex-wrap items-center gap-4";
   return (
-    <div className={`flex flex-wrap items-center gap-4 ${before ? "justify-between" : ""}`}>
+    <div className={row}>
       {before}
       <SubmitButton pending={pending} disabled={disabled} className={buttonClass}>
         {label}

@@ -23,7 +23,7 @@ import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { AmountList } from "../../../components/order-amounts.js";
-import { SubmitButton } from "../../../components/submit-button.js";
+import { SubmitRow } from "../../../components/submit-row.js";
 import { TextField } from "../../../components/text-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
 import { hasCode } from "../../../lib/api.js";
@@ -218,23 +218,26 @@ export function BookingForm({
       smallLead
       {...submit}
       actions={
-        <div className="flex flex-wrap items-center justify-between gap-4">
-          <div aria-live="polite">
-            {quantityOk ? (
-              <>
-                {figures && amountLines(figures).length > 1 ? (
-                  <AmountList lines={amountLines(figures).slice(0, -1)} className="text-sm" />
-                ) : null}
-                <p className="text-lg font-semibold">
-                  {text.total(formatTotal(figures?.grossCents ?? unitPrice * quantity * 100))}
-                </p>
-              </>
-            ) : null}
-          </div>
-          <SubmitButton pending={busy} disabled={!quantityOk} className="min-w-32">
-            {text.book}
-          </SubmitButton>
-        </div>
+        <SubmitRow
+          label={text.book}
+          pending={busy}
+          disabled={!quantityOk}
+          buttonClass="min-w-32"
+          before={
+            <div aria-live="polite">
+              {quantityOk ? (
+                <>
+                  {figures && amountLines(figures).length > 1 ? (
+                    <AmountList lines={amountLines(figures).slice(0, -1)} className="text-sm" />
+                  ) : null}
+                  <p className="text-lg font-semibold">
+                    {text.total(formatTotal(figures?.grossCents ?? unitPrice * quantity * 100))}
+                  </p>
+                </>
+              ) : null}
+            </div>
+          }
+        />
       }
     >
       <div className="grid gap-5 sm:grid-cols-2">
