@@ -11,6 +11,7 @@ import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { DetailList } from "../../../components/detail-list.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PagedTable } from "../../../components/paged-table.js";
 import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
@@ -87,8 +88,7 @@ function Settings({ code }: { code: DiscountCode }) {
 
 function CodePanel({ id }: { id: string }) {
   const detail = useDiscountCode(id);
-  if (detail.isPending) return <Spinner />;
-  if (detail.isError) return <AdminLoadError error={detail.error} onRetry={() => detail.refetch()} />;
+  if (!detail.isSuccess) return <LoadingState query={detail} failure={AdminLoadError} />;
   const first = detail.data.pages[0];
   if (!first) return <Spinner />;
   const { total } = first;

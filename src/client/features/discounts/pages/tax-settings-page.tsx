@@ -12,7 +12,7 @@ import { AdminPage } from "../../../components/admin-page.js";
 import { DecimalField } from "../../../components/decimal-field.js";
 import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
-import { Spinner } from "../../../components/spinner.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { SubmitRow } from "../../../components/submit-row.js";
 import { TextField } from "../../../components/text-field.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -83,8 +83,7 @@ function TaxForm({ saved }: { saved: TaxSettings }) {
 
 function TaxPanel() {
   const settings = useTaxSettings();
-  if (settings.isPending) return <Spinner />;
-  if (settings.isError) return <AdminLoadError error={settings.error} onRetry={() => settings.refetch()} />;
+  if (!settings.isSuccess) return <LoadingState query={settings} failure={AdminLoadError} />;
   return <TaxForm saved={settings.data} />;
 }
 
