@@ -6,6 +6,7 @@ import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { problemCodes } from "../../../../shared/problem-codes.js";
 import { EmailField, NewPasswordFields } from "../../../components/account-fields.js";
 import { Form } from "../../../components/form.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { hasCode } from "../../../lib/api.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -33,29 +34,26 @@ function BackToLogin() {
 function ResetRequestForm() {
   const navigate = useNavigate();
   const request = useRequestPasswordReset();
-  const { register, handleSubmit, setError, formState } = useSchemaForm(resetRequestSchema, {
-    defaultValues: { email: "" },
-  });
-  const { errors } = formState;
+  const emailForm = useSchemaForm(resetRequestSchema, { defaultValues: { email: "" } });
+  const field = bindFields(emailForm);
 
-  const onSubmit = handleSubmit((values) =>
+  const submit = bindSubmit(emailForm, (values) =>
     request.mutate(values, {
       onSuccess: () => {
         toast.info(accountMessages.resetSent);
         void navigate(paths.login);
       },
-      onError: (error) => showServerError(error, ["email"], setError),
+      onError: (error) => showServerError(error, ["email"], emailForm.setError),
     }),
   );
 
   return (
     <AuthCard title={text.passwordReset} lead={text.passwordResetLead}>
       <Form
-        onSubmit={onSubmit}
-        serverError={errors.root?.server}
+        {...submit}
         actions={<SubmitButton pending={request.isPending}>{form.sendResetLink}</SubmitButton>}
       >
-        <EmailField label={form.email} error={errors.email?.message} {...register("email")} />
+        <EmailField label={form.email} {...field("email")} />
       </Form>
       <BackToLogin />
     </AuthCard>
@@ -82,12 +80,11 @@ const afterReset = (then: string | null) =>
 function SetPasswordForm({ token, then }: { token: string; then: string | null }) {
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const { register, handleSubmit, setError, formState } = useSchemaForm(setPasswordSchema, {
-    defaultValues: { password: "", confirm: "" },
-  });
+  const passwordForm = useSchemaForm(setPasswordSchema, { defaultValues: { password: "", confirm: "" } });
+  const { register, setError, formState } = passwordForm;
   const { errors } = formState;
 
-  const onSubmit = handleSubmit((values) =>
+  const submit = bindSubmit(passwordForm, (values) =>
     reset.mutate(
       { token, newPassword: values.password },
       {
@@ -104,8 +101,7 @@ function SetPasswordForm({ token, then }: { token: string; then: string | null }
   return (
     <AuthCard title={form.setNewPassword} lead={form.setNewPasswordLead}>
       <Form
-        onSubmit={onSubmit}
-        serverError={errors.root?.server}
+        {...submit}
         serverErrorAction={
           linkInvalid ? (
             <Link to={paths.passwordReset} className="link mt-1 inline-block font-semibold">

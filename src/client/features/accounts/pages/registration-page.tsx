@@ -4,6 +4,7 @@ import { signUpSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { EmailField, NameField, PasswordField, PhoneField } from "../../../components/account-fields.js";
 import { Form } from "../../../components/form.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { paths } from "../../../lib/paths.js";
@@ -25,13 +26,13 @@ export function RegistrationPage() {
   const redirect = params.get("redirect");
   const navigate = useNavigate();
   const signUp = useSignUp();
-  const { register, handleSubmit, setError, formState } = useSchemaForm(signUpSchema, {
+  const signUpForm = useSchemaForm(signUpSchema, {
     defaultValues: { name: "", email: "", password: "", phone: "" },
   });
-  const { errors } = formState;
+  const field = bindFields(signUpForm);
 
   // The verification link mailed at sign-up brings the customer back to the page they came from.
-  const onSubmit = handleSubmit((values) =>
+  const submit = bindSubmit(signUpForm, (values) =>
     signUp.mutate(
       { ...values, callbackURL: safeRedirect(redirect) },
       {
@@ -41,28 +42,19 @@ export function RegistrationPage() {
           toast.info(accountMessages.checkEmail);
           void navigate(withRedirect(paths.login, redirect), { replace: true });
         },
-        onError: (error) => showServerError(error, ["name", "email", "password", "phone"], setError),
+        onError: (error) =>
+          showServerError(error, ["name", "email", "password", "phone"], signUpForm.setError),
       },
     ),
   );
 
   return (
     <AuthCard title={text.registration} lead={text.registrationLead}>
-      <Form
-        onSubmit={onSubmit}
-        serverError={errors.root?.server}
-        actions={<SubmitButton pending={signUp.isPending}>{form.signUp}</SubmitButton>}
-      >
-        <NameField label={form.name} error={errors.name?.message} {...register("name")} />
-        <EmailField label={form.email} error={errors.email?.message} {...register("email")} />
-        <PasswordField
-          label={form.password}
-          isNew
-          hint={form.passwordHint}
-          error={errors.password?.message}
-          {...register("password")}
-        />
-        <PhoneField label={form.phone} error={errors.phone?.message} {...register("phone")} />
+      <Form {...submit} actions={<SubmitButton pending={signUp.isPending}>{form.signUp}</SubmitButton>}>
+        <NameField label={form.name} {...field("name")} />
+        <EmailField label={form.email} {...field("email")} />
+        <PasswordField label={form.password} isNew hint={form.passwordHint} {...field("password")} />
+        <PhoneField label={form.phone} {...field("phone")} />
       </Form>
       <OtherWaysIn
         redirectTo={safeRedirect(redirect)}

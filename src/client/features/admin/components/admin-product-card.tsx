@@ -7,6 +7,7 @@ import { CATEGORY_LABELS, LOW_STOCK_THRESHOLD } from "../../../../shared/constan
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { pickFields } from "../../../components/form-bindings.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { ProductImage } from "../../../components/product-image.js";
@@ -20,32 +21,17 @@ import { useArchiveProduct } from "../api/archive-product.js";
 import { useDeleteProduct } from "../api/delete-product.js";
 import { adminProductQueryOptions } from "../api/get-admin-products.js";
 import { useUpdateProduct } from "../api/update-product.js";
-import { PriceTiersField } from "./price-tiers-field.js";
-import {
-  CategoryField,
-  DescriptionField,
-  NameField,
-  PriceField,
-  type ProductFormInput,
-  productFormSchema,
-  SkuField,
-  StockField,
-  showProductSaveError,
-} from "./product-fields.js";
+import { type ProductFormInput, productFormSchema, showProductSaveError } from "./product-fields.js";
+import { ProductFormFields } from "./product-form-fields.js";
 
 const text = adminMessages.products;
 const tierRow = pricingMessages.tiers.row;
 
+/** The product's values the Edit form holds: every field but the image, which is a file there. */
+const EDITED = ["name", "sku", "category", "price", "quantity", "description", "priceTiers"] as const;
+
 function editFields(product: AdminProduct): ProductFormInput {
-  return {
-    name: product.name,
-    sku: product.sku,
-    category: product.category,
-    price: product.price,
-    quantity: product.quantity,
-    description: product.description,
-    priceTiers: product.priceTiers,
-  };
+  return pickFields(product, EDITED);
 }
 
 /**
@@ -62,7 +48,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
   const current = useQuery({ ...adminProductQueryOptions(product.id), refetchOnMount: "always" });
   const latest = current.isFetchedAfterMount && current.data ? current.data : product;
   const form = useSchemaForm(productFormSchema, { defaultValues: editFields(product) });
-  const { register, handleSubmit, setError, setFocus, formState, control } = form;
+  const { handleSubmit, setError, setFocus, formState } = form;
   const { errors } = formState;
   useLoadedValues(form, editFields(latest));
 
@@ -98,16 +84,7 @@ function EditProductForm({ product, onDone }: { product: AdminProduct; onDone: (
         if (event.key === "Escape") onDone();
       }}
     >
-      <NameField error={errors.name?.message} {...register("name")} />
-      <SkuField editing error={errors.sku?.message} {...register("sku")} />
-      <CategoryField error={errors.category?.message} {...register("category")} />
-      <div className="grid grid-cols-2 gap-3">
-        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
-        <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
-      </div>
-      {/* Issue 31, item 3: the product's low-stock threshold field goes here (migration 0018). */}
-      <PriceTiersField control={control} register={register} errors={errors} />
-      <DescriptionField error={errors.description?.message} {...register("description")} />
+      <ProductFormFields form={form} editing />
       <ImageField label={text.newImage} hint={text.newImageHint} disabled={busy} {...image.field} />
       {errors.root?.server ? (
         <p role="alert" className="text-sm text-error">

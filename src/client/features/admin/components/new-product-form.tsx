@@ -1,23 +1,15 @@
 import { toast } from "sonner";
 import { adminMessages } from "../../../../shared/messages/admin.js";
 import { uploadMessages } from "../../../../shared/messages/uploads.js";
+import { bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { useImageUpload } from "../../../lib/use-image-upload.js";
 import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useCreateProduct } from "../api/create-product.js";
-import { PriceTiersField } from "./price-tiers-field.js";
-import {
-  CategoryField,
-  DescriptionField,
-  NameField,
-  PriceField,
-  productFormSchema,
-  SkuField,
-  StockField,
-  showProductSaveError,
-} from "./product-fields.js";
+import { productFormSchema, showProductSaveError } from "./product-fields.js";
+import { ProductFormFields } from "./product-form-fields.js";
 
 const text = adminMessages.products;
 
@@ -28,12 +20,11 @@ const text = adminMessages.products;
 export function NewProductForm({ onCreated }: { onCreated: () => void }) {
   const create = useCreateProduct();
   const image = useImageUpload();
-  const { register, handleSubmit, setError, reset, formState, control } = useSchemaForm(productFormSchema, {
-    defaultValues: { priceTiers: [] },
-  });
-  const { errors } = formState;
+  const form = useSchemaForm(productFormSchema, { defaultValues: { priceTiers: [] } });
+  const { setError, reset } = form;
 
-  const onSubmit = handleSubmit(
+  const submit = bindSubmit(
+    form,
     async (values) => {
       if (!image.file) {
         image.setError(uploadMessages.missing);
@@ -67,8 +58,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
     <FormCard
       title={text.formTitle}
       lead={text.formLead}
-      onSubmit={onSubmit}
-      serverError={errors.root?.server}
+      {...submit}
       actions={
         <div className="flex flex-wrap items-center gap-3">
           <PendingButton type="submit" className="btn btn-primary sm:min-w-40" pending={busy}>
@@ -81,15 +71,7 @@ export function NewProductForm({ onCreated }: { onCreated: () => void }) {
       }
     >
       <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
-      <NameField error={errors.name?.message} {...register("name")} />
-      <SkuField error={errors.sku?.message} {...register("sku")} />
-      <div className="grid gap-5 sm:grid-cols-3">
-        <PriceField error={errors.price?.message} {...register("price", { valueAsNumber: true })} />
-        <StockField error={errors.quantity?.message} {...register("quantity", { valueAsNumber: true })} />
-        <CategoryField error={errors.category?.message} defaultValue="" {...register("category")} />
-      </div>
-      <PriceTiersField control={control} register={register} errors={errors} />
-      <DescriptionField error={errors.description?.message} {...register("description")} />
+      <ProductFormFields form={form} editing={false} />
     </FormCard>
   );
 }

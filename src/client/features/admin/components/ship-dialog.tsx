@@ -10,7 +10,9 @@ import {
   shipOrderInputSchema,
   TRACKING_NUMBER_MAX_LENGTH,
 } from "../../../../shared/orders.js";
+import { DialogActions } from "../../../components/dialog-actions.js";
 import { Form } from "../../../components/form.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { TextField } from "../../../components/text-field.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -18,7 +20,12 @@ import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { useShipOrder } from "../api/ship-order.js";
 
 const text = orderMessages.ship;
-const FIELDS: readonly Path<ShipOrderInput>[] = ["carrier", "trackingNumber"];
+/** The dialog's two fields, both optional and free text. */
+const SHIP_FIELDS = [
+  { name: "carrier", label: text.carrier, maxLength: CARRIER_MAX_LENGTH },
+  { name: "trackingNumber", label: text.trackingNumber, maxLength: TRACKING_NUMBER_MAX_LENGTH },
+] as const satisfies readonly { name: Path<ShipOrderInput>; label: string; maxLength: number }[];
+const FIELDS = SHIP_FIELDS.map((field) => field.name);
 const EMPTY = { carrier: "", trackingNumber: "" };
 
 /** What the ship route takes: a field left empty is not sent. */
@@ -46,13 +53,9 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
   const titleId = useId();
   const leadId = useId();
   const ship = useShipOrder();
-  const { register, handleSubmit, reset, setError, setFocus, formState } = useSchemaForm(
-    shipOrderInputSchema,
-    {
-      defaultValues: EMPTY,
-    },
-  );
-  const { errors } = formState;
+  const form = useSchemaForm(shipOrderInputSchema, { defaultValues: EMPTY });
+  const { reset, setError, setFocus } = form;
+  const field = bindFields(form);
   const open = order !== null;
 
   useEffect(() => {
@@ -67,7 +70,7 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
     }
   }, [open, reset, setFocus]);
 
-  const onSubmit = handleSubmit((values) => {
+  const submit = bindSubmit(form, (values) => {
     if (!order) return;
     ship.mutate(
       { id: order.id, input: given(values) },
@@ -107,38 +110,22 @@ export function ShipDialog({ order, onClose, regionRef }: Props) {
           {order ? text.lead(order.productName, order.name) : ""}
         </p>
         <Form
-          onSubmit={onSubmit}
-          serverError={errors.root?.server}
+          {...submit}
           actions={
-            <div className="modal-action">
+            <DialogActions
+              cancelLabel={text.cancel}
+              pending={ship.isPending}
+              onCancel={() => dialogRef.current?.close()}
+            >
               <SubmitButton pending={ship.isPending} className="">
                 {text.confirm}
               </SubmitButton>
-              <button
-                type="button"
-                className="btn"
-                onClick={() => dialogRef.current?.close()}
-                disabled={ship.isPending}
-              >
-                {text.cancel}
-              </button>
-            </div>
+            </DialogActions>
           }
         >
-          <TextField
-            label={text.carrier}
-            autoComplete="off"
-            maxLength={CARRIER_MAX_LENGTH}
-            error={errors.carrier?.message}
-            {...register("carrier")}
-          />
-          <TextField
-            label={text.trackingNumber}
-            autoComplete="off"
-            maxLength={TRACKING_NUMBER_MAX_LENGTH}
-            error={errors.trackingNumber?.message}
-            {...register("trackingNumber")}
-          />
+          {SHIP_FIELDS.map(({ name, label, maxLength }) => (
+            <TextField key={name} label={label} autoComplete="off" maxLength={maxLength} {...field(name)} />
+          ))}
         </Form>
       </div>
     </dialog>

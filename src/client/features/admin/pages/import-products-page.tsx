@@ -1,7 +1,8 @@
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { ImportReport } from "../../../../shared/catalog-csv.js";
 import { catalogCsvMessages } from "../../../../shared/messages/catalog-csv.js";
 import { AdminPage } from "../../../components/admin-page.js";
+import { FieldFrame } from "../../../components/field-frame.js";
 import { problemMessage } from "../../../lib/form-errors.js";
 import { formatCount } from "../../../lib/format.js";
 import { useImportProducts } from "../api/import-products.js";
@@ -13,8 +14,6 @@ const m = catalogCsvMessages.import;
  * nothing), then applied; and the whole catalog as CSV to download.
  */
 export function ImportProductsPage() {
-  const fileId = useId();
-  const hintId = useId();
   const [file, setFile] = useState<File | undefined>();
   const [report, setReport] = useState<ImportReport | undefined>();
   const run = useImportProducts();
@@ -25,25 +24,20 @@ export function ImportProductsPage() {
   return (
     <AdminPage title={m.title} lead={m.lead}>
       <div className="flex flex-col gap-6">
-        <div className="flex flex-col gap-2">
-          <label htmlFor={fileId} className="font-semibold">
-            {m.file}
-          </label>
-          <input
-            id={fileId}
-            type="file"
-            accept=".csv,text/csv"
-            aria-describedby={hintId}
-            className="file-input w-full max-w-xl"
-            onChange={(event) => {
-              setFile(event.target.files?.[0]);
-              setReport(undefined);
-            }}
-          />
-          <p id={hintId} className="text-sm text-base-content/80">
-            {m.fileHint}
-          </p>
-        </div>
+        <FieldFrame label={m.file} hint={m.fileHint}>
+          {(control) => (
+            <input
+              {...control}
+              type="file"
+              accept=".csv,text/csv"
+              className="file-input w-full max-w-xl"
+              onChange={(event) => {
+                setFile(event.target.files?.[0]);
+                setReport(undefined);
+              }}
+            />
+          )}
+        </FieldFrame>
         <div className="flex flex-wrap gap-3">
           <button type="button" className="btn" disabled={!file || run.isPending} onClick={() => send(false)}>
             {run.isPending && !run.variables?.apply ? m.checking : m.check}

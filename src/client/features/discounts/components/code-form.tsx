@@ -7,9 +7,11 @@ import {
   discountCodeInputOf,
 } from "../../../../shared/discounts.js";
 import { discountMessages } from "../../../../shared/messages/discounts.js";
+import { DecimalField } from "../../../components/decimal-field.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { SelectField } from "../../../components/select-field.js";
-import { SubmitButton } from "../../../components/submit-button.js";
+import { SubmitRow } from "../../../components/submit-row.js";
 import { TextField } from "../../../components/text-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -49,8 +51,9 @@ const FIELDS = [
 export function CodeForm() {
   const create = useCreateDiscountCode();
   const form = useSchemaForm(discountCodeFormSchema, { defaultValues: EMPTY });
-  const { register, handleSubmit, setError, setValue, reset, watch, formState } = form;
+  const { register, setError, setValue, reset, watch, formState } = form;
   const { errors } = formState;
+  const field = bindFields(form);
   const [chosen, setChosen] = useState<ChosenProduct[]>([]);
   // Made anew after each code, so its search starts empty too.
   const [made, setMade] = useState(0);
@@ -67,7 +70,7 @@ export function CodeForm() {
   };
 
   // A promise, not mutate's callbacks: the field errors are set while the form is still there.
-  const onSubmit = handleSubmit((values) =>
+  const submit = bindSubmit(form, (values) =>
     create.mutateAsync(discountCodeInputOf(values)).then(
       (made) => {
         toast.success(t.created(made.code));
@@ -83,13 +86,8 @@ export function CodeForm() {
     <FormCard
       title={t.title}
       lead={t.lead}
-      onSubmit={onSubmit}
-      serverError={errors.root?.server}
-      actions={
-        <SubmitButton pending={create.isPending} className="sm:self-start">
-          {t.create}
-        </SubmitButton>
-      }
+      {...submit}
+      actions={<SubmitRow label={t.create} pending={create.isPending} buttonClass="w-full sm:w-auto" />}
     >
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField
@@ -98,53 +96,22 @@ export function CodeForm() {
           autoComplete="off"
           autoCapitalize="characters"
           maxLength={32}
-          error={errors.code?.message}
-          {...register("code")}
+          {...field("code")}
         />
-        <SelectField label={t.kind} error={errors.kind?.message} {...register("kind")}>
+        <SelectField label={t.kind} {...field("kind")}>
           <option value="percent">{t.percent}</option>
           <option value="amount">{t.amount}</option>
         </SelectField>
-        <TextField
-          label={kind === "amount" ? t.amountValue : t.percentValue}
-          inputMode="decimal"
-          autoComplete="off"
-          error={errors.value?.message}
-          {...register("value")}
-        />
-        <WholeNumberField
-          label={t.minQuantity}
-          min={1}
-          error={errors.minQuantity?.message}
-          {...register("minQuantity")}
-        />
-        <TextField
-          label={t.startsAt}
-          type="datetime-local"
-          hint={t.startsAtHint}
-          error={errors.startsAt?.message}
-          {...register("startsAt")}
-        />
-        <TextField
-          label={t.endsAt}
-          type="datetime-local"
-          hint={t.endsAtHint}
-          error={errors.endsAt?.message}
-          {...register("endsAt")}
-        />
-        <WholeNumberField
-          label={t.maxUses}
-          min={1}
-          hint={t.usesHint}
-          error={errors.maxUses?.message}
-          {...register("maxUses")}
-        />
+        <DecimalField label={kind === "amount" ? t.amountValue : t.percentValue} {...field("value")} />
+        <WholeNumberField label={t.minQuantity} min={1} {...field("minQuantity")} />
+        <TextField label={t.startsAt} type="datetime-local" hint={t.startsAtHint} {...field("startsAt")} />
+        <TextField label={t.endsAt} type="datetime-local" hint={t.endsAtHint} {...field("endsAt")} />
+        <WholeNumberField label={t.maxUses} min={1} hint={t.usesHint} {...field("maxUses")} />
         <WholeNumberField
           label={t.maxUsesPerCustomer}
           min={1}
           hint={t.usesHint}
-          error={errors.maxUsesPerCustomer?.message}
-          {...register("maxUsesPerCustomer")}
+          {...field("maxUsesPerCustomer")}
         />
       </div>
       <fieldset aria-describedby={errors.categories ? `${categoriesId}-error` : undefined}>

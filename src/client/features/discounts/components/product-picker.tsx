@@ -1,11 +1,33 @@
 import { useEffect, useId, useState } from "react";
 import { discountMessages } from "../../../../shared/messages/discounts.js";
+import { FieldFrame } from "../../../components/field-frame.js";
 import { useProductSearch } from "../api/product-search.js";
 
 const t = discountMessages.form;
 const DEBOUNCE_MS = 300;
 
 export type ChosenProduct = { id: string; name: string };
+
+/** A found product's button adds it, a chosen one's removes it; its aria-label names the product. */
+const ROW_BUTTONS = {
+  add: { text: t.add, label: t.addProduct, className: "btn btn-sm btn-outline" },
+  remove: { text: t.remove, label: t.removeProduct, className: "btn btn-sm btn-ghost" },
+};
+
+type RowProps = { name: string; button: keyof typeof ROW_BUTTONS; onPress(): void };
+
+/** A product found or chosen: its name, and the button that adds or removes it. */
+function ProductRow({ name, button, onPress }: RowProps) {
+  const { text, label, className } = ROW_BUTTONS[button];
+  return (
+    <li className="flex items-center justify-between gap-3">
+      <span className="min-w-0 break-words">{name}</span>
+      <button type="button" className={className} aria-label={label(name)} onClick={onPress}>
+        {text}
+      </button>
+    </li>
+  );
+}
 
 /**
  * The products a code applies to: a name search of the products on sale (one request per pause in
@@ -34,45 +56,35 @@ export function ProductPicker({
   return (
     <fieldset className="flex flex-col gap-3" aria-describedby={error ? `${id}-error` : undefined}>
       <legend className="mb-1 text-sm font-medium">{t.products}</legend>
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor={id} className="text-sm">
-          {t.findProduct}
-        </label>
-        <input
-          id={id}
-          type="search"
-          className="input w-full"
-          value={typed}
-          autoComplete="off"
-          maxLength={100}
-          aria-describedby={`${id}-hint`}
-          onChange={(event) => setTyped(event.target.value)}
-          // Enter in the search adds nothing and sends no form.
-          onKeyDown={(event) => {
-            if (event.key === "Enter") event.preventDefault();
-          }}
-        />
-        <p id={`${id}-hint`} className="text-xs text-base-content/75">
-          {t.findProductHint} {t.productsHint}
-        </p>
-      </div>
+      <FieldFrame label={t.findProduct} hint={`${t.findProductHint} ${t.productsHint}`}>
+        {(control) => (
+          <input
+            {...control}
+            type="search"
+            className="input w-full"
+            value={typed}
+            autoComplete="off"
+            maxLength={100}
+            onChange={(event) => setTyped(event.target.value)}
+            // Enter in the search adds nothing and sends no form.
+            onKeyDown={(event) => {
+              if (event.key === "Enter") event.preventDefault();
+            }}
+          />
+        )}
+      </FieldFrame>
       {term ? (
         <ul className="flex flex-col gap-1" aria-live="polite" aria-busy={search.isFetching}>
           {found.length === 0 && !search.isFetching ? (
             <li className="text-sm text-base-content/75">{t.noProductFound}</li>
           ) : null}
           {found.map((product) => (
-            <li key={product.id} className="flex items-center justify-between gap-3">
-              <span className="min-w-0 break-words">{product.name}</span>
-              <button
-                type="button"
-                className="btn btn-sm btn-outline"
-                aria-label={t.addProduct(product.name)}
-                onClick={() => onChange([...chosen, { id: product.id, name: product.name }])}
-              >
-                {t.add}
-              </button>
-            </li>
+            <ProductRow
+              key={product.id}
+              name={product.name}
+              button="add"
+              onPress={() => onChange([...chosen, { id: product.id, name: product.name }])}
+            />
           ))}
         </ul>
       ) : null}
@@ -85,17 +97,12 @@ export function ProductPicker({
         ) : (
           <ul aria-labelledby={chosenId} className="mt-1 flex flex-col gap-1">
             {chosen.map((product) => (
-              <li key={product.id} className="flex items-center justify-between gap-3">
-                <span className="min-w-0 break-words">{product.name}</span>
-                <button
-                  type="button"
-                  className="btn btn-sm btn-ghost"
-                  aria-label={t.removeProduct(product.name)}
-                  onClick={() => onChange(chosen.filter((c) => c.id !== product.id))}
-                >
-                  {t.remove}
-                </button>
-              </li>
+              <ProductRow
+                key={product.id}
+                name={product.name}
+                button="remove"
+                onPress={() => onChange(chosen.filter((c) => c.id !== product.id))}
+              />
             ))}
           </ul>
         )}

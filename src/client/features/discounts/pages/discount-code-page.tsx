@@ -10,6 +10,8 @@ import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
 import { CardSection } from "../../../components/card-section.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { DetailList } from "../../../components/detail-list.js";
+import { LoadingState } from "../../../components/loading-state.js";
 import { PagedTable } from "../../../components/paged-table.js";
 import { Spinner } from "../../../components/spinner.js";
 import { problemMessage } from "../../../lib/form-errors.js";
@@ -71,14 +73,12 @@ function Settings({ code }: { code: DiscountCode }) {
         <span className={stateBadge(code.state)}>{t.states[code.state]}</span>
         {code.endedAt ? <span className="text-sm">{d.endedAt(formatUtc(code.endedAt))}</span> : null}
       </p>
-      <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]">
-        {rows.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="font-medium text-base-content/80">{label}</dt>
-            <dd className="break-words">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList
+        rows={rows}
+        className="grid gap-x-6 gap-y-2 sm:grid-cols-[12rem_1fr]"
+        labelClassName="font-medium text-base-content/80"
+        valueClassName="break-words"
+      />
       <Link className="link self-start" to={activityOf("discount_code", code.id)}>
         {d.activity}
       </Link>
@@ -88,8 +88,7 @@ function Settings({ code }: { code: DiscountCode }) {
 
 function CodePanel({ id }: { id: string }) {
   const detail = useDiscountCode(id);
-  if (detail.isPending) return <Spinner />;
-  if (detail.isError) return <AdminLoadError error={detail.error} onRetry={() => detail.refetch()} />;
+  if (!detail.isSuccess) return <LoadingState query={detail} failure={AdminLoadError} />;
   const first = detail.data.pages[0];
   if (!first) return <Spinner />;
   const { total } = first;

@@ -9,9 +9,11 @@ import {
 import { discountMessages } from "../../../../shared/messages/discounts.js";
 import { AdminLoadError } from "../../../components/admin-only.js";
 import { AdminPage } from "../../../components/admin-page.js";
+import { DecimalField } from "../../../components/decimal-field.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
-import { Spinner } from "../../../components/spinner.js";
-import { SubmitButton } from "../../../components/submit-button.js";
+import { LoadingState } from "../../../components/loading-state.js";
+import { SubmitRow } from "../../../components/submit-row.js";
 import { TextField } from "../../../components/text-field.js";
 import { showServerError } from "../../../lib/form-errors.js";
 import { formatUtc } from "../../../lib/format.js";
@@ -30,9 +32,9 @@ function TaxForm({ saved }: { saved: TaxSettings }) {
       taxId: saved.taxId,
     } satisfies TaxSettingsForm,
   });
-  const { register, handleSubmit, setError, reset, formState } = form;
-  const { errors } = formState;
-  const onSubmit = handleSubmit((values) =>
+  const { register, setError, reset } = form;
+  const field = bindFields(form);
+  const submit = bindSubmit(form, (values) =>
     save.mutateAsync({ ...values, ratePercent: Number(values.ratePercent) }).then(
       (now) => {
         toast.success(t.saved);
@@ -49,34 +51,14 @@ function TaxForm({ saved }: { saved: TaxSettings }) {
     <FormCard
       title={t.title}
       lead={t.formLead}
-      onSubmit={onSubmit}
-      serverError={errors.root?.server}
+      {...submit}
       actions={
-        <div className="flex flex-wrap items-center gap-4">
-          <SubmitButton pending={save.isPending} className="sm:self-start">
-            {t.save}
-          </SubmitButton>
-          <p className="text-sm text-base-content/75">{t.updatedAt(formatUtc(saved.updatedAt))}</p>
-        </div>
+        <SubmitRow label={t.save} pending={save.isPending} note={t.updatedAt(formatUtc(saved.updatedAt))} />
       }
     >
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField
-          label={t.rate}
-          hint={t.rateHint}
-          inputMode="decimal"
-          autoComplete="off"
-          error={errors.ratePercent?.message}
-          {...register("ratePercent")}
-        />
-        <TextField
-          label={t.taxId}
-          hint={t.taxIdHint}
-          autoComplete="off"
-          maxLength={32}
-          error={errors.taxId?.message}
-          {...register("taxId")}
-        />
+        <DecimalField label={t.rate} hint={t.rateHint} {...field("ratePercent")} />
+        <TextField label={t.taxId} hint={t.taxIdHint} autoComplete="off" maxLength={32} {...field("taxId")} />
       </div>
       <div className="flex flex-col gap-1">
         <div className="flex items-center gap-3">
@@ -101,8 +83,7 @@ function TaxForm({ saved }: { saved: TaxSettings }) {
 
 function TaxPanel() {
   const settings = useTaxSettings();
-  if (settings.isPending) return <Spinner />;
-  if (settings.isError) return <AdminLoadError error={settings.error} onRetry={() => settings.refetch()} />;
+  if (!settings.isSuccess) return <LoadingState query={settings} failure={AdminLoadError} />;
   return <TaxForm saved={settings.data} />;
 }
 

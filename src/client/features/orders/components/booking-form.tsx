@@ -19,10 +19,11 @@ import {
 import { discountCodeEntrySchema, tierPrice } from "../../../../shared/pricing.js";
 import { problemCodes } from "../../../../shared/problem-codes.js";
 import { AddressField, EmailField, NameField, PhoneField } from "../../../components/account-fields.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { ImageField } from "../../../components/image-field.js";
 import { AmountList } from "../../../components/order-amounts.js";
-import { SubmitButton } from "../../../components/submit-button.js";
+import { SubmitRow } from "../../../components/submit-row.js";
 import { TextField } from "../../../components/text-field.js";
 import { WholeNumberField } from "../../../components/whole-number-field.js";
 import { hasCode } from "../../../lib/api.js";
@@ -123,8 +124,8 @@ export function BookingForm({
       companyTaxId: delivery?.companyTaxId ?? "",
     },
   });
-  const { register, handleSubmit, watch, trigger, setError, getValues, formState } = form;
-  const { errors } = formState;
+  const { watch, trigger, setError, getValues } = form;
+  const field = bindFields(form);
   useLoadedValues(form, delivery);
 
   const quantity = watch("quantity");
@@ -158,7 +159,7 @@ export function BookingForm({
     return attempt.current.key;
   }
 
-  const onSubmit = handleSubmit(async (values) => {
+  const submit = bindSubmit(form, async (values) => {
     let img: string | undefined;
     if (image.file) {
       const uploaded = await image.upload(image.file);
@@ -215,26 +216,28 @@ export function BookingForm({
       title={text.title}
       lead={text.lead}
       smallLead
-      onSubmit={onSubmit}
-      serverError={errors.root?.server}
+      {...submit}
       actions={
-        <div className="flex flex-wrap items-center justify-between gap-4">
-          <div aria-live="polite">
-            {quantityOk ? (
-              <>
-                {figures && amountLines(figures).length > 1 ? (
-                  <AmountList lines={amountLines(figures).slice(0, -1)} className="text-sm" />
-                ) : null}
-                <p className="text-lg font-semibold">
-                  {text.total(formatTotal(figures?.grossCents ?? unitPrice * quantity * 100))}
-                </p>
-              </>
-            ) : null}
-          </div>
-          <SubmitButton pending={busy} disabled={!quantityOk} className="min-w-32">
-            {text.book}
-          </SubmitButton>
-        </div>
+        <SubmitRow
+          label={text.book}
+          pending={busy}
+          disabled={!quantityOk}
+          buttonClass="min-w-32"
+          before={
+            <div aria-live="polite">
+              {quantityOk ? (
+                <>
+                  {figures && amountLines(figures).length > 1 ? (
+                    <AmountList lines={amountLines(figures).slice(0, -1)} className="text-sm" />
+                  ) : null}
+                  <p className="text-lg font-semibold">
+                    {text.total(formatTotal(figures?.grossCents ?? unitPrice * quantity * 100))}
+                  </p>
+                </>
+              ) : null}
+            </div>
+          }
+        />
       }
     >
       <div className="grid gap-5 sm:grid-cols-2">
@@ -244,42 +247,27 @@ export function BookingForm({
           label={text.quantity}
           min={MIN_ORDER_QUANTITY}
           max={product.quantity}
-          error={errors.quantity?.message}
           hint={`${text.quantityHint(formatCount(product.quantity))} ${pricing.tiers.unitPrice}: ${formatPrice(unitPrice)}.`}
-          {...register("quantity", {
+          {...field("quantity", {
             valueAsNumber: true,
             // The quantity's messages are evaluated on every change (docs/product.md, Rules).
             onChange: () => void trigger("quantity"),
           })}
         />
-        <PhoneField label={text.phone} error={errors.phone?.message} {...register("phone")} />
+        <PhoneField label={text.phone} {...field("phone")} />
         <div className="sm:col-span-2">
-          <AddressField label={text.address} error={errors.address?.message} {...register("address")} />
+          <AddressField label={text.address} {...field("address")} />
         </div>
         <div className="flex items-end gap-2">
           <div className="grow">
-            <TextField
-              label={pricing.code.label}
-              autoComplete="off"
-              error={errors.discountCode?.message}
-              {...register("discountCode")}
-            />
+            <TextField label={pricing.code.label} autoComplete="off" {...field("discountCode")} />
           </div>
           <button type="button" className="btn btn-outline mb-[1.6rem]" onClick={() => void applyCode()}>
             {pricing.code.apply}
           </button>
         </div>
-        <TextField
-          label={pricing.company.name}
-          autoComplete="organization"
-          error={errors.companyName?.message}
-          {...register("companyName")}
-        />
-        <TextField
-          label={pricing.company.taxId}
-          error={errors.companyTaxId?.message}
-          {...register("companyTaxId")}
-        />
+        <TextField label={pricing.company.name} autoComplete="organization" {...field("companyName")} />
+        <TextField label={pricing.company.taxId} {...field("companyTaxId")} />
         <div className="sm:col-span-2">
           <ImageField label={text.image} hint={text.imageHint} disabled={busy} {...image.field} />
         </div>

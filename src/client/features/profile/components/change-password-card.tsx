@@ -2,6 +2,7 @@ import { toast } from "sonner";
 import { changePasswordSchema } from "../../../../shared/accounts.js";
 import { accountMessages } from "../../../../shared/messages/accounts.js";
 import { NewPasswordFields, PasswordField } from "../../../components/account-fields.js";
+import { bindFields, bindSubmit } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { SubmitButton } from "../../../components/submit-button.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -18,11 +19,11 @@ const EMPTY = { currentPassword: "", password: "", confirm: "" };
  */
 export function ChangePasswordCard({ userId }: { userId: string }) {
   const change = useChangePassword(userId);
-  const { register, handleSubmit, setError, reset, formState } = useSchemaForm(changePasswordSchema, {
-    defaultValues: EMPTY,
-  });
+  const form = useSchemaForm(changePasswordSchema, { defaultValues: EMPTY });
+  const { register, setError, reset, formState } = form;
   const { errors } = formState;
-  const onSubmit = handleSubmit((values) =>
+  const field = bindFields(form);
+  const submit = bindSubmit(form, (values) =>
     change.mutate(
       { currentPassword: values.currentPassword, newPassword: values.password },
       {
@@ -38,19 +39,10 @@ export function ChangePasswordCard({ userId }: { userId: string }) {
     <FormCard
       title={text.heading}
       lead={text.lead}
-      onSubmit={onSubmit}
-      serverError={errors.root?.server}
-      actions={
-        <div className="card-actions">
-          <SubmitButton pending={change.isPending}>{text.submit}</SubmitButton>
-        </div>
-      }
+      {...submit}
+      actions={<SubmitButton pending={change.isPending}>{text.submit}</SubmitButton>}
     >
-      <PasswordField
-        label={text.currentPassword}
-        error={errors.currentPassword?.message}
-        {...register("currentPassword")}
-      />
+      <PasswordField label={text.currentPassword} {...field("currentPassword")} />
       <NewPasswordFields password={register("password")} confirm={register("confirm")} errors={errors} />
     </FormCard>
   );

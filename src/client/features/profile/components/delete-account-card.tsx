@@ -6,6 +6,7 @@ import { deleteAccountFormSchema } from "../../../../shared/account-deletion.js"
 import { accountDeletionMessages as m } from "../../../../shared/messages/account-deletion.js";
 import { PasswordField } from "../../../components/account-fields.js";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { bindFields } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { showServerError } from "../../../lib/form-errors.js";
@@ -40,10 +41,9 @@ export function DeleteAccountCard({ userId }: { userId: string }) {
     },
     [queryClient],
   );
-  const { register, handleSubmit, setError, formState } = useSchemaForm(deleteAccountFormSchema, {
-    defaultValues: { password: "" },
-  });
-  const { errors } = formState;
+  const form = useSchemaForm(deleteAccountFormSchema, { defaultValues: { password: "" } });
+  const { handleSubmit, setError, formState } = form;
+  const field = bindFields(form);
   const ask = (input: { password?: string }) => setAsking(input);
   const onSubmit = hasPassword
     ? handleSubmit((values) => ask({ password: values.password }))
@@ -72,7 +72,7 @@ export function DeleteAccountCard({ userId }: { userId: string }) {
         title={m.heading}
         lead={m.lead}
         onSubmit={onSubmit}
-        serverError={errors.root?.server}
+        serverError={formState.errors.root?.server}
         actions={
           <div className="card-actions">
             <PendingButton type="submit" className="btn btn-error" pending={remove.isPending}>
@@ -87,7 +87,7 @@ export function DeleteAccountCard({ userId }: { userId: string }) {
           <li>{m.again}</li>
         </ul>
         {hasPassword ? (
-          <PasswordField label={m.password} error={errors.password?.message} {...register("password")} />
+          <PasswordField label={m.password} {...field("password")} />
         ) : (
           <p className="text-base-content/85">{m.noPassword}</p>
         )}

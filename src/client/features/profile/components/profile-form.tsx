@@ -6,6 +6,7 @@ import { pricingMessages } from "../../../../shared/messages/pricing.js";
 import { profileMessages } from "../../../../shared/messages/profile.js";
 import { AddressField, PhoneField } from "../../../components/account-fields.js";
 import { CheckboxField } from "../../../components/checkbox-field.js";
+import { bindFields, bindSubmit, pickFields } from "../../../components/form-bindings.js";
 import { FormCard } from "../../../components/form-card.js";
 import { PendingButton } from "../../../components/pending-button.js";
 import { PendingStatus } from "../../../components/pending-status.js";
@@ -16,7 +17,13 @@ import { useSchemaForm } from "../../../lib/use-schema-form.js";
 import { type ProfileMode, useSaveProfile } from "../api/save-profile.js";
 
 const text = profileMessages.form;
-const FIELDS: readonly Path<ProfileInput>[] = ["address", "city", "phone", "companyName", "companyTaxId"];
+const FIELDS = [
+  "address",
+  "city",
+  "phone",
+  "companyName",
+  "companyTaxId",
+] as const satisfies readonly Path<ProfileInput>[];
 const company = pricingMessages.company;
 
 /** The product's (docs/product.md) two ways to save: each has its checkbox and the button that checkbox enables. */
@@ -37,13 +44,7 @@ const MODES: readonly { mode: ProfileMode; checkbox: string; button: string; but
 
 /** The form's fields as the saved profile fills them. */
 function savedFields(profile: Profile): ProfileInput {
-  return {
-    address: profile.address,
-    city: profile.city,
-    phone: profile.phone,
-    companyName: profile.companyName,
-    companyTaxId: profile.companyTaxId,
-  };
+  return pickFields(profile, FIELDS);
 }
 
 /**
@@ -66,13 +67,13 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
       ? savedFields(profile)
       : { address: "", city: "", phone: "", companyName: "", companyTaxId: "" },
   });
-  const { register, handleSubmit, setError, reset, formState } = form;
-  const { errors } = formState;
+  const { setError, reset } = form;
+  const field = bindFields(form);
   useLoadedValues(form, profile ? savedFields(profile) : undefined);
 
   const toggle = (which: ProfileMode) => (checked: boolean) => setChosenMode(checked ? which : null);
 
-  const onSubmit = handleSubmit((values) => {
+  const submit = bindSubmit(form, (values) => {
     if (!mode) return;
     save.mutate(
       { mode, values },
@@ -97,8 +98,7 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
       title={text.formTitle}
       lead={text.formLead}
       roomy
-      onSubmit={onSubmit}
-      serverError={errors.root?.server}
+      {...submit}
       actions={
         <div className="flex flex-col gap-3 sm:flex-row">
           {MODES.map((choice) => (
@@ -130,22 +130,12 @@ export function ProfileForm({ profile }: { profile: Profile | undefined }) {
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="sm:col-span-2">
-          <AddressField label={text.address} error={errors.address?.message} {...register("address")} />
+          <AddressField label={text.address} {...field("address")} />
         </div>
-        <TextField
-          label={text.city}
-          autoComplete="address-level2"
-          error={errors.city?.message}
-          {...register("city")}
-        />
-        <PhoneField label={text.phone} error={errors.phone?.message} {...register("phone")} />
-        <TextField
-          label={company.name}
-          autoComplete="organization"
-          error={errors.companyName?.message}
-          {...register("companyName")}
-        />
-        <TextField label={company.taxId} error={errors.companyTaxId?.message} {...register("companyTaxId")} />
+        <TextField label={text.city} autoComplete="address-level2" {...field("city")} />
+        <PhoneField label={text.phone} {...field("phone")} />
+        <TextField label={company.name} autoComplete="organization" {...field("companyName")} />
+        <TextField label={company.taxId} {...field("companyTaxId")} />
       </div>
     </FormCard>
   );
