@@ -49,7 +49,8 @@ export default defineConfig({
     },
     {
       // Journeys that change shop-wide settings (the tax rate), which every other journey's prices
-      // follow: they run once every other journey has finished, one at a time.
+      // follow: they run once every other journey has finished, one at a time. Alone, without the
+      // others first: `npx playwright test e2e/tax.settings.spec.ts --no-deps`.
       name: "shop-settings",
       testMatch: SHOP_SETTINGS,
       dependencies: ["chromium"],
