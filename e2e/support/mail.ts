@@ -50,16 +50,15 @@ function bytesOf(part: MailPart): Buffer {
 }
 
 /**
- * The text of a raw message as a reader sees it: its headers, then every text part decoded by its
- * own transfer encoding. Only a part marked quoted-printable is decoded as such: a 7bit part is
- * already plain, and its "=" (as in "?token=") must stay as written.
+ * The text of a raw message as a reader sees it: its headers (unfolded, headersOf), then every text
+ * part decoded by its own transfer encoding. Only a part marked quoted-printable is decoded as such:
+ * a 7bit part is already plain, and its "=" (as in "?token=") must stay as written.
  */
 export function mailText(raw: string): string {
-  const head = raw.slice(0, Math.max(0, raw.search(/\r?\n\r?\n/)));
   const texts = leavesOf(raw)
     .filter((part) => /^text\//i.test(part.headers.get("content-type") ?? "text/plain"))
     .map((part) => bytesOf(part).toString("utf8"));
-  return [head, ...texts].join("\r\n\r\n");
+  return [headersOf(raw), ...texts].join("\r\n\r\n");
 }
 
 /** The headers of a raw message, unfolded, one per line. */
