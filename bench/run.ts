@@ -277,6 +277,11 @@ function combined(windows: LoadWindow[]): LoadResult {
   };
 }
 
+/** A round's server CPU time per answer, in µs: what its code costs, whatever else the host runs. */
+function cpuPerAnswer(windows: LoadWindow[]): number {
+  return (sum(windows.map((w) => w.serverCpuMs)) * 1000) / Math.max(1, combined(windows).requests);
+}
+
 /** Every connection sends again as soon as it is answered: the maximum rate. */
 const closedLoop = (url: string, extra: Partial<ClosedLoopJob> = {}): ClosedLoopJob => ({
   kind: "closed",
@@ -378,9 +383,8 @@ async function throughput(
       ["app", appRound],
       ["fastify", fastifyRound],
     ] as const) {
-      const whole = combined(round);
-      runs[name].push(whole);
-      cpu[name].push((sum(round.map((w) => w.serverCpuMs)) * 1000) / Math.max(1, whole.requests));
+      runs[name].push(combined(round));
+      cpu[name].push(cpuPerAnswer(round));
     }
   }
   bench.raw[FIGURES.throughput] = { ...runs, cpuUsPerAnswer: cpu };
@@ -460,6 +464,39 @@ async function throughput(
     },
   );
   return { appRps, fastifyRps };
+}
+
+/**
+ * The throughput rounds run before anyone has signed in to the app. A shop in production has: each
+ * better-auth call (sign-in, and every request with a session cookie) runs in an AsyncLocalStorage,
+ * whose first run() turns Node 20's async hooks on for the rest of the process's life. One more
+ * round of the bare server and the app, after a sign-in on the app, shows what that costs
+ * (docs/decisions/async-hooks-after-sign-in.md). Run after latency at load, which keeps measuring
+ * the process as before.
+ */
+async function throughputAfterSignIn(bench: Bench, bare: { url: string; pid: number }, appPid: number) {
+  await signInAdmin(bench.base);
+  const target = (url: string, pid: number) => ({ job: closedLoop(url, { durationSeconds: WINDOW_S }), pid });
+  const windows = Math.max(2, Math.round(DURATION_S / WINDOW_S));
+  const [bareRound = [], appRound = []] = await runInterleaved(bench.plan, {
+    kind: "interleaved",
+    targets: [target(bare.url, bare.pid), target(bench.listUrl, appPid)],
+    windows,
+  });
+  const ratio = combined(appRound).requestsPerSecond / combined(bareRound).requestsPerSecond;
+  const us = { bare: cpuPerAnswer(bareRound), app: cpuPerAnswer(appRound) };
+  bench.raw.throughputAfterSignIn = {
+    bare: combined(bareRound),
+    app: combined(appRound),
+    cpuUsPerAnswer: us,
+  };
+  bench.rows.push({
+    id: FIGURES.throughput,
+    figure: "throughput app / bare after a sign-in (async hooks on)",
+    value: round(ratio, 3),
+    budget: "reference",
+    note: `one round after the others; µs per answer, bare: ${round(us.bare, 1)}; app: ${round(us.app, 1)}`,
+  });
 }
 
 /**
@@ -948,6 +985,7 @@ async function main() {
           const max = await throughput(bench, bare, fastifyPath, pidOf(app));
           maxRps = max.appRps;
           if (measures(FIGURES.latency)) await latencyAtLoad(bench, max, bare.url, fastifyPath.url);
+          if (measures(FIGURES.throughput)) await throughputAfterSignIn(bench, bare, pidOf(app));
         } finally {
           await fastifyPath.stop();
         }
