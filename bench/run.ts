@@ -278,8 +278,8 @@ function combined(windows: LoadWindow[]): LoadResult {
 }
 
 /** A round's server CPU time per answer, in µs: what its code costs, whatever else the host runs. */
-function cpuPerAnswer(windows: LoadWindow[]): number {
-  return (sum(windows.map((w) => w.serverCpuMs)) * 1000) / Math.max(1, combined(windows).requests);
+function cpuPerAnswer(windows: LoadWindow[], total = combined(windows)): number {
+  return (sum(windows.map((w) => w.serverCpuMs)) * 1000) / Math.max(1, total.requests);
 }
 
 /** Every connection sends again as soon as it is answered: the maximum rate. */
@@ -289,6 +289,15 @@ const closedLoop = (url: string, extra: Partial<ClosedLoopJob> = {}): ClosedLoop
   connections: CONNECTIONS,
   durationSeconds: DURATION_S,
   ...extra,
+});
+
+/** Windows each server gets in one throughput round, taken in turns of WINDOW_S seconds. */
+const ROUND_WINDOWS = Math.max(2, Math.round(DURATION_S / WINDOW_S));
+
+/** One server's part of an interleaved round: closed-loop windows of WINDOW_S seconds. */
+const windowTarget = (url: string, pid: number) => ({
+  job: closedLoop(url, { durationSeconds: WINDOW_S }),
+  pid,
 });
 
 /** Requests due at a steady rate, latency counted from when each was due. */
@@ -363,11 +372,9 @@ async function throughput(
   // Each round gives each server DURATION_S seconds in one-second windows taken in turn: the
   // host's speed drifts over tens of seconds, for the bare server as much as for the shop, so
   // runs of 8 s one after another compared different hosts (docs/decisions/throughput-windows.md).
-  const windows = Math.max(2, Math.round(DURATION_S / WINDOW_S));
   console.log(
-    `[bench] ${FIGURES.throughput}: ${LOAD_ROUNDS} rounds × ${windows} windows of ${WINDOW_S} s, bare, app and app through Fastify in turn`,
+    `[bench] ${FIGURES.throughput}: ${LOAD_ROUNDS} rounds × ${ROUND_WINDOWS} windows of ${WINDOW_S} s, bare, app and app through Fastify in turn`,
   );
-  const target = (url: string, pid: number) => ({ job: closedLoop(url, { durationSeconds: WINDOW_S }), pid });
   const runs = { bare: [] as LoadResult[], app: [] as LoadResult[], fastify: [] as LoadResult[] };
   // Each round with its server's CPU time per answer: what the server's code costs, which the rate
   // shows only while the server has its core to itself.
@@ -375,16 +382,21 @@ async function throughput(
   for (let i = 0; i < LOAD_ROUNDS; i++) {
     const [bareRound = [], appRound = [], fastifyRound = []] = await runInterleaved(plan, {
       kind: "interleaved",
-      targets: [target(bare.url, bare.pid), target(listUrl, appPid), target(fastifyPathUrl, fastifyPath.pid)],
-      windows,
+      targets: [
+        windowTarget(bare.url, bare.pid),
+        windowTarget(listUrl, appPid),
+        windowTarget(fastifyPathUrl, fastifyPath.pid),
+      ],
+      windows: ROUND_WINDOWS,
     });
     for (const [name, round] of [
       ["bare", bareRound],
       ["app", appRound],
       ["fastify", fastifyRound],
     ] as const) {
-      runs[name].push(combined(round));
-      cpu[name].push(cpuPerAnswer(round));
+      const total = combined(round);
+      runs[name].push(total);
+      cpu[name].push(cpuPerAnswer(round, total));
     }
   }
   bench.raw[FIGURES.throughput] = { ...runs, cpuUsPerAnswer: cpu };
@@ -476,20 +488,15 @@ async function throughput(
  */
 async function throughputAfterSignIn(bench: Bench, bare: { url: string; pid: number }, appPid: number) {
   await signInAdmin(bench.base);
-  const target = (url: string, pid: number) => ({ job: closedLoop(url, { durationSeconds: WINDOW_S }), pid });
-  const windows = Math.max(2, Math.round(DURATION_S / WINDOW_S));
   const [bareRound = [], appRound = []] = await runInterleaved(bench.plan, {
     kind: "interleaved",
-    targets: [target(bare.url, bare.pid), target(bench.listUrl, appPid)],
-    windows,
+    targets: [windowTarget(bare.url, bare.pid), windowTarget(bench.listUrl, appPid)],
+    windows: ROUND_WINDOWS,
   });
-  const ratio = combined(appRound).requestsPerSecond / combined(bareRound).requestsPerSecond;
-  const us = { bare: cpuPerAnswer(bareRound), app: cpuPerAnswer(appRound) };
-  bench.raw.throughputAfterSignIn = {
-    bare: combined(bareRound),
-    app: combined(appRound),
-    cpuUsPerAnswer: us,
-  };
+  const totals = { bare: combined(bareRound), app: combined(appRound) };
+  const ratio = totals.app.requestsPerSecond / totals.bare.requestsPerSecond;
+  const us = { bare: cpuPerAnswer(bareRound, totals.bare), app: cpuPerAnswer(appRound, totals.app) };
+  bench.raw.throughputAfterSignIn = { ...totals, cpuUsPerAnswer: us };
   bench.rows.push({
     id: FIGURES.throughput,
     figure: "throughput app / bare after a sign-in (async hooks on)",
@@ -888,9 +895,17 @@ async function busyShare(ms: number): Promise<number> {
   return total > 0 ? 1 - (second.free - first.free) / total : 0;
 }
 
+/** The rows with each figure's rows together, in the order the figures were first measured. */
+function groupedRows(rows: Row[]): Row[] {
+  const order = new Map<string, number>();
+  for (const row of rows) if (!order.has(row.id)) order.set(row.id, order.size);
+  return [...rows].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
 function printAndSave(bench: Bench, loadAverage: number[], busyBefore: number): void {
+  const rows = groupedRows(bench.rows);
   console.table(
-    bench.rows.map((r) => ({
+    rows.map((r) => ({
       id: r.id,
       figure: r.figure,
       value: r.value,
@@ -917,7 +932,7 @@ function printAndSave(bench: Bench, loadAverage: number[], busyBefore: number): 
         durationSeconds: DURATION_S,
         rounds: ROUNDS,
         lighthouseRuns: LIGHTHOUSE_RUNS,
-        rows: bench.rows,
+        rows,
         raw: bench.raw,
       },
       null,
