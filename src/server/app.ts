@@ -12,6 +12,7 @@ import { invoiceNumber } from "../shared/invoices.js";
 import type { Config } from "./config.js";
 import type { Database, Db } from "./db/client.js";
 import { createAuth, readSessionUser } from "./features/accounts/auth.js";
+import { shareAuthContexts } from "./features/accounts/auth-context.js";
 import { type AuthRoutesOptions, authProblems, authRoutes } from "./features/accounts/auth-routes.js";
 import { accountDeletionRoutes } from "./features/accounts/delete-account-routes.js";
 import { emailChangeRoutes } from "./features/accounts/email-change-routes.js";
@@ -196,6 +197,9 @@ export async function buildApp(
   // better-auth, on the shop's tables: the accounts feature serves its endpoints, the session
   // plugin reads who is signed in through it.
   const mailer = options.mailer ?? createMailer(config, (msg) => app.log.info(msg));
+  // Its three AsyncLocalStorages as slots of one, before its first call (accounts/auth-context.ts).
+  if (!(await shareAuthContexts()))
+    app.log.warn("better-auth keeps its own AsyncLocalStorages: each one costs every request an async hook");
   const auth = createAuth(config, database.db, mailer, app.log);
   app.decorate("auth", auth);
 
