@@ -1,14 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createRequire } from "node:module";
 import { setImmediate as tick } from "node:timers/promises";
-import {
-  getCurrentAuthContextAsyncLocalStorage,
-  getCurrentDBAdapterAsyncLocalStorage,
-  getRequestStateAsyncLocalStorage,
-} from "@better-auth/core/context";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { setUpTestApp } from "../../test/app.js";
 import { cookieHeader, signIn, signUp } from "../../test/users.js";
-import { SharedSlot } from "./auth-context.js";
+import { betterAuthStores, SharedSlot } from "./auth-context.js";
 
 const ctx = setUpTestApp();
 
@@ -68,11 +64,7 @@ describe("better-auth's stores", () => {
   it("are slots of one store, through sign-up, sign-in and session reads", async () => {
     // The app (setUpTestApp) shared them before better-auth's first call (these getters would
     // make plain AsyncLocalStorages otherwise).
-    const stores = await Promise.all([
-      getRequestStateAsyncLocalStorage(),
-      getCurrentAuthContextAsyncLocalStorage(),
-      getCurrentDBAdapterAsyncLocalStorage(),
-    ]);
+    const stores = await betterAuthStores();
     expect(stores.every((store) => store instanceof SharedSlot)).toBe(true);
 
     // Every AsyncLocalStorage that runs from here on: one, the slots' own.
@@ -98,5 +90,17 @@ describe("better-auth's stores", () => {
     expect(me.statusCode).toBe(200);
     expect(me.json<{ email: string }>().email).toBe(user.email);
     expect(running.size).toBe(1);
+  });
+});
+
+describe("@better-auth/core", () => {
+  it("is the copy better-auth itself loads, so the slots and the start-up check meet its stores", () => {
+    // Two copies would keep one global context (Symbol.for) but the check would read the getters
+    // of the shop's copy: package.json pins core to the version better-auth pins.
+    const require = createRequire(import.meta.url);
+    const fromBetterAuth = createRequire(require.resolve("better-auth"));
+    expect(fromBetterAuth.resolve("@better-auth/core/context")).toBe(
+      require.resolve("@better-auth/core/context"),
+    );
   });
 });

@@ -12,7 +12,7 @@ import {
 // for each request (ten ticks and a timer), an early catalog answer's too: three stores cost the
 // catalog about three times what one does (docs/decisions/async-hooks-after-sign-in.md). So the
 // shop hands better-auth three slots of one store before its first call, in the global context
-// where it looks for them first.
+// where it looks for them first (docs/decisions/one-store-for-better-auth.md).
 
 /** Where better-auth keeps its context in the process (`Symbol.for`, so shared by its copies). */
 const BETTER_AUTH_GLOBAL = Symbol.for("better-auth:global");
@@ -68,6 +68,15 @@ function betterAuthContext(): object | undefined {
   return typeof context === "object" && context !== null ? context : undefined;
 }
 
+/** better-auth's three stores as it hands them out (each made on the first call if none is set). */
+export function betterAuthStores(): Promise<AsyncLocalStorage<unknown>[]> {
+  return Promise.all([
+    getRequestStateAsyncLocalStorage(),
+    getCurrentAuthContextAsyncLocalStorage(),
+    getCurrentDBAdapterAsyncLocalStorage(),
+  ]);
+}
+
 /**
  * Gives better-auth one store with three slots instead of three stores, before its first call.
  * Resolves true when better-auth then hands out the slots as its stores; false when it does not
@@ -80,10 +89,6 @@ export async function shareAuthContexts(): Promise<boolean> {
       if (Reflect.get(context, name) === undefined) Reflect.set(context, name, new SharedSlot());
     }
   }
-  const stores = await Promise.all([
-    getRequestStateAsyncLocalStorage(),
-    getCurrentAuthContextAsyncLocalStorage(),
-    getCurrentDBAdapterAsyncLocalStorage(),
-  ]);
+  const stores = await betterAuthStores();
   return stores.every((store) => store instanceof SharedSlot);
 }
